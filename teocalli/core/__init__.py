@@ -1,0 +1,40 @@
+"""The game protocol every game implements, and what every other part shares."""
+
+from .errors import (
+    CorruptSave,
+    IllegalAction,
+    InvalidAction,
+    InvalidOption,
+    TeocalliError,
+    UnknownGame,
+)
+from .game import Action, Decision, Game, GameInfo, Information, Option
+from .outcome import Outcome, ranks_from_keys
+from .registry import game_class, games, load, register
+from .rng import Rng
+from .state import Effect, State, Step
+
+__all__ = [
+    "Action",
+    "CorruptSave",
+    "Decision",
+    "Effect",
+    "Game",
+    "GameInfo",
+    "IllegalAction",
+    "Information",
+    "InvalidAction",
+    "InvalidOption",
+    "Option",
+    "Outcome",
+    "Rng",
+    "State",
+    "Step",
+    "TeocalliError",
+    "UnknownGame",
+    "game_class",
+    "games",
+    "load",
+    "ranks_from_keys",
+    "register",
+]

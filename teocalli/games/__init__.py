@@ -1,0 +1,5 @@
+"""The games: one package each, registered here under their shared names."""
+
+from teocalli.core.registry import register
+
+register("aztack", "teocalli.games.aztack.game:Aztack")
