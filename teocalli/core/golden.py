@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+
 from .perft import perft
 from .playthrough import playthrough
 from .registry import load

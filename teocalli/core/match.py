@@ -34,9 +34,7 @@ def play_game(
     `seed`, among the players who have a legal action, so simulations stay reproducible.
     """
     if len(actors) != game.num_players:
-        raise ValueError(
-            f"{game.info.name} with {game.num_players} players needs {game.num_players} actors, got {len(actors)}"
-        )
+        raise ValueError(f"{game!r} needs {game.num_players} actors, got {len(actors)}")
     state = game.new_state(seed)
     race_rng = Rng(seed ^ 0x5EED_0F_7ACE)
     limit = game.max_length

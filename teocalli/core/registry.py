@@ -19,8 +19,7 @@ def register(name: str, target: str) -> None:
 
 def games() -> list[str]:
     """The names of every registered game."""
-    from teocalli import games as _games  # noqa: F401  (registers the built-in games)
-
+    importlib.import_module("teocalli.games")  # registers the built-in games
     return sorted(_REGISTRY)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from .errors import IllegalAction
 from .game import Action, Decision, Information
@@ -62,7 +62,7 @@ class State(ABC):
     def _legal_actions(self, player: int) -> list[Action]:
         """The player's legal actions, in one deterministic order (player is in `to_move`)."""
 
-    def _illegal_reason(self, action: Action, player: int) -> str | None:
+    def _illegal_reason(self, action: Any, player: int) -> str | None:
         """Why `action` is illegal for `player` now, in a player's words; None if it is legal.
 
         Games override this with a direct check that names the rule; the default only knows
@@ -73,7 +73,7 @@ class State(ABC):
         return f"{action} is not a legal move now"
 
     @abstractmethod
-    def _apply(self, action: Action, player: int) -> Effect:
+    def _apply(self, action: Any, player: int) -> Effect:
         """Carry out a legal action and say what it revealed or drew."""
 
     @abstractmethod
@@ -93,7 +93,7 @@ class State(ABC):
     def _copy_into(self, other: State) -> None:
         """Hook for `clone`: give `other` its own copies of every mutable field."""
 
-    def _determinize(self, player: int, rng: Rng) -> State:
+    def _determinize(self, player: int, rng: Rng) -> Self:
         """A world consistent with what `player` knows; perfect-information games just clone."""
         return self.clone()
 
@@ -205,7 +205,7 @@ class State(ABC):
     def stats(self) -> dict[str, float | list[float]]:
         return self._stats()
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """An independent copy: component tables are shared, mutable state copied."""
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
@@ -214,7 +214,7 @@ class State(ABC):
         self._copy_into(other)
         return other
 
-    def determinize(self, player: int, rng: Rng) -> State:
+    def determinize(self, player: int, rng: Rng) -> Self:
         """A full state consistent with everything `player` knows, the rest sampled with `rng`."""
         self._check_player(player)
         if self.game.info.information is Information.PERFECT:
@@ -225,7 +225,7 @@ class State(ABC):
 
     # --- saves, replays and undo --------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """A save: game, rules version, options, seed and steps (loading replays and checks them)."""
+        """A save: game, rules version, options, seed and steps; loading replays and checks them."""
         if self.seed is None:
             raise IllegalAction(
                 "a sampled world (from determinize) has no seed and cannot be saved"

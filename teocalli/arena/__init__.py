@@ -1,0 +1,1 @@
+"""The arena: simulations now; tournaments, ratings and reports build on it."""

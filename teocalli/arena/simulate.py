@@ -1,0 +1,128 @@
+"""Simulations: many seeded games between fixed seats, summarised per seat.
+
+Game i is dealt with seed `seed + i`; seat k's bot is seeded with a value derived from (seed, i,
+k), so a run is reproducible and any single game can be replayed from its result line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from teocalli.agents import make_agent
+from teocalli.core import Game
+from teocalli.core.match import play_game
+
+from .stats import mean, wilson_interval
+
+
+@dataclass
+class GameResult:
+    seed: int
+    scores: list[float]
+    ranks: list[int]
+    winners: list[int]
+    reason: str
+    length: int
+    stats: dict[str, Any]
+    steps: list[list[Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "scores": self.scores,
+            "ranks": self.ranks,
+            "winners": self.winners,
+            "reason": self.reason,
+            "length": self.length,
+            "stats": self.stats,
+            "steps": self.steps,
+        }
+
+
+@dataclass
+class Simulation:
+    game: Game
+    seats: list[str]
+    seed: int
+    results: list[GameResult] = field(default_factory=list)
+
+    @property
+    def wins(self) -> list[float]:
+        """Wins per seat; a shared win counts 1/k to each of the k winners."""
+        wins = [0.0] * len(self.seats)
+        for r in self.results:
+            for w in r.winners:
+                wins[w] += 1.0 / len(r.winners)
+        return wins
+
+    def win_intervals(self) -> list[tuple[float, float]]:
+        return [wilson_interval(w, len(self.results)) for w in self.wins]
+
+    def mean_length(self) -> float:
+        return mean([r.length for r in self.results])
+
+    def mean_stats(self) -> dict[str, float | list[float]]:
+        """Each per-game measure averaged over the games (per seat where it is a list)."""
+        out: dict[str, float | list[float]] = {}
+        for key in self.results[0].stats if self.results else ():
+            values = [r.stats[key] for r in self.results]
+            if isinstance(values[0], list):
+                out[key] = [mean([v[k] for v in values]) for k in range(len(values[0]))]
+            else:
+                out[key] = mean(values)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game.info.name,
+            "options": dict(self.game.options),
+            "games": len(self.results),
+            "seed": self.seed,
+            "seats": self.seats,
+            "wins": self.wins,
+            "win_rate_ci95": [list(ci) for ci in self.win_intervals()],
+            "mean_length": self.mean_length(),
+            "stats": self.mean_stats(),
+            "results": [r.to_json() for r in self.results],
+        }
+
+
+def bot_seed(seed: int, index: int, seat: int) -> int:
+    return (seed * 1_000_003 + index * 1009 + seat) & ((1 << 63) - 1)
+
+
+def play_one(game: Game, seats: Sequence[str], seed: int, index: int) -> GameResult:
+    agents = [make_agent(spec, game, bot_seed(seed, index, k)) for k, spec in enumerate(seats)]
+    final = play_game(game, agents, seed + index)
+    out = final.outcome()
+    return GameResult(
+        seed=seed + index,
+        scores=list(out.scores),
+        ranks=list(out.ranks),
+        winners=list(out.winners),
+        reason=out.reason.name.lower(),
+        length=len(final.history),
+        stats=final.stats(),
+        steps=[[s.player, str(s.action)] for s in final.history],
+    )
+
+
+def simulate(
+    game: Game,
+    seats: Sequence[str],
+    games: int,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+) -> Simulation:
+    if len(seats) != game.num_players:
+        raise ValueError(f"{len(seats)} seats for a {game.num_players}-player game")
+    for spec in seats:  # fail on a bad bot name before playing anything
+        make_agent(spec, game, 0)
+    sim = Simulation(game, list(seats), seed)
+    for i in range(games):
+        sim.results.append(play_one(game, seats, seed, i))
+        if progress is not None:
+            progress(i + 1)
+    return sim
