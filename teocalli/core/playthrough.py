@@ -9,17 +9,23 @@ from .rng import Rng
 from .state import State
 
 
+VIEW_STEPS = 40
+"""Every view is written for the first steps and at the end; in between only legal actions and
+the action taken (long matches would otherwise write megabytes of views)."""
+
+
 def playthrough(game: Game, seed: int) -> str:
-    """A text record of a random seeded game: at each step every view, the legal actions of each
-    player to move, and the action taken. Any change in the engine's behaviour changes the text.
+    """A text record of a random seeded game: every view (first steps and end), the legal actions
+    of each player to move, and the action taken. Any change in behaviour changes the text.
     """
     state: State = game.new_state(seed)
     pick = Rng(seed + 1)
     lines = [f"game {game!r} seed {seed}"]
     while True:
         lines.append(f"## step {len(state.history)}")
-        for p in [None, *range(game.num_players)]:
-            lines.append(f"view {p}: {json.dumps(state.view(p), sort_keys=True)}")
+        if len(state.history) < VIEW_STEPS or state.is_terminal():
+            for p in [None, *range(game.num_players)]:
+                lines.append(f"view {p}: {json.dumps(state.view(p), sort_keys=True)}")
         if state.is_terminal():
             break
         movers = state.to_move()

@@ -3,3 +3,4 @@
 from teocalli.core.registry import register
 
 register("aztack", "teocalli.games.aztack.game:Aztack")
+register("stakz", "teocalli.games.stakz.game:Stakz")
