@@ -173,6 +173,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from teocalli.arena.simulate import simulate
 
     seats = [s.strip() for s in args.seats.split(",")]
+    if args.solo:
+        return solo_report(args.game, seats, args.games, args.seed, args.option)
     game = load_game(args.game, seats, args.option)
     err = Console(stderr=True)
     with Progress(
@@ -216,6 +218,60 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- solve -------------------------------------------------------------------------------------
+
+SOLVERS = {"shifting-stones": "teocalli.games.shifting_stones.solve_cli:run"}
+"""Games with an exact solver, and the entry point that takes the rest of the command line."""
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    import importlib
+
+    target = SOLVERS.get(args.game)
+    if target is None:
+        have = ", ".join(SOLVERS)
+        raise TeocalliError(
+            f"there is no exact solver for {args.game!r} (solvers exist for: {have})"
+        )
+    module, _, func = target.partition(":")
+    run: Callable[[list[str]], int] = getattr(importlib.import_module(module), func)
+    return run(list(args.rest))
+
+
+def solo_report(
+    game_name: str, bots: Sequence[str], games: int, seed: int, options: Sequence[str]
+) -> int:
+    """Each bot's solo win rate over the same seeds, beside the clairvoyant search's rate."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from teocalli.arena.simulate import simulate
+    from teocalli.arena.stats import wilson_interval
+
+    out = Console()
+    table = Table(title=f"{game_name} solo: {games} seeds from {seed}")
+    table.add_column("player")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate (95% CI)", justify="right")
+
+    def row(label: str, wins: float) -> None:
+        lo, hi = wilson_interval(wins, games)
+        table.add_row(label, f"{wins:g}", f"{wins / games:.1%} ({lo:.1%}-{hi:.1%})")
+
+    for bot in bots:
+        game = load_game(game_name, [bot], options)
+        row(bot, simulate(game, [bot], games, seed).wins[0])
+    if game_name == "shifting-stones":
+        from teocalli.games.shifting_stones.solo_bound import clairvoyant_wins
+
+        opts: dict[str, Any] = dict(load_game(game_name, ["x"], options).options)
+        opts.pop("players")
+        found = clairvoyant_wins(range(seed, seed + games), **opts)
+        row("clairvoyant search (knows the deck; a lower bound)", float(sum(found)))
+    out.print(table)
+    return 0
+
+
 # --- entry point -------------------------------------------------------------------------------
 
 
@@ -255,7 +311,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print one JSON document instead of a table"
     )
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.add_argument(
+        "--solo",
+        action="store_true",
+        help="solo game: play each seat's bot alone over the same seeds (and, for Shifting Stones, "
+        "the clairvoyant search that knows the deck order)",
+    )
     sim.set_defaults(func=cmd_simulate)
+
+    solve = sub.add_parser(
+        "solve", help="exact solvers (Shifting Stones: actions before a card scores)"
+    )
+    solve.add_argument("game", help=f"one of: {', '.join(SOLVERS)}")
+    solve.add_argument("rest", nargs=argparse.REMAINDER, help="the solver's own arguments")
+    solve.set_defaults(func=cmd_solve)
     return parser
 
 

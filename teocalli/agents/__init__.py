@@ -8,9 +8,12 @@ from teocalli.core import Game, InvalidOption
 
 from .base import Agent
 from .greedy import GreedyAgent
+from .mcts import ISMCTSAgent, MCTSAgent
 from .random_agent import RandomAgent
 
-AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent)}
+AGENTS: dict[str, type[Agent]] = {
+    cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent, ISMCTSAgent)
+}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -51,4 +54,13 @@ def make_agent(spec: str, game: Game, seed: int = 0) -> Agent:
     return cls(game, seed, **options)
 
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "make_agent", "parse_spec"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "GreedyAgent",
+    "ISMCTSAgent",
+    "MCTSAgent",
+    "RandomAgent",
+    "make_agent",
+    "parse_spec",
+]

@@ -8,7 +8,6 @@ from .game import Game
 from .rng import Rng
 from .state import State
 
-
 VIEW_STEPS = 40
 """Every view is written for the first steps and at the end; in between only legal actions and
 the action taken (long matches would otherwise write megabytes of views)."""

@@ -107,6 +107,14 @@ class State(ABC):
 
         return json.dumps(self._view(player), indent=1)
 
+    def _step_text(self, index: int, viewer: int | None) -> str:
+        """How step `index` reads in `viewer`'s game log (None: a spectator).
+
+        The default shows the action's notation; a game whose actions can be hidden (a secret
+        choice before its reveal) overrides this to redact what `viewer` may not see.
+        """
+        return str(self.history[index].action)
+
     def _stats(self) -> dict[str, float | list[float]]:
         """Per-game measures of a finished game for simulations and balance reports."""
         return {}
@@ -204,6 +212,14 @@ class State(ABC):
 
     def stats(self) -> dict[str, float | list[float]]:
         return self._stats()
+
+    def log(self, viewer: int | None) -> list[tuple[int, str]]:
+        """The game log as `viewer` may read it: (player, text) per step; all of it at the end."""
+        if viewer is not None:
+            self._check_player(viewer)
+        if self._is_terminal():
+            return [(s.player, str(s.action)) for s in self.history]
+        return [(s.player, self._step_text(i, viewer)) for i, s in enumerate(self.history)]
 
     def clone(self) -> Self:
         """An independent copy: component tables are shared, mutable state copied."""

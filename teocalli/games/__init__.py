@@ -4,3 +4,5 @@ from teocalli.core.registry import register
 
 register("aztack", "teocalli.games.aztack.game:Aztack")
 register("stakz", "teocalli.games.stakz.game:Stakz")
+register("shifting-stones", "teocalli.games.shifting_stones.game:ShiftingStones")
+register("space-aztecs", "teocalli.games.space_aztecs.game:SpaceAztecs")

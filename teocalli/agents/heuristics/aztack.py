@@ -47,3 +47,11 @@ def choose(state: State, player: int, rng: Rng) -> Any:
         if score > best_score:
             best, best_score = action, score
     return best
+
+
+def rollout(state: State, player: int, rng: Rng) -> Any:
+    """A cheap playout policy for search: random placements, and always take the discard."""
+    actions = state.legal_actions(player)
+    if isinstance(actions[-1], Keep) and len(actions) > 1:
+        return actions[rng.randrange(len(actions) - 1)]  # a random discard, never keep
+    return actions[rng.randrange(len(actions))]

@@ -60,3 +60,28 @@ def choose(state: State, player: int, rng: Rng) -> Action:
             + 0.01 * rng.random()
         ),
     )
+
+
+def rollout(state: State, player: int, rng: Rng) -> Action:
+    """A cheap playout policy for search: place a random tile while any fits, then draw."""
+    actions = state.legal_actions(player)
+    places = [a for a in actions if isinstance(a, Place)]
+    pool = places or actions
+    return pool[rng.randrange(len(pool))]
+
+
+def evaluate(state: State) -> list[float]:
+    """Returns in [-1, 1] for a cut-off playout: the match totals if the round ended now.
+
+    Each player's projected total is their score plus the tiles in hand; a player's value is how
+    far they are below the others' mean, squashed so that ~6 points of margin is decisive.
+    """
+    import math
+
+    assert isinstance(state, StakzState)
+    if state.is_terminal():
+        return list(state.outcome().returns())
+    projected = [s + h for s, h in zip(state.scores, state.hand_size, strict=True)]
+    n = len(projected)
+    total = sum(projected)
+    return [math.tanh(((total - x) / (n - 1) - x) / 6.0) for x in projected]

@@ -1,0 +1,143 @@
+"""Shifting Stones throughput: `python -m benchmarks.bench_shifting_stones [--all-tables]`.
+
+Prints random playouts per second, legal-move generation rate, the solver's table build time
+(one card, or all 72 with --all-tables, into a fresh temporary cache), the planning bot's time
+per decision and per turn, and the clairvoyant solo search's time per seed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+
+import teocalli
+from teocalli.agents import make_agent
+from teocalli.core import Rng
+from teocalli.core.match import play_game
+
+
+def playouts(players: int, games: int) -> None:
+    game = teocalli.load("shifting-stones", players=players)
+    rng = Rng(1)
+    steps = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        state = game.new_state(seed)
+        while not state.is_terminal():
+            player = state.to_move()[0]
+            actions = state.legal_actions(player)
+            state.apply(actions[rng.randrange(len(actions))], player)
+            steps += 1
+    took = time.perf_counter() - start
+    print(
+        f"random playouts, {players} player(s): {games / took:8.1f} games/s "
+        f"({steps / took:,.0f} steps/s, {steps / games:.0f} steps/game)"
+    )
+
+
+def legal_rate(samples: int) -> None:
+    game = teocalli.load("shifting-stones", players=3)
+    state = game.new_state(2)
+    rng = Rng(2)
+    states = []
+    while not state.is_terminal() and len(states) < 200:
+        states.append(state.clone())
+        actions = state.legal_actions(state.to_move()[0])
+        state.apply(actions[rng.randrange(len(actions))], state.to_move()[0])
+    start = time.perf_counter()
+    count = 0
+    for i in range(samples):
+        s = states[i % len(states)]
+        count += len(s.legal_actions(s.to_move()[0]))
+    took = time.perf_counter() - start
+    print(f"legal-move generation: {samples / took:,.0f} calls/s ({count / took:,.0f} actions/s)")
+
+
+def table_build(all_tables: bool) -> None:
+    from teocalli.games.shifting_stones.components import CARD_IDS
+    from teocalli.games.shifting_stones.solver import Solver
+
+    with tempfile.TemporaryDirectory() as tmp:
+        old = os.environ.get("TEOCALLI_CACHE")
+        os.environ["TEOCALLI_CACHE"] = tmp
+        try:
+            solver = Solver()
+            cards = CARD_IDS if all_tables else (20, 21)
+            start = time.perf_counter()
+            solver.ensure(cards)
+            took = time.perf_counter() - start
+            per = solver.build_seconds
+            print(
+                f"solver tables: {len(cards)} card(s) built in {took:.2f} s "
+                f"(per card {min(per.values()):.2f}-{max(per.values()):.2f} s)"
+            )
+        finally:
+            if old is None:
+                del os.environ["TEOCALLI_CACHE"]
+            else:
+                os.environ["TEOCALLI_CACHE"] = old
+
+
+def planning_bot(games: int) -> None:
+    from teocalli.games.shifting_stones.solver import SOLVER
+
+    SOLVER.ensure()  # load (or build, once) every table so timing is the planning alone
+    game = teocalli.load("shifting-stones", players=2)
+    decisions = turns = 0
+    took = 0.0
+    for seed in range(games):
+        bot = make_agent("greedy", game, seed)
+        state = game.new_state(seed)
+        while not state.is_terminal():
+            player = state.to_move()[0]
+            if player == 0:
+                start = time.perf_counter()
+                action = bot.act(state, 0)
+                took += time.perf_counter() - start
+                decisions += 1
+                turns += str(action) in ("end", "skip")
+            else:
+                action = state.legal_actions(player)[-2]  # the opponent just ends its turn
+            state.apply(action, player)
+    print(
+        f"planning bot: {1000 * took / decisions:.2f} ms/decision, "
+        f"{1000 * took / max(1, turns):.2f} ms/turn over {games} games"
+    )
+    wins = 0
+    for seed in range(games):
+        actors = [make_agent("greedy", game, seed), make_agent("random", game, seed)]
+        wins += 0 in play_game(game, actors, seed).outcome().winners
+    print(f"greedy vs random (2 players): won {wins}/{games}")
+
+
+def solo(seeds: int) -> None:
+    from teocalli.games.shifting_stones.solo_bound import clairvoyant_wins
+
+    game = teocalli.load("shifting-stones", players=1)
+    greedy = sum(
+        play_game(game, [make_agent("greedy", game, s)], s).outcome().ranks == (0,)
+        for s in range(seeds)
+    )
+    start = time.perf_counter()
+    clair = sum(clairvoyant_wins(range(seeds)))
+    took = time.perf_counter() - start
+    print(
+        f"solo over {seeds} seeds: greedy won {greedy}, clairvoyant search won {clair} "
+        f"({took / seeds:.2f} s/seed)"
+    )
+
+
+def main(argv: list[str]) -> None:
+    playouts(1, 300)
+    playouts(2, 30)
+    playouts(5, 10)
+    legal_rate(20000)
+    table_build("--all-tables" in argv)
+    planning_bot(20)
+    solo(10)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

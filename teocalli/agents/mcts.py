@@ -1,0 +1,50 @@
+"""The search bots: `mcts` (UCT, perfect information) and `ismcts` (information sets).
+
+Both take `iterations=N` or `time=SECONDS` (think time per move; it overrides iterations),
+`c=` (exploration), `depth=` (rollout steps before the game's evaluation, 0 = play to the end).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from teocalli.core import Action, Game, Information, InvalidOption, State
+
+from .base import Agent
+from .search import Search, game_policies
+
+
+class MCTSAgent(Agent):
+    """UCT on the true state: for games where every player knows everything."""
+
+    name = "mcts"
+    options: ClassVar[dict[str, Any]] = {"iterations": 1000, "time": 0.0, "c": 0.8, "depth": 0}
+    hidden_allowed = False
+
+    def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
+        super().__init__(game, seed, **options)
+        if game.info.information is Information.HIDDEN and not self.hidden_allowed:
+            raise InvalidOption(
+                f"{game.info.name} has hidden information: use ismcts, which searches only what "
+                "the player may know"
+            )
+        rollout, evaluate = game_policies(game.info.name)
+        self.search = Search(
+            self.rng,
+            iterations=int(self.settings["iterations"]),
+            seconds=float(self.settings["time"]),
+            exploration=float(self.settings["c"]),
+            rollout_depth=int(self.settings["depth"]),
+            rollout=rollout,
+            evaluate=evaluate,
+        )
+
+    def act(self, state: State, player: int) -> Action:
+        return self.search.choose(state, player)
+
+
+class ISMCTSAgent(MCTSAgent):
+    """Single-observer information-set MCTS: each iteration searches a determinized world."""
+
+    name = "ismcts"
+    hidden_allowed = True

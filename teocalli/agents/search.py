@@ -1,0 +1,179 @@
+"""Monte Carlo tree search over the game protocol: UCT, and single-observer ISMCTS.
+
+One tree, nodes keyed by what the searching ("root") player can observe:
+
+- Every iteration plays in a world: the state itself for perfect-information games, otherwise a
+  fresh `determinize(root, rng)`, so the search never reads what the root player cannot know.
+- An edge is (acting player, action). An opponent's action at a simultaneous choice is hidden from
+  the root player, so all such actions share one edge `(player, HIDDEN)` and are drawn from the
+  rollout policy: the root player's later decisions never depend on a choice it cannot see.
+- Selection is UCB1 on the acting player's mean return; in ISMCTS a child's exploration term uses
+  how often it was *available* (legal in the sampled world), after Cowling, Powley and Whitehouse
+  (2012). Multi-player games back up every player's return (max^n style).
+- Rollouts use the game's rollout policy and evaluation from `teocalli.agents.heuristics.<game>`
+  when it defines `rollout(state, player, rng)` / `evaluate(state) -> returns per player`, else a
+  uniform random policy to the end.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from teocalli.core import Action, Decision, Information, Rng, State
+
+HIDDEN = "hidden"
+Rollout = Callable[[State, int, Rng], Action]
+Evaluate = Callable[[State], Sequence[float]]
+
+
+class Node:
+    """Statistics of one edge into a node, and the node's children."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple[int, Any], Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+
+
+def random_rollout(state: State, player: int, rng: Rng) -> Action:
+    actions = state.legal_actions(player)
+    return actions[rng.randrange(len(actions))]
+
+
+def game_policies(game_name: str) -> tuple[Rollout, Evaluate | None]:
+    """The game's rollout policy and evaluation, if its heuristics module defines them."""
+    try:
+        module = importlib.import_module(
+            f"teocalli.agents.heuristics.{game_name.replace('-', '_')}"
+        )
+    except ModuleNotFoundError:
+        return random_rollout, None
+    return getattr(module, "rollout", random_rollout), getattr(module, "evaluate", None)
+
+
+class Search:
+    """A configured tree search; `choose` runs it from a state for one player."""
+
+    def __init__(
+        self,
+        rng: Rng,
+        *,
+        iterations: int = 1000,
+        seconds: float = 0.0,
+        exploration: float = 0.8,
+        rollout_depth: int = 0,
+        rollout: Rollout = random_rollout,
+        evaluate: Evaluate | None = None,
+    ) -> None:
+        self.rng = rng
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = exploration
+        self.depth = rollout_depth
+        self.rollout = rollout
+        self.evaluate = evaluate
+        self.last_iterations = 0
+
+    def choose(self, state: State, player: int) -> Action:
+        legal = state.legal_actions(player)
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = Node()
+        hidden = state.game.info.information is Information.HIDDEN
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
+        done = 0
+        while True:
+            world = state.determinize(player, self.rng) if hidden else state.clone()
+            self._iterate(root, world, player, first=True)
+            done += 1
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif done >= self.iterations:
+                break
+        self.last_iterations = done
+        best = None
+        best_visits = -1
+        for action in legal:  # the legal order breaks ties deterministically
+            child = root.children.get((player, action))
+            visits = child.visits if child is not None else 0
+            if visits > best_visits:
+                best, best_visits = action, visits
+        return best
+
+    def _iterate(self, root: Node, world: State, root_player: int, first: bool) -> None:
+        """Select down the tree, expand one node, play out, back up every player's return."""
+        path: list[tuple[Node, int]] = []
+        node = root
+        hidden_game = world.game.info.information is Information.HIDDEN
+        while not world.is_terminal():
+            movers = world.to_move()
+            decision = world.decision()
+            if first and root_player in movers:
+                candidates: Sequence[int] = (root_player,)
+            elif decision is Decision.RACE:
+                candidates = movers
+            else:
+                candidates = (movers[0],)
+            first = False
+            p = candidates[0]
+            if hidden_game and decision is Decision.SIMULTANEOUS and p != root_player:
+                key: tuple[int, Any] = (p, HIDDEN)
+                action = self.rollout(world, p, self.rng)
+            else:
+                options = [(q, a) for q in candidates for a in world.legal_actions(q)]
+                unvisited = [k for k in options if k not in node.children]
+                if unvisited:
+                    key = unvisited[self.rng.randrange(len(unvisited))]
+                    for k in options:
+                        if k in node.children:
+                            node.children[k].avail += 1
+                else:
+                    key = self._select(node, options)
+                action = key[1]
+            world.apply(action, key[0])
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = Node()
+                path.append((child, key[0]))
+                break  # one new node per iteration, then a playout
+            if key[1] == HIDDEN:
+                child.avail += 1
+            path.append((child, key[0]))
+            node = child
+        values = self._playout(world)
+        for child, p in path:
+            child.visits += 1
+            child.total += values[p]
+
+    def _select(self, node: Node, options: list[tuple[int, Any]]) -> tuple[int, Any]:
+        best_key = options[0]
+        best = -math.inf
+        c = self.c
+        for key in options:
+            child = node.children[key]
+            child.avail += 1
+            score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if score > best:
+                best, best_key = score, key
+        return best_key
+
+    def _playout(self, world: State) -> Sequence[float]:
+        steps = 0
+        rollout, rng = self.rollout, self.rng
+        while not world.is_terminal():
+            if self.depth and steps >= self.depth and self.evaluate is not None:
+                return self.evaluate(world)
+            movers = world.to_move()
+            p = movers[rng.randrange(len(movers))] if len(movers) > 1 else movers[0]
+            world.apply(rollout(world, p, rng), p)
+            steps += 1
+        return world.outcome().returns()

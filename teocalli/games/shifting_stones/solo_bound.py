@@ -1,0 +1,197 @@
+"""The solo bound: can a player who knows the deck order win the solo game of a given seed?
+
+`clairvoyant_line` searches whole turns depth first on real engine states (clones), knowing the
+deck order and the seeded reshuffles. At each turn it tries, in order:
+1. the greedy bot's own turn (so on every seed the search wins whenever the greedy bot would);
+2. every way to score a largest-first set of hand cards the exact planner finds reachable
+   (`planner.path_for`), then keeping the spare cards or spending them to move the grid towards
+   a card coming next (read from the deck: the clairvoyance);
+3. a skip (when it draws something);
+4. with strikes to spare, a scoreless turn spending cards towards each hand card.
+Positions already explored are not searched again.
+
+Which kind of bound: a LOWER bound on the clairvoyant. `True` is exact: the winning line is
+replayed through the engine (every action legal, the game ends in SOLO_WIN). `False` means no win
+was found within `node_limit` turns of search, not that none exists. By construction the result is
+at least the greedy bot's result on every seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from teocalli.core import load
+
+from .actions import END, SKIP, Action, Flip, Score, Shift
+from .components import POINTS, SWAPS
+from .grid import grid_index
+from .planner import _scores_along, path_for
+from .solver import SOLVER
+from .state import SOLO_STRIKES, EndReason, ShiftingStonesState
+
+DEFAULT_NODE_LIMIT = 2000
+
+
+class _Budget(Exception):
+    """The search used its node limit."""
+
+
+def _move(card: int, move: int) -> Action:
+    if move < len(SWAPS):
+        return Shift(card, *SWAPS[move])
+    return Flip(card, move - len(SWAPS))
+
+
+def _key(s: ShiftingStonesState) -> tuple[Any, ...]:
+    return (
+        tuple(s.grid),
+        tuple(s.hands[0]),
+        tuple(s.deck),
+        tuple(sorted(s.discard)),
+        s.strikes,
+        s.last_skip[0],
+        s.rng.state,
+    )
+
+
+def _greedy_turn(state: ShiftingStonesState) -> list[Action]:
+    from teocalli.agents.heuristics.shifting_stones import choose
+
+    world = state.clone()
+    assert isinstance(world, ShiftingStonesState)
+    turns = world.turns
+    actions: list[Action] = []
+    while not world.is_terminal() and world.turns == turns:
+        action = choose(world, 0, world.rng.copy())
+        actions.append(action)
+        world.apply(action, 0)
+    return actions
+
+
+def _towards(grid: list[int], hand: list[int], target: int, keep: Sequence[int]) -> list[Action]:
+    """Spend every card but `keep` moving the grid along a shortest path towards `target`."""
+    grid = grid.copy()
+    spare = sorted((c for c in hand if c not in keep), key=lambda c: (-SOLVER.distance(c, grid), c))
+    out: list[Action] = []
+    for card in spare:
+        plan = SOLVER.plan(target, grid)
+        if not plan:
+            break
+        kind, a, b = plan[0]
+        if kind == "shift":
+            out.append(Shift(card, a, b))
+            grid[a], grid[b] = grid[b], grid[a]
+        else:
+            out.append(Flip(card, a))
+            grid[a] ^= 1
+    return out
+
+
+def _turn_options(state: ShiftingStonesState) -> list[list[Action]]:
+    hand = state.hands[0]
+    grid = state.grid
+    n = len(hand)
+    options: list[list[Action]] = [_greedy_turn(state)]
+    index = grid_index(grid)
+    dist = {c: SOLVER.distance_at(c, index) for c in hand}
+    upcoming = state.deck[::-1][: max(0, 4 - n + 1) + 2]
+    found = 0
+    for size in range(n, 0, -1):
+        for subset in combinations(hand, size):
+            if found >= 6:
+                break
+            if any(dist[c] > n - size for c in subset):
+                continue
+            path = path_for(grid, subset, n - size)
+            if path is None:
+                continue
+            found += 1
+            spare = sorted((c for c in hand if c not in subset), key=lambda c: (-dist[c], c))
+            payers = spare[: len(path)]
+            kept = spare[len(path) :]
+            after = _scores_along(grid, subset, path, SOLVER)
+            actions: list[Action] = [Score(c) for c in after[0]]
+            g = grid.copy()
+            for k, move in enumerate(path):
+                actions.append(_move(payers[k], move))
+                if move < len(SWAPS):
+                    p, q = SWAPS[move]
+                    g[p], g[q] = g[q], g[p]
+                else:
+                    g[move - len(SWAPS)] ^= 1
+                actions += [Score(c) for c in after[k + 1]]
+            options.append([*actions, END])
+            for target in [*kept, *upcoming]:
+                if kept and SOLVER.distance(target, g) > 0:
+                    keep = [target] if target in kept else []
+                    spend = _towards(g, kept, target, keep)
+                    if spend:
+                        options.append([*actions, *spend, END])
+    if not state.last_skip[0] and (state.deck or state.discard):
+        options.append([SKIP])
+    if state.strikes < SOLO_STRIKES - 1:
+        for target in sorted(hand, key=lambda c: (dist[c], -POINTS[c], c)):
+            spend = _towards(grid, hand, target, [target])
+            if spend:
+                options.append([*spend, END])
+        options.append([END])
+    return options
+
+
+def clairvoyant_line(
+    seed: int, node_limit: int = DEFAULT_NODE_LIMIT, **options: Any
+) -> list[Action] | None:
+    """A winning line for the solo game of `seed` (verified by replay), or None if none found."""
+    game = load("shifting-stones", players=1, **options)
+    root = game.new_state(seed)
+    assert isinstance(root, ShiftingStonesState)
+    seen: set[tuple[Any, ...]] = set()
+    nodes = 0
+
+    def search(state: ShiftingStonesState) -> list[Action] | None:
+        nonlocal nodes
+        if state.ended is not None:
+            return [] if state.ended is EndReason.SOLO_WIN else None
+        key = _key(state)
+        if key in seen:
+            return None
+        seen.add(key)
+        nodes += 1
+        if nodes > node_limit:
+            raise _Budget
+        tried: set[tuple[Any, ...]] = set()
+        for turn in _turn_options(state):
+            child = state.clone()
+            assert isinstance(child, ShiftingStonesState)
+            for action in turn:
+                if child.ended is not None:
+                    break
+                child.apply(action, 0)
+            if child.ended is None:
+                ck = _key(child)
+                if ck in tried:
+                    continue
+                tried.add(ck)
+            rest = search(child)
+            if rest is not None:
+                return [*turn[: len(child.history) - len(state.history)], *rest]
+        return None
+
+    try:
+        line = search(root)
+    except _Budget:
+        return None
+    if line is None:
+        return None
+    check = game.replay(seed, [(0, a) for a in line])
+    assert isinstance(check, ShiftingStonesState) and check.ended is EndReason.SOLO_WIN
+    return line
+
+
+def clairvoyant_wins(
+    seeds: Sequence[int], node_limit: int = DEFAULT_NODE_LIMIT, **options: Any
+) -> list[bool]:
+    """Per seed, whether the clairvoyant search found a win (a lower bound: see the module)."""
+    return [clairvoyant_line(seed, node_limit, **options) is not None for seed in seeds]

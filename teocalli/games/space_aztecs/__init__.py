@@ -1,0 +1,1 @@
+"""Space Aztecs (Lumberjacks Studio): piles, a simultaneous hidden card choice, Temples, Saucers."""

@@ -1,0 +1,96 @@
+"""The Space Aztecs game: metadata, options and variants, notation and dense indices."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from teocalli.core import (
+    Action,
+    Decision,
+    Game,
+    GameInfo,
+    Information,
+    InvalidOption,
+    Option,
+)
+
+from . import actions
+from .components import COLOURS, NUM_CARDS, NUM_CODEX, NUM_PILES
+from .state import SpaceAztecsState
+
+
+class SpaceAztecs(Game):
+    """Space Aztecs for 2-6 players, with or without the Codex cards (younger-players variant)."""
+
+    info: ClassVar[GameInfo] = GameInfo(
+        name="space-aztecs",
+        title="Space Aztecs",
+        min_players=2,
+        max_players=6,
+        default_players=4,
+        information=Information.HIDDEN,
+        decisions=frozenset({Decision.TURN, Decision.SIMULTANEOUS}),
+        version=1,
+        options=(
+            Option("codex", True, "play with the 8 Codex cards (false: younger-players variant)"),
+            Option(
+                "removed_set",
+                "random",
+                "with 2-4 players, the set taken out: random, or pink, yellow, blue, green",
+                choices=("random", *COLOURS),
+            ),
+        ),
+        variants={
+            "2p": {"players": 2},
+            "3p-no-pink": {"players": 3, "removed_set": "pink"},
+            "4p": {"players": 4},
+            "5p": {"players": 5},
+            "6p": {"players": 6},
+            "younger-3p": {"players": 3, "codex": False},
+            "younger-6p": {"players": 6, "codex": False},
+        },
+    )
+
+    def _check_options(self) -> None:
+        if self.num_players >= 5 and self.options["removed_set"] != "random":
+            raise InvalidOption(
+                "option 'removed_set': with 5-6 players all four sets are used, so none is removed"
+            )
+
+    def new_state(self, seed: int) -> SpaceAztecsState:
+        return SpaceAztecsState(self, seed)
+
+    def state_from_position(self, text: str) -> SpaceAztecsState:
+        """A position written in the notation of position.py (for tests and analysis)."""
+        return SpaceAztecsState.from_position(self, text)
+
+    @property
+    def deck_size(self) -> int:
+        sets = 4 if self.num_players >= 5 else 3
+        return sets * 16 + (NUM_CODEX if self.options["codex"] else 0)
+
+    # --- actions ------------------------------------------------------------------------------
+    def parse_action(self, text: str) -> Action:
+        return actions.parse(text)
+
+    def action_to_int(self, action: Action) -> int:
+        return actions.to_int(action)
+
+    def action_from_int(self, index: int) -> Action:
+        return actions.from_int(index)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return actions.NUM_ACTIONS
+
+    @property
+    def max_length(self) -> int:
+        """Each round uses one card per player, so at most deck/players rounds; a round is one
+        take and one choose each, then per card at most one question per victim (Saucer) or one
+        tuck question (Aztec)."""
+        n = self.num_players
+        rounds = self.deck_size // n
+        return rounds * (2 * n + n * max(n - 1, 1))
+
+    def describe(self) -> dict[str, Any]:
+        return {"cards": NUM_CARDS, "piles": NUM_PILES, "deck": self.deck_size}

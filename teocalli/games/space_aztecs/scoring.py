@@ -1,0 +1,152 @@
+"""The final count, in the rulebook's order: I. Codex bonuses, II. Aztec cards (set rules),
+III. one point per card under your Flying Saucers.
+
+Kept apart from the state so the engine, the views, the tests and the greedy bot score a city the
+same way. Codex counts are taken in step I, before step II sacrifices Aliens to Priests, so a
+sacrificed Alien still counts as a blue Aztec for the Codex of the Heavens (the order the rulebook
+gives; the sacrifice only removes the Alien's own points).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .components import (
+    BONUS,
+    CODEX_RATE,
+    COLOUR,
+    COLOURS,
+    PINK,
+    PINK_PENALTY,
+    POINTS,
+    PRIEST_POINTS,
+    RULE,
+    WARRIOR_TABLE,
+    WARRIOR_TYPE,
+    WARRIOR_TYPES,
+    Rule,
+)
+
+_CODEX_COLOUR = {
+    Rule.HARVEST: COLOURS.index("pink"),
+    Rule.WAR: COLOURS.index("yellow"),
+    Rule.HEAVENS: COLOURS.index("blue"),
+    Rule.SECRETS: COLOURS.index("green"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    """One player's cards at the end, as the count needs them."""
+
+    visible: tuple[int, ...]  # Aztecs in view
+    templed: tuple[int, ...]  # Aztecs under their Temples
+    temples: tuple[int, ...]
+    codex: tuple[int, ...]
+    captured: int  # cards under their Saucers
+    token: bool  # holds the Starting Player token
+
+    @property
+    def aztecs(self) -> tuple[int, ...]:
+        return self.visible + self.templed
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """One player's score sheet, line by line in the rulebook's order."""
+
+    codex: int
+    aztecs: tuple[int, int, int, int]  # per colour (pink, yellow, blue, green), set rules applied
+    pink_penalty: int  # 0, or minus 5 for the fewest pink Aztecs
+    saucers: int
+
+    @property
+    def total(self) -> int:
+        return self.codex + sum(self.aztecs) + self.pink_penalty + self.saucers
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "I codex": self.codex,
+            "II aztecs": dict(zip(COLOURS, self.aztecs, strict=True)),
+            "II pink penalty": self.pink_penalty,
+            "III saucers": self.saucers,
+            "total": self.total,
+        }
+
+
+def codex_points(city: City) -> int:
+    """Step I: every Codex bonus, counting the Aztecs in the city (never the Saucers' catch)."""
+    total = 0
+    aztecs = city.aztecs
+    for card in city.codex:
+        rule = RULE[card]
+        rate = CODEX_RATE[rule]
+        if rule in _CODEX_COLOUR:
+            colour = _CODEX_COLOUR[rule]
+            total += rate * sum(1 for a in aztecs if COLOUR[a] == colour)
+        elif rule is Rule.PYRAMIDS:
+            total += rate * len(city.temples)
+        elif rule is Rule.SHELTER:
+            total += rate * len(city.templed)
+        elif rule is Rule.FOUR_PEOPLES:
+            total += rate * len({COLOUR[a] for a in aztecs})
+        elif rule is Rule.SUN:
+            total += rate if city.token else 0
+    return total
+
+
+def aztec_points(city: City) -> tuple[int, int, int, int]:
+    """Step II without the pink penalty: per colour, each card's points under its set's rule.
+
+    Priests are paired with Aliens to maximise the score (ruling): each pair is worth the Priest's
+    10 instead of the Alien's 3, so as many pairs as possible.
+    """
+    per = [0, 0, 0, 0]
+    warriors = [0] * len(WARRIOR_TYPES)
+    warrior_colour = [0] * len(WARRIOR_TYPES)
+    priests = 0
+    aliens: list[int] = []
+    templed = set(city.templed)
+    for card in city.aztecs:
+        rule = RULE[card]
+        colour = COLOUR[card]
+        if rule is Rule.WARRIOR:
+            warriors[WARRIOR_TYPE[card]] += 1
+            warrior_colour[WARRIOR_TYPE[card]] = colour
+        elif rule is Rule.PRIEST:
+            priests += 1
+        elif rule is Rule.ALIEN:
+            aliens.append(card)
+        elif rule is Rule.ARCHIVIST:
+            per[colour] += POINTS[card] + (BONUS[card] if card in templed else 0)
+        else:
+            per[colour] += POINTS[card]
+    for kind, count in enumerate(warriors):
+        if count:
+            per[warrior_colour[kind]] += WARRIOR_TABLE[kind][count - 1]
+    pairs = min(priests, len(aliens))
+    if aliens:
+        blue = COLOUR[aliens[0]]
+        per[blue] += pairs * PRIEST_POINTS + sum(POINTS[a] for a in sorted(aliens)[pairs:])
+    return (per[0], per[1], per[2], per[3])
+
+
+def pink_count(city: City) -> int:
+    return sum(1 for a in city.aztecs if COLOUR[a] == PINK)
+
+
+def score_sheets(cities: Sequence[City], pink_in_game: bool) -> list[Sheet]:
+    """Everyone's sheet; the fewest pink Aztecs (0 counts) lose 5, all tied players alike."""
+    pinks = [pink_count(c) for c in cities]
+    fewest = min(pinks)
+    return [
+        Sheet(
+            codex=codex_points(city),
+            aztecs=aztec_points(city),
+            pink_penalty=-PINK_PENALTY if pink_in_game and pinks[p] == fewest else 0,
+            saucers=city.captured,
+        )
+        for p, city in enumerate(cities)
+    ]
