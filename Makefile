@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck pytest bench golden clean
+.PHONY: play test lint typecheck pytest bench golden clean system-packages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,8 +13,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The web table on SQLite (./teocalli.sqlite3): open http://127.0.0.1:8000
 play: $(STAMP)
-	$(BIN)/teocalli play aztack --seats human,greedy,greedy
+	$(BIN)/teocalli serve
+
+# The tests start their own PostgreSQL (initdb + pg_ctl) and drive Debian's Chromium: install both
+# when missing, and stop loudly if that fails (no test is ever skipped for want of them).
+system-packages:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v chromium >/dev/null; then \
+		echo "installing the system packages the tests need: postgresql chromium"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql chromium \
+			|| { echo "make: could not install postgresql and chromium (apt-get as root)" >&2; exit 1; }; \
+	fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -26,7 +36,7 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -n 2
 
-test: lint typecheck pytest
+test: system-packages lint typecheck pytest
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

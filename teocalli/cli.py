@@ -187,7 +187,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ) as bar:
         task = bar.add_task(f"{game.info.name}", total=args.games)
         sim = simulate(
-            game, seats, args.games, args.seed, progress=lambda k: bar.update(task, completed=k)
+            game,
+            seats,
+            args.games,
+            args.seed,
+            progress=lambda k: bar.update(task, completed=k),
+            workers=args.workers,
+            ray_address=args.ray,
         )
     if args.json:
         print(json.dumps(sim.to_json()))
@@ -216,6 +222,109 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if not isinstance(value, list):
             out.print(f"mean {key.replace('_', ' ')}: {value:.3f}")
     return 0
+
+
+# --- tournament and report ---------------------------------------------------------------------
+
+
+def _bar(quiet: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    return Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+    )
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from teocalli.arena.tournament import run_tournament
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    options: dict[str, Any] = _options(args.option)
+    if args.players:
+        options["players"] = args.players
+    game = teocalli.load(args.game, **options)
+    with _bar(args.quiet) as bar:
+        task = bar.add_task(f"{game.info.name} tournament", total=None)
+        t = run_tournament(
+            game,
+            bots,
+            args.games,
+            args.seed,
+            fmt=args.format,
+            rounds=args.rounds,
+            save=Path(args.save) if args.save else None,
+            workers=args.workers,
+            ray_address=args.ray,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
+    if args.json:
+        print(json.dumps(t.to_json()))
+        return 0
+    table = Table(
+        title=f"{game.info.title} {t.fmt}: {len(t.results)} games, seed {args.seed}, "
+        f"{game.num_players} players"
+    )
+    for col in ("rank", "bot", "mu", "sigma", "95% interval", "games", "wins", "win rate"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for i, e in enumerate(t.leaderboard(), start=1):
+        table.add_row(
+            str(i),
+            e.bot,
+            f"{e.mu:.1f}",
+            f"{e.sigma:.1f}",
+            f"{e.mu - 1.96 * e.sigma:.1f}-{e.mu + 1.96 * e.sigma:.1f}",
+            str(e.games),
+            f"{e.wins:g}",
+            f"{e.wins / max(1, e.games):.1%}",
+        )
+    Console().print(table)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from teocalli.arena.report import build_report, write_report
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    players = [int(p) for p in args.players.split(",")] if args.players else None
+    out = Path(args.out or f"report-{args.game}.{args.format}")
+    with _bar(args.quiet) as bar:
+        task = bar.add_task(f"{args.game} report", total=None)
+        report = build_report(
+            args.game,
+            bots,
+            args.games,
+            args.seed,
+            players=players,
+            options=_options(args.option),
+            workers=args.workers,
+            ray_address=args.ray,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
+    for path in write_report(report, out, args.format):
+        print(f"wrote {path}")
+    return 0
+
+
+def _add_backend(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--workers", type=int, default=None, help="local processes (default: one per core)"
+    )
+    parser.add_argument(
+        "--ray", default=None, metavar="ADDRESS", help="run on a Ray cluster ('local' starts one)"
+    )
 
 
 # --- solve -------------------------------------------------------------------------------------
@@ -272,6 +381,36 @@ def solo_report(
     return 0
 
 
+# --- serve -------------------------------------------------------------------------------------
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the web table with uvicorn on a database (a SQLite file unless a URL is given)."""
+    import uvicorn
+
+    from teocalli.server import create_app
+
+    app = create_app(args.database, bot_workers=args.bot_workers)
+    print(f"teocalli: the web table is at http://{args.host}:{args.port}/", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=65_536, log_level="warning")
+    return 0
+
+
+def add_serve_parser(sub: Any) -> None:
+    serve = sub.add_parser("serve", help="run the web table: lobby, tables, bots, replays")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--database",
+        default="teocalli.sqlite3",
+        help="a SQLAlchemy URL (postgresql+psycopg://...) or a SQLite file path",
+    )
+    serve.add_argument(
+        "--bot-workers", type=int, default=1, help="processes where bots think (0: threads)"
+    )
+    serve.set_defaults(func=cmd_serve)
+
+
 # --- entry point -------------------------------------------------------------------------------
 
 
@@ -317,7 +456,46 @@ def build_parser() -> argparse.ArgumentParser:
         help="solo game: play each seat's bot alone over the same seeds (and, for Shifting Stones, "
         "the clairvoyant search that knows the deck order)",
     )
+    _add_backend(sim)
     sim.set_defaults(func=cmd_simulate)
+
+    tour = sub.add_parser(
+        "tournament", help="round-robin or Swiss between bots, rated with openskill"
+    )
+    tour.add_argument("game", help=f"one of: {names}")
+    tour.add_argument("--bots", required=True, help="bot specs, comma-separated")
+    tour.add_argument("--games", type=int, default=20, help="games per pairing (seats rotated)")
+    tour.add_argument(
+        "--players", type=int, default=None, help="players per game (default: the game's)"
+    )
+    tour.add_argument("--format", choices=("roundrobin", "swiss"), default=None)
+    tour.add_argument(
+        "--rounds", type=int, default=None, help="Swiss rounds (default: log2(bots)+1)"
+    )
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument(
+        "--save", default=None, metavar="FILE", help="save results; an existing file is resumed"
+    )
+    tour.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
+    tour.add_argument("--json", action="store_true", help="print one JSON document")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_backend(tour)
+    tour.set_defaults(func=cmd_tournament)
+
+    rep = sub.add_parser(
+        "report", help="balance report with plots: seats, length, scores, measures"
+    )
+    rep.add_argument("game", help=f"one of: {names}")
+    rep.add_argument("--games", type=int, default=200, help="games per player count")
+    rep.add_argument("--bots", default="greedy", help="bot specs filling the seats in turn")
+    rep.add_argument("--players", default=None, help="player counts, e.g. 2,3,4 (default: all)")
+    rep.add_argument("--seed", type=int, default=0)
+    rep.add_argument("--out", default=None, help="output file (default: report-GAME.html)")
+    rep.add_argument("--format", choices=("html", "md"), default="html")
+    rep.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
+    rep.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_backend(rep)
+    rep.set_defaults(func=cmd_report)
 
     solve = sub.add_parser(
         "solve", help="exact solvers (Shifting Stones: actions before a card scores)"
@@ -325,6 +503,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("game", help=f"one of: {', '.join(SOLVERS)}")
     solve.add_argument("rest", nargs=argparse.REMAINDER, help="the solver's own arguments")
     solve.set_defaults(func=cmd_solve)
+    add_serve_parser(sub)
     return parser
 
 

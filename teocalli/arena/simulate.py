@@ -1,7 +1,7 @@
 """Simulations: many seeded games between fixed seats, summarised per seat.
 
-Game i is dealt with seed `seed + i`; seat k's bot is seeded with a value derived from (seed, i,
-k), so a run is reproducible and any single game can be replayed from its result line.
+Game i is dealt with seed `seed + i`; seat k's bot is seeded from (seed, i, k), so a run is
+reproducible whatever the backend, and any single game can be replayed from its result line.
 """
 
 from __future__ import annotations
@@ -12,33 +12,10 @@ from typing import Any
 
 from teocalli.agents import make_agent
 from teocalli.core import Game
-from teocalli.core.match import play_game
 
+from .backend import Job, run_jobs
+from .results import GameResult
 from .stats import mean, wilson_interval
-
-
-@dataclass
-class GameResult:
-    seed: int
-    scores: list[float]
-    ranks: list[int]
-    winners: list[int]
-    reason: str
-    length: int
-    stats: dict[str, Any]
-    steps: list[list[Any]]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "scores": self.scores,
-            "ranks": self.ranks,
-            "winners": self.winners,
-            "reason": self.reason,
-            "length": self.length,
-            "stats": self.stats,
-            "steps": self.steps,
-        }
 
 
 @dataclass
@@ -89,40 +66,23 @@ class Simulation:
         }
 
 
-def bot_seed(seed: int, index: int, seat: int) -> int:
-    return (seed * 1_000_003 + index * 1009 + seat) & ((1 << 63) - 1)
-
-
-def play_one(game: Game, seats: Sequence[str], seed: int, index: int) -> GameResult:
-    agents = [make_agent(spec, game, bot_seed(seed, index, k)) for k, spec in enumerate(seats)]
-    final = play_game(game, agents, seed + index)
-    out = final.outcome()
-    return GameResult(
-        seed=seed + index,
-        scores=list(out.scores),
-        ranks=list(out.ranks),
-        winners=list(out.winners),
-        reason=out.reason.name.lower(),
-        length=len(final.history),
-        stats=final.stats(),
-        steps=[[s.player, str(s.action)] for s in final.history],
-    )
-
-
 def simulate(
     game: Game,
     seats: Sequence[str],
     games: int,
     seed: int,
     progress: Callable[[int], None] | None = None,
+    *,
+    workers: int | None = 1,
+    ray_address: str | None = None,
 ) -> Simulation:
+    """Play `games` games between the seats (bot specs) and collect the results in order."""
     if len(seats) != game.num_players:
         raise ValueError(f"{len(seats)} seats for a {game.num_players}-player game")
     for spec in seats:  # fail on a bad bot name before playing anything
         make_agent(spec, game, 0)
+    options = tuple(sorted(game.options.items()))
+    jobs = [Job(game.info.name, options, tuple(seats), seed, i) for i in range(games)]
     sim = Simulation(game, list(seats), seed)
-    for i in range(games):
-        sim.results.append(play_one(game, seats, seed, i))
-        if progress is not None:
-            progress(i + 1)
+    sim.results = run_jobs(jobs, workers=workers, ray_address=ray_address, progress=progress)
     return sim

@@ -59,7 +59,7 @@ class State(ABC):
         """Players who may act now (the game is not over)."""
 
     @abstractmethod
-    def _legal_actions(self, player: int) -> list[Action]:
+    def _legal_actions(self, player: int) -> list[Any]:
         """The player's legal actions, in one deterministic order (player is in `to_move`)."""
 
     def _illegal_reason(self, action: Any, player: int) -> str | None:

@@ -178,6 +178,22 @@ def test_views_leak_nothing(name: str, options: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_determinize_depends_only_on_what_the_player_knows(
+    name: str, options: dict[str, Any]
+) -> None:
+    """Sampling from any world of the player's information set gives the same world: so a
+    search's choices can never depend on the hidden truth, not even through the generator."""
+    game = teocalli.load(name, **options)
+    for state in random_game(game, 12)[:-1:5]:
+        for player in range(game.num_players):
+            other = state.determinize(player, Rng(99))
+            for k in range(2):
+                a = state.determinize(player, Rng(k))._full()
+                b = other.determinize(player, Rng(k))._full()
+                assert a == b, f"step {len(state.history)}: the sample depends on hidden facts"
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
 def test_determinized_worlds_play_to_the_end(name: str, options: dict[str, Any]) -> None:
     game = teocalli.load(name, **options)
     states = random_game(game, 8)

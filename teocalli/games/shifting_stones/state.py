@@ -303,6 +303,7 @@ class ShiftingStonesState(State):
         others = [p for p in range(self.game.num_players) if p != player]
         for p in others:
             unknown += self.hands[p]
+        unknown.sort()  # the unseen cards as a set: the sample must not depend on where they are
         rng.shuffle(unknown)
         for p in others:
             k = len(self.hands[p])

@@ -493,7 +493,7 @@ class SpaceAztecsState(State):
             holder = self.holder[x]
             if self.knows_pile(player, x):
                 if pending >= 0 and holder != player:
-                    group = [*cards, pending]
+                    group = sorted([*cards, pending])  # an order the player knows
                     pick = group[rng.randrange(len(group))]
                     for c in group:
                         where[c] = x
@@ -505,6 +505,7 @@ class SpaceAztecsState(State):
             if pending >= 0:
                 pool.append(pending)
                 slots.append(CHOSEN + holder)
+        pool.sort()  # the unseen cards as a set: the sample must not depend on where they are
         rng.shuffle(pool)
         for card, place in zip(pool, slots, strict=True):
             where[card] = place

@@ -354,6 +354,7 @@ class StakzState(State):
         for t in world.pile:
             pools[COLOUR[t]].append(t)
         for pool in pools:
+            pool.sort()  # from here on the sample depends only on what the player knows
             rng.shuffle(pool)
         for q in others:
             colours = self._colours_of(self.hands[q])

@@ -1,0 +1,249 @@
+"""Persistence: SQLAlchemy 2 models, the schema migrated by Alembic at start-up, and the writes.
+
+A table is stored as what replays it: game, options, seed, and one row per step, plus its
+seats (token hashes, who controls them) and clock. Each write is one transaction, and the
+caller acknowledges an action only after it has committed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    delete,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    finished: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """Table settings that are not game options: clock, bot delay, rematch link."""
+    clock_running_for: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    bot: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    taken: Mapped[bool] = mapped_column(default=False)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    handed_to: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    """A person's seat handed to this bot (None: the person plays it)."""
+    clock_remaining: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class StepRow(Base):
+    __tablename__ = "steps"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(200))
+    by: Mapped[str] = mapped_column(String(16))
+    """Who sent it: "person", "bot" (a bot seat or a handed seat) or "timeout"."""
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass
+class StoredTable:
+    """Everything needed to rebuild a table in memory."""
+
+    row: TableRow
+    seats: list[SeatRow]
+    steps: list[tuple[int, str]]
+
+
+def now_utc() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def normalise_url(url: str) -> str:
+    """Accept a plain file path for SQLite; SQLAlchemy URLs pass through."""
+    if "://" in url:
+        return url
+    return f"sqlite:///{Path(url).expanduser()}"
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to Alembic's head (run at every start-up; a no-op when current)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+
+class Database:
+    """The engine, the schema and every read and write the server does (all synchronous)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"timeout": 30, "check_same_thread": False}
+        self.engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        migrate(self.engine)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- writes, one transaction each -----------------------------------------------------------
+    def create_table(self, row: TableRow, seats: list[SeatRow]) -> None:
+        with self.sessions.begin() as session:
+            session.add(row)
+            session.flush()
+            session.add_all(seats)
+
+    def append_step(
+        self,
+        table_id: str,
+        *,
+        index: int,
+        player: int,
+        action: str,
+        by: str,
+        table_changes: dict[str, Any],
+        clocks: list[float] | None,
+    ) -> None:
+        """Store one step with the table's new status and clocks, all or nothing."""
+        with self.sessions.begin() as session:
+            session.add(
+                StepRow(
+                    table_id=table_id,
+                    index=index,
+                    player=player,
+                    action=action,
+                    by=by,
+                    at=now_utc(),
+                )
+            )
+            self._update(session, table_id, table_changes, clocks)
+
+    def remove_last_step(
+        self,
+        table_id: str,
+        *,
+        index: int,
+        table_changes: dict[str, Any],
+        clocks: list[float] | None,
+    ) -> None:
+        """Undo: delete step `index` (which must be the last) with the table's new state."""
+        with self.sessions.begin() as session:
+            gone = session.execute(
+                delete(StepRow).where(StepRow.table_id == table_id, StepRow.index == index)
+            )
+            if gone.rowcount != 1:  # type: ignore[attr-defined]
+                raise RuntimeError(f"step {index} of table {table_id} is not stored")
+            self._update(session, table_id, table_changes, clocks)
+
+    def update_table(
+        self, table_id: str, table_changes: dict[str, Any], clocks: list[float] | None = None
+    ) -> None:
+        with self.sessions.begin() as session:
+            self._update(session, table_id, table_changes, clocks)
+
+    def update_seat(self, table_id: str, seat: int, **changes: Any) -> None:
+        with self.sessions.begin() as session:
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                .values(**changes)
+            )
+
+    @staticmethod
+    def _update(
+        session: Session, table_id: str, table_changes: dict[str, Any], clocks: list[float] | None
+    ) -> None:
+        if table_changes:
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(**table_changes))
+        if clocks is not None:
+            for seat, left in enumerate(clocks):
+                session.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                    .values(clock_remaining=left)
+                )
+
+    # --- reads ----------------------------------------------------------------------------------
+    def load(self, table_id: str) -> StoredTable | None:
+        with self.sessions() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            return self._stored(session, row)
+
+    def load_unfinished(self) -> list[StoredTable]:
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(TableRow).where(TableRow.status != "finished").order_by(TableRow.created)
+            ).all()
+            return [self._stored(session, row) for row in rows]
+
+    @staticmethod
+    def _stored(session: Session, row: TableRow) -> StoredTable:
+        seats = list(
+            session.scalars(
+                select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)
+            ).all()
+        )
+        steps = [
+            (player, action)
+            for player, action in session.execute(
+                select(StepRow.player, StepRow.action)
+                .where(StepRow.table_id == row.id)
+                .order_by(StepRow.index)
+            ).all()
+        ]
+        return StoredTable(row, seats, steps)
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """WAL lets readers work during a write; FULL sync makes a commit survive a power cut."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,188 @@
+"""A restarted server resumes every table exactly where it was; a killed one loses nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+
+def test_restart_resumes_tables_seats_clocks_and_hand_overs(
+    serve: Any, kit: Any, fake_time: Any
+) -> None:
+    client = serve()
+    table = kit.create(
+        client,
+        "stakz",
+        ["human", "human", "greedy"],
+        seed=21,
+        clock={"mode": "bank", "seconds": 600},
+    )
+    tid, tokens = table["id"], table["tokens"]
+    with (
+        kit.connect(client, tid, 0, tokens[0]) as ws0,
+        kit.connect(client, tid, 1, tokens[1]) as ws1,
+    ):
+        msg = kit.until(ws0, lambda m: m["type"] == "state" and m["table"]["status"] == "running")
+        msg = msg[-1]
+        fake_time.advance(100)
+        ws0.send_json({"type": "act", "action": msg["legal"][0], "step": msg["step"]})
+        msg = kit.state_at(ws0, msg["step"] + 1)
+        ws1.send_json({"type": "hand_to_bot", "bot": "random"})
+        kit.until(ws1, lambda m: m["type"] == "state" and 1 in m["bot_seats"])
+    before_summary = client.get(f"/api/tables/{tid}").json()
+    manager = client.app.state.manager
+    room = manager.rooms[tid]
+    before_history = [(s.player, str(s.action)) for s in room.state.history]
+    before_clock = room.clock.to_json() if room.clock else None
+
+    client = serve()  # a new server on the same database
+    room = client.app.state.manager.rooms[tid]
+    assert [(s.player, str(s.action)) for s in room.state.history][: len(before_history)] == (
+        before_history
+    )
+    after_summary = client.get(f"/api/tables/{tid}").json()
+    assert after_summary["seats"] == before_summary["seats"]
+    assert after_summary["seats"][1]["handed_to"] == "random"
+    assert before_clock is not None and before_clock["remaining"][0] == pytest.approx(600 - 100)
+    with kit.connect(client, tid, 0, tokens[0]) as ws0:
+        msg = kit.receive(ws0)
+        assert msg["seat"] == 0 and "tiles" in msg["view"]["state"]["hands"][0]
+        assert msg["clock"]["remaining"][0] == pytest.approx(500)
+        assert 1 in msg["bot_seats"]
+
+
+def test_finished_games_keep_their_replay_after_restart(serve: Any, kit: Any) -> None:
+    client = serve()
+    table = kit.create(client, "aztack", ["human", "greedy"], seed=31)
+    with kit.connect(client, table["id"], 0, table["tokens"][0]) as ws:
+        seen = kit.play_out(ws, kit.receive(ws))
+    final = [m for m in seen if m["type"] == "state"][-1]
+    client = serve()
+    replay = client.get(f"/api/tables/{table['id']}/replay").json()
+    assert replay["frames"][-1]["view"] == final["view"] | {"player": None}
+    assert replay["frames"][-1]["log"] == final["log"]
+    assert client.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
+
+
+# --- a real server process, killed with SIGKILL -----------------------------------------------
+
+
+class Server:
+    """`teocalli serve` as a subprocess on a free port."""
+
+    def __init__(self, database_url: str, port: int, log: Path) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+        self.ws_base = f"ws://127.0.0.1:{port}"
+        exe = Path(sys.executable).with_name("teocalli")
+        with log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [exe, "serve", "--port", str(port), "--database", database_url],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        """Poll until it answers (or give up after a minute, or if it died)."""
+        import time
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, "the server died at start-up"
+            try:
+                if httpx.get(self.base + "/api/tables", timeout=2).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.05)
+        pytest.fail("the server did not start within a minute")
+
+    def kill(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Any]:
+    started: list[Server] = []
+
+    def start(database_url: str, port: int | None = None) -> Server:
+        server = Server(database_url, port or free_port(), tmp_path / "server.log")
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        if server.proc.poll() is None:
+            server.kill()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def recv(ws: ClientConnection) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(ws.recv(timeout=60))
+    return data
+
+
+def until_step(ws: ClientConnection, step: int) -> dict[str, Any]:
+    while True:
+        msg = recv(ws)
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state" and msg["step"] >= step:
+            return msg
+
+
+def test_sigkill_and_restart_loses_no_acknowledged_step(
+    database_url: str, server_factory: Any
+) -> None:
+    server = server_factory(database_url)
+    body = {"game": "stakz", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}
+    created = httpx.post(server.base + "/api/tables", json={**body, "seed": 4}).json()
+    tid, link = created["id"], created["seats"][0]["link"]
+    token = link.split("#token=")[1]
+    url = f"/ws/tables/{tid}?seat=0&token={token}"
+    acknowledged: dict[str, Any] = {}
+    with connect(server.ws_base + url) as ws:
+        msg = recv(ws)
+        played = 0
+        while played < 6 and not msg["view"]["terminal"]:
+            if msg["legal"]:
+                ws.send(json.dumps({"type": "act", "action": msg["legal"][0], "step": msg["step"]}))
+                msg = until_step(ws, msg["step"] + 1)
+                played += 1
+                acknowledged = msg
+            else:
+                msg = recv(ws)
+        server.kill()  # no goodbye: SIGKILL right after the acknowledgement
+    server = server_factory(database_url)
+    with connect(server.ws_base + url) as ws:
+        resumed = recv(ws)
+        assert resumed["seat"] == 0
+        # everything acknowledged is there; a bot may have moved since, and that is kept too
+        assert resumed["step"] >= acknowledged["step"]
+        assert resumed["log"][: acknowledged["step"]] == acknowledged["log"]
+        msg = resumed
+        while not msg["view"]["terminal"]:  # the game goes on to its end after the restart
+            if msg["legal"]:
+                ws.send(json.dumps({"type": "act", "action": msg["legal"][0], "step": msg["step"]}))
+            msg = recv(ws)
+            assert msg["type"] != "error", msg
+    summary = httpx.get(server.base + f"/api/tables/{tid}").json()
+    assert summary["status"] == "finished" and summary["outcome"]["winners"]
