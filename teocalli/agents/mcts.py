@@ -1,7 +1,8 @@
 """The search bots: `mcts` (UCT, perfect information) and `ismcts` (information sets).
 
 Both take `iterations=N` or `time=SECONDS` (think time per move; it overrides iterations),
-`c=` (exploration), `depth=` (rollout steps before the game's evaluation, 0 = play to the end).
+`c=` (exploration), `depth=` (rollout steps before the game's evaluation, 0 = play to the end),
+`guide=` (weight of the greedy heuristic's move as a prior; 0 = pure UCT).
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ class MCTSAgent(Agent):
     """UCT on the true state: for games where every player knows everything."""
 
     name = "mcts"
-    options: ClassVar[dict[str, Any]] = {"iterations": 1000, "time": 0.0, "c": 0.8, "depth": 0}
+    options: ClassVar[dict[str, Any]] = {
+        "iterations": 1000,
+        "time": 0.0,
+        "c": 0.8,
+        "depth": 0,
+        "guide": 1.0,
+    }
     hidden_allowed = False
 
     def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
@@ -28,7 +35,7 @@ class MCTSAgent(Agent):
                 f"{game.info.name} has hidden information: use ismcts, which searches only what "
                 "the player may know"
             )
-        rollout, evaluate = game_policies(game.info.name)
+        rollout, evaluate, policy = game_policies(game.info.name)
         self.search = Search(
             self.rng,
             iterations=int(self.settings["iterations"]),
@@ -37,6 +44,8 @@ class MCTSAgent(Agent):
             rollout_depth=int(self.settings["depth"]),
             rollout=rollout,
             evaluate=evaluate,
+            guide=float(self.settings["guide"]),
+            policy=policy,
         )
 
     def act(self, state: State, player: int) -> Action:

@@ -13,6 +13,11 @@ One tree, nodes keyed by what the searching ("root") player can observe:
 - Rollouts use the game's rollout policy and evaluation from `teocalli.agents.heuristics.<game>`
   when it defines `rollout(state, player, rng)` / `evaluate(state) -> returns per player`, else a
   uniform random policy to the end.
+- With `guide > 0` the game's greedy move is a prior, as in PUCT: it is expanded first and gets
+  a bonus `guide * sqrt(parent visits) / (1 + child visits)`, so with few iterations the search
+  plays like the heuristic and departs from it only on evidence. The heuristic is asked once per
+  node (in ISMCTS, in the first world that reaches it; for the searching player's own nodes its
+  answer uses only that player's knowledge, so it is the same in every world).
 """
 
 from __future__ import annotations
@@ -28,18 +33,20 @@ from teocalli.core import Action, Decision, Information, Rng, State
 HIDDEN = "hidden"
 Rollout = Callable[[State, int, Rng], Action]
 Evaluate = Callable[[State], Sequence[float]]
+Policy = Callable[[State, int, Rng], Action]
 
 
 class Node:
     """Statistics of one edge into a node, and the node's children."""
 
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "prior", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[tuple[int, Any], Node] = {}
         self.visits = 0
         self.avail = 1
         self.total = 0.0
+        self.prior: tuple[int, Any] | None = None  # the heuristic's move here, once asked
 
 
 def random_rollout(state: State, player: int, rng: Rng) -> Action:
@@ -47,15 +54,19 @@ def random_rollout(state: State, player: int, rng: Rng) -> Action:
     return actions[rng.randrange(len(actions))]
 
 
-def game_policies(game_name: str) -> tuple[Rollout, Evaluate | None]:
-    """The game's rollout policy and evaluation, if its heuristics module defines them."""
+def game_policies(game_name: str) -> tuple[Rollout, Evaluate | None, Policy | None]:
+    """The game's rollout policy, evaluation and greedy move, where its heuristics define them."""
     try:
         module = importlib.import_module(
             f"teocalli.agents.heuristics.{game_name.replace('-', '_')}"
         )
     except ModuleNotFoundError:
-        return random_rollout, None
-    return getattr(module, "rollout", random_rollout), getattr(module, "evaluate", None)
+        return random_rollout, None, None
+    return (
+        getattr(module, "rollout", random_rollout),
+        getattr(module, "evaluate", None),
+        getattr(module, "choose", None),
+    )
 
 
 class Search:
@@ -71,6 +82,8 @@ class Search:
         rollout_depth: int = 0,
         rollout: Rollout = random_rollout,
         evaluate: Evaluate | None = None,
+        guide: float = 0.0,
+        policy: Policy | None = None,
     ) -> None:
         self.rng = rng
         self.iterations = iterations
@@ -79,6 +92,8 @@ class Search:
         self.depth = rollout_depth
         self.rollout = rollout
         self.evaluate = evaluate
+        self.guide = guide if policy is not None else 0.0
+        self.policy = policy
         self.last_iterations = 0
 
     def choose(self, state: State, player: int) -> Action:
@@ -130,8 +145,14 @@ class Search:
                 action = self.rollout(world, p, self.rng)
             else:
                 options = [(q, a) for q in candidates for a in world.legal_actions(q)]
+                policy = self.policy
+                if self.guide and policy is not None and node.prior is None and len(options) > 1:
+                    q = options[0][0]
+                    node.prior = (q, policy(world, q, self.rng))  # heuristics never mutate
                 unvisited = [k for k in options if k not in node.children]
-                if unvisited:
+                if node.prior is not None and node.prior in unvisited:
+                    key = node.prior
+                elif unvisited:
                     key = unvisited[self.rng.randrange(len(unvisited))]
                     for k in options:
                         if k in node.children:
@@ -158,10 +179,13 @@ class Search:
         best_key = options[0]
         best = -math.inf
         c = self.c
+        bonus = self.guide * math.sqrt(sum(node.children[k].visits for k in options))
         for key in options:
             child = node.children[key]
             child.avail += 1
             score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if key == node.prior:
+                score += bonus / (1 + child.visits)
             if score > best:
                 best, best_key = score, key
         return best_key

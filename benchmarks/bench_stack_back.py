@@ -1,0 +1,91 @@
+"""Stack Back throughput: `python -m benchmarks.bench_stack_back`.
+
+Prints random playouts per second, candidate generation per second (mid-game positions), apply
+per second, and the geometry kernel measured two ways (numpy clipper vs shapely) on the same pairs.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+import teocalli
+from teocalli.core import Rng, State
+from teocalli.games.stack_back.geometry import clip, clip_shapely, quads
+
+
+def _playout(game: teocalli.core.Game, seed: int) -> State:
+    state = game.new_state(seed)
+    rng = Rng(seed + 1)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+    return state
+
+
+def main() -> None:
+    game = teocalli.load("stack-back")
+    t = time.perf_counter()
+    games = steps = 0
+    while time.perf_counter() - t < 5.0:
+        steps += len(_playout(game, games).history)
+        games += 1
+    dt = time.perf_counter() - t
+    print(
+        f"random playouts: {games / dt:.1f} games/s "
+        f"({steps / dt:.0f} steps/s, {steps / games:.0f} steps/game)"
+    )
+
+    positions = []
+    for seed in range(10):
+        final = _playout(game, 100 + seed)
+        half = final.history[: len(final.history) // 2]
+        positions.append(game.replay(100 + seed, [(s.player, s.action) for s in half]))
+    count = sum(len(p.legal_actions()) for p in positions)
+    n = len(positions)
+    gen_time = 0.0
+    for p in positions:
+        fresh = game.replay(p.seed or 0, [(s.player, s.action) for s in p.history])
+        _ = fresh.layout  # fold the footprints first: measured separately as part of apply
+        start = time.perf_counter()
+        for _ in range(5):
+            fresh._cache = None
+            fresh.legal_actions()
+        gen_time += time.perf_counter() - start
+    print(
+        f"candidate generation (mid-game, {count / n:.0f} legal candidates): "
+        f"{5 * len(positions) / gen_time:.0f} positions/s"
+    )
+
+    state = positions[0]
+    player = state.to_move()[0]
+    actions = state.legal_actions(player)
+    t = time.perf_counter()
+    k = 0
+    while time.perf_counter() - t < 2.0:
+        child = state.clone()
+        child.apply(actions[k % len(actions)], player)
+        _ = child.layout  # include the lazy footprint update
+        k += 1
+    print(f"clone + apply (with footprint update): {k / (time.perf_counter() - t):.0f}/s")
+
+    rng = np.random.default_rng(1)
+    for size in (10, 200, 2000):
+        a = [rng.uniform(0, 60, size), rng.uniform(0, 60, size)]
+        ang = rng.uniform(0, np.pi, (2, size))
+        h = rng.choice([18.0, 27.0, 36.0], (2, size))
+        qa = quads(a[0], a[1], np.cos(ang[0]), np.sin(ang[0]), h[0])
+        qb = quads(a[1], a[0], np.cos(ang[1]), np.sin(ang[1]), h[1])
+        for name, fn in (("numpy", clip), ("shapely", clip_shapely)):
+            reps = 0
+            t = time.perf_counter()
+            while time.perf_counter() - t < 0.5:
+                fn(qa, qb)
+                reps += 1
+            per = (time.perf_counter() - t) / reps / size * 1e6
+            print(f"overlap area+centroid, {size:4d} pairs per call, {name:7s}: {per:.2f} us/pair")
+
+
+if __name__ == "__main__":
+    main()

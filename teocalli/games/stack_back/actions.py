@@ -1,0 +1,172 @@
+"""Stack Back's actions: poses in a compact notation that round-trips, and dense indices.
+
+Notation:
+  `Y35.0,50.0@90.0`  place a yellow (Y), mauve (M) or green (G) stick centred at x=35.0 mm,
+                     y=50.0 mm, its long axis at 90.0 degrees (0 = along x, counter-clockwise).
+                     Printed with one decimal; parsed from any decimals and quantised to 0.1 mm
+                     and 0.1 degree (half to even), the angle folded into [0, 180). Colour names
+                     (`yellow 35 50 @ 90`) and lower case are read too.
+  `pass`             nothing can be placed (judged on the candidate set), or end a turn of piles
+
+Dense index (the lattice of components.json: x and y on multiples of 2 mm, x in 0..236 (119
+values), y in 0..100 (51 values), the angle on multiples of 5 degrees in [0, 180) (36 values)):
+  place: ((colour * 36 + angle / 5) * 119 + x / 2) * 51 + y / 2      (0 .. 655451)
+  pass:  655452 (= 3 * 36 * 119 * 51)
+A pose off that lattice has no index: `action_to_int` raises InvalidAction saying so. Every
+candidate in `legal_actions` is on the lattice; `apply` takes any pose.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+
+from teocalli.core import InvalidAction
+
+from .components import SPEC
+
+
+class Colour(enum.IntEnum):
+    """A stick colour; the value indexes the component table."""
+
+    YELLOW = 0
+    MAUVE = 1
+    GREEN = 2
+
+    def __repr__(self) -> str:
+        return f"Colour.{self.name}"
+
+    @property
+    def key(self) -> str:
+        return SPEC.keys[self]
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Put one stick of `colour` from your supply at a pose, in tenths of mm and of degrees."""
+
+    colour: Colour
+    x10: int
+    y10: int
+    a10: int
+
+    @property
+    def x(self) -> float:
+        return self.x10 / 10
+
+    @property
+    def y(self) -> float:
+        return self.y10 / 10
+
+    @property
+    def angle(self) -> float:
+        return self.a10 / 10
+
+    def __str__(self) -> str:
+        return f"{self.colour.key}{_tenths(self.x10)},{_tenths(self.y10)}@{_tenths(self.a10)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Nothing can be placed (or a turn of piled plays ends): the turn goes to the other player."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Action = Place | Pass
+PASS = Pass()
+
+
+def _tenths(v: int) -> str:
+    sign = "-" if v < 0 else ""
+    return f"{sign}{abs(v) // 10}.{abs(v) % 10}"
+
+
+_NUMBER = r"([-+]?\d+(?:\.\d*)?|[-+]?\.\d+)"
+_PLACE = re.compile(
+    rf"^(y|m|g|yellow|mauve|green)\s*{_NUMBER}\s*[,\s]\s*{_NUMBER}\s*@\s*{_NUMBER}$", re.IGNORECASE
+)
+_COLOUR_WORDS = {"y": 0, "m": 1, "g": 2, "yellow": 0, "mauve": 1, "green": 2}
+
+
+def quantise(value: str | float) -> int:
+    """A number in tenths, rounded half to even (exact on the decimal text, no float error)."""
+    try:
+        d = Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)
+    except InvalidOperation:
+        raise InvalidAction(f"{value!r} is not a number") from None
+    return int(d * 10)
+
+
+def pose(colour: Colour | int, x: float, y: float, angle: float) -> Place:
+    """A Place from millimetres and degrees, quantised as the notation is."""
+    a10 = quantise(angle) % 1800
+    return Place(Colour(colour), quantise(x), quantise(y), a10)
+
+
+def parse(text: str) -> Action:
+    """Read Stack Back notation (see the module docstring)."""
+    t = text.strip()
+    if t.lower() == "pass":
+        return PASS
+    m = _PLACE.match(t)
+    if not m:
+        raise InvalidAction(
+            f"cannot read {text!r}: write a pose as colour x,y@angle, like Y35.0,50.0@90.0 "
+            "(colour Y, M or G; mm and degrees), or pass"
+        )
+    x10, y10, a10 = quantise(m[2]), quantise(m[3]), quantise(m[4])
+    if max(abs(x10), abs(y10)) > 100_000:
+        raise InvalidAction(f"{text!r}: a stick must be placed within 10 m of the boards")
+    return Place(Colour(_COLOUR_WORDS[m[1].lower()]), x10, y10, a10 % 1800)
+
+
+# --- dense indices ------------------------------------------------------------------------------
+X_CELLS = SPEC.x_cells
+Y_CELLS = SPEC.y_cells
+A_CELLS = SPEC.angle_cells
+XY10 = SPEC.step * 10
+A10 = SPEC.angle_step * 10
+NUM_PLACES = len(SPEC.keys) * A_CELLS * X_CELLS * Y_CELLS
+PASS_INDEX = NUM_PLACES
+NUM_ACTIONS = NUM_PLACES + 1
+
+
+def lattice_index(colour: int, x10: int, y10: int, a10: int) -> int | None:
+    """The dense index of a pose, or None when it is off the lattice."""
+    if x10 % XY10 or y10 % XY10 or a10 % A10:
+        return None
+    xi, yi, ai = x10 // XY10, y10 // XY10, a10 // A10
+    if not (0 <= xi < X_CELLS and 0 <= yi < Y_CELLS and 0 <= ai < A_CELLS):
+        return None
+    return ((colour * A_CELLS + ai) * X_CELLS + xi) * Y_CELLS + yi
+
+
+def to_int(action: object) -> int:
+    if isinstance(action, Pass):
+        return PASS_INDEX
+    if isinstance(action, Place):
+        index = lattice_index(action.colour, action.x10, action.y10, action.a10)
+        if index is None:
+            raise InvalidAction(
+                f"{action} is off the index lattice (x in 0..{(X_CELLS - 1) * SPEC.step} and y in "
+                f"0..{(Y_CELLS - 1) * SPEC.step} on multiples of {SPEC.step} mm, the angle on "
+                f"multiples of {SPEC.angle_step} degrees): it is a legal kind of pose but has no "
+                "dense index"
+            )
+        return index
+    raise InvalidAction(f"{action!r} is not a Stack Back action")
+
+
+def from_int(index: int) -> Action:
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
+        raise InvalidAction(f"{index!r} is not a Stack Back action index (0 to {NUM_ACTIONS - 1})")
+    if index == PASS_INDEX:
+        return PASS
+    rest, yi = divmod(index, Y_CELLS)
+    rest, xi = divmod(rest, X_CELLS)
+    colour, ai = divmod(rest, A_CELLS)
+    return Place(Colour(colour), xi * XY10, yi * XY10, ai * A10)

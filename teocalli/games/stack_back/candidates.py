@@ -1,0 +1,204 @@
+"""The finite candidate set that `legal_actions` offers (apply takes any pose the rules allow).
+
+Wood candidates: the sub-lattice of components.json's `wood_lattice`: angles 0 and 90 degrees,
+centres x = 4, 16, ..., 232 and y = 8, 20, ..., 92 mm (every 12 mm), each colour; kept once, at
+import, when the pose lies on the boards and obeys the gap rule. A state keeps a mask of those
+still free (touching no stick), updated by each placement, so the wood moves cost one AND.
+
+Piled candidates: for every two sticks of one level that a colour the player holds may bridge
+(it differs from both and neither carries it yet), three bridges: from the point at fraction f of
+each support's half-length (f = -0.5, 0, 0.5, the supports' axes turned to point the same way) to
+the matching point on the other, the stick centred between them; the pose snapped to the index
+lattice (2 mm, 5 degrees). Each is then judged in full (level, touches, colours, balance).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from .actions import Colour, Place, lattice_index
+from .balance import Stick
+from .components import LENGTHS, NUM_COLOURS, SPEC
+from .geometry import Array, Mask, clip, quads, sat_hits
+from .rules import TOL, Footprints, Layout, Verdict, on_wood, piled, settle, touches
+
+
+@dataclass(frozen=True, slots=True)
+class WoodLattice:
+    """The wood candidates that lie legally on the bare boards, with their footprints."""
+
+    poses: tuple[Place, ...]
+    indices: tuple[int, ...]
+    verdicts: tuple[tuple[Verdict, ...], tuple[Verdict, ...]]
+    """Per owner, per candidate: the placement it makes on the bare wood (it always stands)."""
+    colours: npt.NDArray[np.int64]
+    feet: Footprints
+    quads: Array
+
+
+@cache
+def wood_lattice() -> WoodLattice:
+    poses: list[Place] = []
+    for colour in Colour:
+        for angle in SPEC.wood_angles:
+            for x in SPEC.wood_x:
+                for y in SPEC.wood_y:
+                    pose = Place(colour, x * 10, y * 10, angle * 10)
+                    stick = on_wood(pose, 0)
+                    if isinstance(stick, Stick) and isinstance(settle(stick, [], [], []), Verdict):
+                        poses.append(pose)
+    poses.sort(key=_index)
+    feet = Footprints.of(poses)
+    verdicts = tuple(tuple(Verdict(_wood_stick(p, owner), {}) for p in poses) for owner in (0, 1))
+    return WoodLattice(
+        tuple(poses),
+        tuple(_index(p) for p in poses),
+        (verdicts[0], verdicts[1]),
+        np.array([p.colour for p in poses]),
+        feet,
+        feet.quads(),
+    )
+
+
+def _wood_stick(pose: Place, owner: int) -> Stick:
+    stick = on_wood(pose, owner)
+    assert isinstance(stick, Stick)
+    return stick
+
+
+def _index(pose: Place) -> int:
+    index = lattice_index(pose.colour, pose.x10, pose.y10, pose.a10)
+    assert index is not None, f"{pose} is off the lattice"
+    return index
+
+
+def all_free() -> Mask:
+    return np.ones(len(wood_lattice().poses), dtype=bool)
+
+
+def still_free(free: Mask, stick: Stick) -> Mask:
+    """The free mask after `stick` is placed: wood candidates it touches are no longer free."""
+    wood = wood_lattice()
+    one = (np.array([stick.cx]), np.array([stick.cy]), np.array([stick.ux]), np.array([stick.uy]),
+           np.array([stick.half]))  # fmt: skip
+    f = wood.feet
+    hits = sat_hits(*one, f.cx, f.cy, f.ux, f.uy, f.half)[0] & free
+    idx = np.nonzero(hits)[0]
+    if not len(idx):
+        return free
+    area, _ = clip(np.repeat(quads(*one), len(idx), axis=0), wood.quads[idx])
+    out = free.copy()
+    out[idx[area > TOL]] = False
+    return out
+
+
+def is_free_wood(free: Mask, pose: Place) -> bool:
+    """Whether `pose` is one of the wood candidates and still free."""
+    i = _wood_position().get(pose)
+    return i is not None and bool(free[i])
+
+
+@cache
+def _wood_position() -> dict[Place, int]:
+    return {p: i for i, p in enumerate(wood_lattice().poses)}
+
+
+Move = tuple[int, Place, Verdict]
+"""A candidate the rules allow: (dense index, pose, the placement it makes)."""
+
+
+def wood_moves(free: Mask, supply: Sequence[int], owner: int) -> list[Move]:
+    """The free wood candidates in colours the player still holds."""
+    wood = wood_lattice()
+    have = np.array([supply[c] > 0 for c in range(NUM_COLOURS)])
+    ok = np.nonzero(free & have[wood.colours])[0]
+    verdicts = wood.verdicts[owner]
+    return [(wood.indices[i], wood.poses[i], verdicts[i]) for i in ok.tolist()]
+
+
+def pile_poses(
+    sticks: Sequence[Stick], carries: Sequence[int], supply: Sequence[int], floor: int
+) -> list[Place]:
+    """The bridging poses to try (before judging), deduplicated, in index order."""
+    by_level: dict[int, list[int]] = {}
+    for i, s in enumerate(sticks):
+        if s.level + 1 >= floor:
+            by_level.setdefault(s.level, []).append(i)
+    found: dict[int, Place] = {}
+    longest = max(LENGTHS[c] for c in range(NUM_COLOURS) if supply[c] > 0) if any(supply) else 0.0
+    for group in by_level.values():
+        for k, i in enumerate(group):
+            a = sticks[i]
+            for j in group[k + 1 :]:
+                b = sticks[j]
+                gap = math.hypot(b.cx - a.cx, b.cy - a.cy) - a.half - b.half
+                if gap > longest - 6:
+                    continue
+                colours = [
+                    c
+                    for c in range(NUM_COLOURS)
+                    if supply[c] > 0
+                    and c not in (a.colour, b.colour)
+                    and not (carries[i] | carries[j]) >> c & 1
+                ]
+                if colours:
+                    _bridges(a, b, colours, found)
+    return [found[k] for k in sorted(found)]
+
+
+def _bridges(a: Stick, b: Stick, colours: list[int], found: dict[int, Place]) -> None:
+    turn = -1.0 if a.ux * b.ux + a.uy * b.uy < 0 else 1.0
+    step10 = SPEC.step * 10
+    astep10 = SPEC.angle_step * 10
+    for f in SPEC.pile_offsets:
+        pax = a.cx + f * (a.half - 3) * a.ux
+        pay = a.cy + f * (a.half - 3) * a.uy
+        pbx = b.cx + f * turn * (b.half - 3) * b.ux
+        pby = b.cy + f * turn * (b.half - 3) * b.uy
+        dist = math.hypot(pbx - pax, pby - pay)
+        if dist < 1.0:
+            continue
+        x10 = round((pax + pbx) / 2 * 10 / step10) * step10
+        y10 = round((pay + pby) / 2 * 10 / step10) * step10
+        deg = math.degrees(math.atan2(pby - pay, pbx - pax)) % 180
+        a10 = (round(deg * 10 / astep10) * astep10) % 1800
+        for c in colours:
+            if dist + 6 > LENGTHS[c]:
+                continue
+            index = lattice_index(c, x10, y10, a10)
+            if index is not None and index not in found:
+                found[index] = Place(Colour(c), x10, y10, a10)
+
+
+def pile_moves(
+    sticks: Sequence[Stick],
+    layout: Layout,
+    *,
+    carries: Sequence[int],
+    force: Sequence[float],
+    moment: Sequence[float],
+    supply: Sequence[int],
+    floor: int,
+    owner: int,
+) -> list[Move]:
+    """The bridging candidates the rules allow now."""
+    poses = pile_poses(sticks, carries, supply, floor)
+    if not poses:
+        return []
+    out = []
+    for pose, touched in zip(poses, touches(layout, Footprints.of(poses)), strict=True):
+        if not touched:
+            continue
+        stick = piled(pose, owner, touched, sticks, carries)
+        if isinstance(stick, str) or stick.level < floor:
+            continue
+        verdict = settle(stick, sticks, force, moment)
+        if not isinstance(verdict, str):
+            out.append((_index(pose), pose, verdict))
+    return out

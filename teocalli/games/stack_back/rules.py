@@ -1,0 +1,201 @@
+"""Judging a pose: its derived level, what it rests on and whether the rules let it stay.
+
+The rules of rules/stack_back.md, in the order a refusal names them:
+- Level: 0 if the footprint touches no stick (overlap above the 3 mm² tolerance), else one above
+  the highest stick it touches.
+- On the wood: within the boards and the gap; a stick over the gap must cross it, resting at least
+  6 x 6 mm on each board (so a green can never straddle).
+- Piled at level k: exactly two touched sticks of level k-1 (one alone, or a third, is refused),
+  each overlapped by at least 6 x 6 mm; a colour differing from both; neither support already
+  carrying that colour; the level rule (the caller's floor).
+- Balance (balance.py): after the placement every stick stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .actions import Place
+from .balance import NEW, Stick, try_add
+from .components import HALF_LENGTHS, LENGTHS, SPEC, WEIGHTS
+from .geometry import Array, axis, box, clip, quads, sat_hits
+
+TOL = SPEC.touch_tolerance
+REST = SPEC.rest_minimum - 1e-6
+BOARD_QUADS = np.stack([box(*b) for b in SPEC.boards])
+REGION = SPEC.region
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The placed sticks' footprints as arrays (a new Layout per placement; never changed)."""
+
+    cx: Array
+    cy: Array
+    ux: Array
+    uy: Array
+    half: Array
+    quads: Array
+    levels: tuple[int, ...]
+
+    @staticmethod
+    def empty() -> Layout:
+        z = np.zeros(0)
+        return Layout(z, z, z, z, z, np.zeros((0, 4, 2)), ())
+
+    def with_stick(self, s: Stick) -> Layout:
+        one = quads(
+            np.array([s.cx]),
+            np.array([s.cy]),
+            np.array([s.ux]),
+            np.array([s.uy]),
+            np.array([s.half]),
+        )
+        return Layout(
+            np.append(self.cx, s.cx),
+            np.append(self.cy, s.cy),
+            np.append(self.ux, s.ux),
+            np.append(self.uy, s.uy),
+            np.append(self.half, s.half),
+            np.concatenate((self.quads, one)),
+            (*self.levels, s.level),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Footprints:
+    """Candidate footprints as arrays, for judging many poses at once."""
+
+    cx: Array
+    cy: Array
+    ux: Array
+    uy: Array
+    half: Array
+
+    @staticmethod
+    def of(poses: Sequence[Place]) -> Footprints:
+        cx = np.array([p.x10 / 10 for p in poses])
+        cy = np.array([p.y10 / 10 for p in poses])
+        dirs = np.array([axis(p.a10) for p in poses]).reshape(-1, 2)
+        half = np.array([HALF_LENGTHS[p.colour] for p in poses])
+        return Footprints(cx, cy, dirs[:, 0].copy(), dirs[:, 1].copy(), half)
+
+    def quads(self) -> Array:
+        return quads(self.cx, self.cy, self.ux, self.uy, self.half)
+
+
+Touch = tuple[int, float, float, float]
+"""(stick index, overlap area, overlap centroid x, y)."""
+
+
+def touches(layout: Layout, feet: Footprints) -> list[list[Touch]]:
+    """For each candidate, the placed sticks it touches (overlap above the tolerance)."""
+    out: list[list[Touch]] = [[] for _ in range(len(feet.cx))]
+    if not len(layout.cx) or not len(feet.cx):
+        return out
+    hits = sat_hits(feet.cx, feet.cy, feet.ux, feet.uy, feet.half,
+                    layout.cx, layout.cy, layout.ux, layout.uy, layout.half)  # fmt: skip
+    ci, sj = np.nonzero(hits)
+    if not len(ci):
+        return out
+    area, cent = clip(feet.quads()[ci], layout.quads[sj])
+    for c, s, a, g in zip(ci.tolist(), sj.tolist(), area.tolist(), cent.tolist(), strict=True):
+        if a > TOL:
+            out[c].append((s, a, g[0], g[1]))
+    return out
+
+
+def _axial(s: Stick, gx: float, gy: float) -> float:
+    """The axial coordinate on `s` of a point: where along the stick it lies."""
+    return (gx - s.cx) * s.ux + (gy - s.cy) * s.uy
+
+
+def base(pose: Place, owner: int, level: int = 0) -> Stick:
+    ux, uy = axis(pose.a10)
+    c = pose.colour
+    return Stick(
+        pose, owner, level, pose.x10 / 10, pose.y10 / 10, ux, uy, HALF_LENGTHS[c], WEIGHTS[c]
+    )
+
+
+def on_wood(pose: Place, owner: int) -> Stick | str:
+    """The stick laid on the wood, or why the wood cannot take it there."""
+    stick = base(pose, owner)
+    corners = quads(np.array([stick.cx]), np.array([stick.cy]), np.array([stick.ux]),
+                    np.array([stick.uy]), np.array([stick.half]))  # fmt: skip
+    x0, y0, x1, y1 = REGION
+    xs, ys = corners[0, :, 0], corners[0, :, 1]
+    if xs.min() < x0 - 1e-6 or xs.max() > x1 + 1e-6 or ys.min() < y0 - 1e-6 or ys.max() > y1 + 1e-6:
+        return (
+            f"a stick on the wood must lie on the boards (x {x0:g} to {x1:g} mm, "
+            f"y {y0:g} to {y1:g} mm)"
+        )
+    area, cent = clip(np.repeat(corners, 2, axis=0), BOARD_QUADS)
+    gap = LENGTHS[pose.colour] * SPEC.width - area.sum()
+    if gap <= TOL:
+        return stick
+    if area[0] < REST or area[1] < REST:
+        return (
+            "a stick over the gap must cross it, resting at least 6 x 6 mm on each board "
+            "(a green stick is too short to straddle)"
+        )
+    return replace(stick, contacts=tuple(_axial(stick, g[0], g[1]) for g in cent.tolist()))
+
+
+def piled(
+    pose: Place,
+    owner: int,
+    touched: Sequence[Touch],
+    sticks: Sequence[Stick],
+    carries: Sequence[int],
+) -> Stick | str:
+    """The stick piled on what it touches, or the rule it breaks (balance aside)."""
+    level = 1 + max(sticks[t[0]].level for t in touched)
+    below = [t for t in touched if sticks[t[0]].level == level - 1]
+    if len(below) == 1:
+        return "a piled stick must rest on two sticks, not on one alone"
+    if len(below) > 2:
+        return f"a piled stick rests on exactly two sticks: this one would touch {len(below)}"
+    if min(t[1] for t in below) < REST:
+        return "a piled stick must rest at least 6 x 6 mm on each of its two supports"
+    colour = pose.colour
+    name = SPEC.names[colour]
+    for s, _, _, _ in below:
+        if sticks[s].colour == colour:
+            return f"a stick never rests on a stick of its own colour (a {name} on a {name})"
+    for s, _, _, _ in below:
+        if carries[s] >> colour & 1:
+            held = SPEC.names[sticks[s].colour]
+            return f"a {held} stick that already carries a {name} cannot take a second {name}"
+    stick = base(pose, owner, level)
+    contacts = tuple(_axial(stick, t[2], t[3]) for t in below)
+    lands = tuple(_axial(sticks[t[0]], t[2], t[3]) for t in below)
+    supports = (below[0][0], below[1][0])
+    return replace(stick, supports=supports, contacts=contacts, lands=lands)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A placement the rules allow: the stick and the load deltas to commit."""
+
+    stick: Stick
+    deltas: dict[int, tuple[float, float]]
+
+
+def settle(
+    stick: Stick, sticks: Sequence[Stick], force: Sequence[float], moment: Sequence[float]
+) -> Verdict | str:
+    """Check balance after adding `stick`: a Verdict, or which stick would fall."""
+    falls, deltas = try_add(sticks, force, moment, stick)
+    if falls is None:
+        return Verdict(stick, deltas)
+    if falls == NEW:
+        return "this stick would fall: its weight and load are not between its two supports"
+    s = sticks[falls]
+    return (
+        f"this stick would make the {SPEC.names[s.colour]} stick at {s.pose.x:g},{s.pose.y:g} "
+        f"(level {s.level}) fall"
+    )

@@ -1,0 +1,315 @@
+"""The Stack Back position and its turn rules (rules/stack_back.md).
+
+A position is the placed sticks in order (immutable records shared between clones), the loads on
+each (balance.py), the colours each already carries (bit sets), the footprints as arrays (a new
+Layout per placement), the free wood candidates (a new mask per placement), the supplies and the
+turn: whose it is, how many sticks they placed in it, each player's level floor (the level rule),
+and how many turns in a row placed nothing (two end the game).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from teocalli.core import Effect, Outcome, State, ranks_from_keys
+
+from .actions import PASS, Action, Colour, Pass, Place, pose
+from .balance import Stick
+from .candidates import all_free, is_free_wood, pile_moves, still_free, wood_moves
+from .components import SPEC
+from .geometry import Mask
+from .rules import Footprints, Layout, Verdict, on_wood, piled, settle, touches
+
+if TYPE_CHECKING:
+    from .game import StackBack
+
+
+class EndReason(enum.Enum):
+    ALL_PLACED = "a player placed all their sticks"
+    BLOCKED = "two turns in a row placed no stick"
+
+
+@dataclass(frozen=True, slots=True)
+class Cache:
+    """The candidates legal for `player` at history length `step`, with their placements."""
+
+    step: int
+    player: int
+    actions: tuple[Action, ...]
+    verdicts: dict[Place, Verdict]
+
+
+class StackBackState(State):
+    game: StackBack
+
+    # --- set-up -------------------------------------------------------------------------------
+    def _setup(self) -> None:
+        options = self.game.options
+        self.game_floor: bool = options["level_rule"] == "game"
+        self.dexterity: bool = options["dexterity"]
+        self.shake: tuple[float, float] = (options["steadiness_0"], options["steadiness_1"])
+        self.sticks: list[Stick] = []
+        self.force: list[float] = []
+        self.moment: list[float] = []
+        self.carries: list[int] = []
+        self._layout = Layout.empty()
+        self._free: Mask = all_free()
+        self._folded = 0  # how many sticks _layout and _free account for (folded in lazily)
+        self.supply = [list(SPEC.per_player) for _ in range(2)]
+        self.turn = self.rng.randrange(2)  # the first player is drawn by lot
+        self.placed_this_turn = 0
+        self.floor = [0, 0]
+        self.idle = 0
+        self.piled_plays = [0, 0]
+        self.passes = [0, 0]
+        self.fumbles = [0, 0]
+        self._cache: Cache | None = None
+        self._pending: tuple[Place, int, int, Verdict] | None = None
+
+    def _copy_into(self, other: State) -> None:
+        assert isinstance(other, StackBackState)
+        other.sticks = self.sticks.copy()
+        other.force = self.force.copy()
+        other.moment = self.moment.copy()
+        other.carries = self.carries.copy()
+        other.supply = [s.copy() for s in self.supply]
+        other.floor = self.floor.copy()
+        other.piled_plays = self.piled_plays.copy()
+        other.passes = self.passes.copy()
+        other.fumbles = self.fumbles.copy()
+        # _layout, _free, _cache and _pending are replaced, never changed: shared safely.
+
+    @property
+    def layout(self) -> Layout:
+        """The footprints as arrays (folded in lazily: a leaf of a search never pays for it)."""
+        self._fold()
+        return self._layout
+
+    @property
+    def free(self) -> Mask:
+        """Which wood candidates touch no stick."""
+        self._fold()
+        return self._free
+
+    def _fold(self) -> None:
+        while self._folded < len(self.sticks):
+            stick = self.sticks[self._folded]
+            self._layout = self._layout.with_stick(stick)
+            self._free = still_free(self._free, stick)
+            self._folded += 1
+
+    # --- queries ------------------------------------------------------------------------------
+    def _to_move(self) -> tuple[int, ...]:
+        return (self.turn,)
+
+    def _is_terminal(self) -> bool:
+        return self.idle >= 2 or not all(any(s) for s in self.supply)
+
+    def left(self, player: int) -> int:
+        return sum(self.supply[player])
+
+    def _legal_actions(self, player: int) -> list[Action]:
+        return list(self._candidates(player).actions)
+
+    def _candidates(self, player: int) -> Cache:
+        """The legal candidates and the placement each makes (kept until the state changes)."""
+        key = len(self.history)
+        cache = self._cache
+        if cache is not None and cache.step == key and cache.player == player:
+            return cache
+        moves = wood_moves(self.free, self.supply[player], player)
+        moves += pile_moves(
+            self.sticks,
+            self.layout,
+            carries=self.carries,
+            force=self.force,
+            moment=self.moment,
+            supply=self.supply[player],
+            floor=self.floor[player],
+            owner=player,
+        )
+        moves.sort(key=lambda m: m[0])
+        actions: list[Action] = []
+        verdicts: dict[Place, Verdict] = {}
+        for _, place, verdict in moves:
+            if place not in verdicts:
+                actions.append(place)
+                verdicts[place] = verdict
+        self._cache = Cache(key, player, tuple(actions) if actions else (PASS,), verdicts)
+        return self._cache
+
+    def judge(self, place: Place, player: int) -> Verdict | str:
+        """The placement `place` would make for `player` now, or the rule that refuses it."""
+        if self.supply[player][place.colour] <= 0:
+            return f"you have no {SPEC.names[place.colour]} sticks left"
+        touched = touches(self.layout, Footprints.of([place]))[0]
+        stick: Stick | str
+        if not touched:
+            stick = on_wood(place, player)
+        else:
+            stick = piled(place, player, touched, self.sticks, self.carries)
+            if not isinstance(stick, str) and stick.level < self.floor[player]:
+                when = "in this game" if self.game_floor else "this turn"
+                return (
+                    f"you have piled at level {self.floor[player]} {when} and may not come back "
+                    f"down to level {stick.level}"
+                )
+        if isinstance(stick, str):
+            return stick
+        return settle(stick, self.sticks, self.force, self.moment)
+
+    def level_of(self, place: Place, player: int) -> int | None:
+        """The level `place` would take for `player` now, or None if the rules refuse it."""
+        verdict = self.judge(place, player)
+        return None if isinstance(verdict, str) else verdict.stick.level
+
+    def is_free_wood(self, place: Place) -> bool:
+        """Whether `place` is a wood candidate still free (so a play on the wood, level 0)."""
+        return is_free_wood(self.free, place)
+
+    def _illegal_reason(self, action: Action, player: int) -> str | None:
+        if isinstance(action, Pass):
+            if self._candidates(player).actions == (PASS,):
+                return None
+            return "you may pass only when no stick can be placed (see the candidate list)"
+        if not isinstance(action, Place):
+            return f"{action!r} is not a Stack Back action"
+        cache = self._cache
+        known = None
+        if cache is not None and cache.step == len(self.history) and cache.player == player:
+            known = cache.verdicts.get(action)
+        verdict = known if known is not None else self.judge(action, player)
+        if isinstance(verdict, str):
+            return verdict
+        self._pending = (action, player, len(self.history), verdict)
+        return None
+
+    # --- changes ------------------------------------------------------------------------------
+    def _apply(self, action: Action, player: int) -> Effect:
+        self._cache = None
+        if isinstance(action, Pass):
+            if self.placed_this_turn == 0:
+                self.passes[player] += 1
+            self._end_turn(player)
+            return Effect.NONE
+        assert isinstance(action, Place)
+        pending, self._pending = self._pending, None
+        if self.dexterity:
+            sigma = self.shake[player]
+            shaken = pose(
+                action.colour,
+                action.x + self.rng.gauss(0.0, sigma),
+                action.y + self.rng.gauss(0.0, sigma),
+                action.angle + self.rng.gauss(0.0, sigma),
+            )
+            verdict = self.judge(shaken, player)
+            if isinstance(verdict, str):  # the stick slipped: back to the supply, turn over
+                self.fumbles[player] += 1
+                self._end_turn(player)
+                return Effect.DREW
+            self._place(verdict, player)
+            return Effect.DREW
+        if pending is not None and pending[:3] == (action, player, len(self.history)):
+            verdict = pending[3]
+        else:
+            judged = self.judge(action, player)
+            assert not isinstance(judged, str), judged
+            verdict = judged
+        self._place(verdict, player)
+        return Effect.NONE
+
+    def _place(self, verdict: Verdict, player: int) -> None:
+        """Lay the stick, pass its load down, and go on with the turn (a pile) or end it."""
+        self._commit(verdict)
+        stick = verdict.stick
+        self.supply[player][stick.colour] -= 1
+        self.placed_this_turn += 1
+        if stick.level > 0:
+            self.piled_plays[player] += 1
+            self.floor[player] = stick.level
+        else:
+            self._end_turn(player)
+
+    def _commit(self, verdict: Verdict) -> None:
+        stick = verdict.stick
+        for i, (d_f, d_m) in verdict.deltas.items():
+            self.force[i] += d_f
+            self.moment[i] += d_m
+        for s in stick.supports:
+            self.carries[s] |= 1 << stick.colour
+        self.sticks.append(stick)
+        self.force.append(stick.weight)
+        self.moment.append(0.0)
+        self.carries.append(0)
+        self._cache = None
+        self._pending = None
+
+    def _end_turn(self, player: int) -> None:
+        self.idle = 0 if self.placed_this_turn else self.idle + 1
+        self.placed_this_turn = 0
+        if not self.game_floor:
+            self.floor[player] = 0
+        self.turn = 1 - player
+
+    # --- endings and views --------------------------------------------------------------------
+    def _outcome(self) -> Outcome:
+        left = [self.left(p) for p in range(2)]
+        reason = EndReason.ALL_PLACED if 0 in left else EndReason.BLOCKED
+        return Outcome(tuple(float(n) for n in left), ranks_from_keys([-n for n in left]), reason)
+
+    def _view(self, player: int | None) -> dict[str, Any]:
+        return {
+            "sticks": [
+                {
+                    "pose": str(s.pose),
+                    "owner": s.owner,
+                    "level": s.level,
+                    "supports": list(s.supports),
+                }
+                for s in self.sticks
+            ],
+            "supply": [{SPEC.keys[c]: n for c, n in enumerate(self.supply[p])} for p in range(2)],
+            "turn": self.turn,
+            "placed_this_turn": self.placed_this_turn,
+            "floor": list(self.floor),
+            "idle_turns": self.idle,
+            "piled_plays": list(self.piled_plays),
+            "passes": list(self.passes),
+            "fumbles": list(self.fumbles),
+        }
+
+    def _render(self, player: int | None) -> str:
+        from .render import render_text
+
+        return render_text(self)
+
+    def _stats(self) -> dict[str, float | list[float]]:
+        return {
+            "sticks_placed": [float(sum(SPEC.per_player) - self.left(p)) for p in range(2)],
+            "highest_level": float(max((s.level for s in self.sticks), default=0)),
+            "piled_plays": [float(n) for n in self.piled_plays],
+            "passes": [float(n) for n in self.passes],
+            "fumbles": [float(n) for n in self.fumbles],
+        }
+
+    # --- for the position builder -------------------------------------------------------------
+    def lay(self, place: Place, owner: int) -> None:
+        """Put a stick at once, checked by every rule but the level rule and the turn (tests)."""
+        from teocalli.core import IllegalAction
+
+        floor, self.floor = self.floor, [0, 0]
+        self.supply[owner][place.colour] += 1
+        verdict = self.judge(place, owner)
+        self.supply[owner][place.colour] -= 1
+        self.floor = floor
+        if isinstance(verdict, str):
+            raise IllegalAction(f"position: {place}: {verdict}")
+        if self.supply[owner][place.colour] <= 0:
+            raise IllegalAction(f"position: {place}: player {owner} has no such stick left")
+        self._commit(verdict)
+        self.supply[owner][place.colour] -= 1
+
+
+__all__ = ["Colour", "EndReason", "StackBackState"]

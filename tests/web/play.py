@@ -1,0 +1,119 @@
+"""Driving the web table like a person: create a table in the lobby, then play by clicking.
+
+The player presses what the board offers: a highlighted move if a piece is picked up, else picks a
+piece up, else presses a move on the board, else a button beside the board. `per_turn` limits how
+many picked-up moves it makes before ending the turn (Stakz and Shifting Stones let a turn go on).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+CLICKABLE = """() => document.body.dataset.status === 'over'
+  || document.querySelector('#board [data-action], #board [data-select], #actionbar button')"""
+
+
+@dataclass
+class Played:
+    """What a game by clicking did, for the test to check."""
+
+    clicks: int = 0
+    board_moves: int = 0
+    bar_moves: int = 0
+    refusals: list[str] = field(default_factory=list)
+
+
+def create_table(page: Any, base: str, game: str, seats: list[str], options: dict[str, Any]) -> str:
+    """Fill in the lobby form (seat 1 a person, the rest bots) and return seat 1's link."""
+    page.goto(f"{base}/")
+    page.wait_for_selector("body[data-ready='true']")
+    page.select_option("#game", game)
+    for name, value in options.items():
+        field_ = page.locator(f"#option-{name}")
+        if isinstance(value, bool):
+            field_.set_checked(value)
+        elif field_.evaluate("e => e.tagName") == "SELECT":
+            field_.select_option(f'"{value}"')
+        else:
+            field_.fill(str(value))
+    while page.locator("#seats li").count() > len(seats):
+        page.click("#remove-seat")
+    while page.locator("#seats li").count() < len(seats):
+        page.click("#add-seat")
+    for i, seat in enumerate(seats):
+        kind = "human" if seat == "human" else "bot"
+        page.select_option(f"#seat-{i}-kind", kind)
+        if kind == "bot":
+            page.select_option(f"#seat-{i}-bot", seat)
+    page.click("#create")
+    page.wait_for_selector("#created:not([hidden])")
+    link = page.locator("#links a").first
+    href: str = link.get_attribute("href") or ""
+    assert "seat=0" in href and "token=" in href
+    return href
+
+
+def play_by_clicking(page: Any, per_turn: int | None = None, max_clicks: int = 1500) -> Played:
+    """Play seat 1 to the end of the game by pressing the board; return what it did."""
+    played = Played()
+    moves_this_turn = 0
+    while played.clicks < max_clicks:
+        page.wait_for_function(CLICKABLE, timeout=60000)
+        if page.evaluate("document.body.dataset.status") == "over":
+            return played
+        before = page.evaluate("[document.body.dataset.renders, document.body.dataset.step]")
+        score = page.locator("#board [data-action^='score ']")
+        chosen = page.locator("#board [data-action][data-for-selection]")
+        pieces = page.locator("#board [data-select]")
+        board = page.locator("#board [data-action]")
+        bar = page.locator("#actionbar button")
+        if score.count():
+            target, kind = score.first, "board"
+        elif chosen.count():
+            target, kind = chosen.last, "board"
+            moves_this_turn += 1
+        elif pieces.count() and (per_turn is None or moves_this_turn < per_turn):
+            target, kind = pieces.first, "select"
+        elif board.count():
+            target, kind = board.last, "board"
+            moves_this_turn = 0
+        elif bar.count():
+            target, kind = bar.first, "bar"
+            moves_this_turn = 0
+        else:
+            continue
+        target.click()
+        played.clicks += 1
+        if kind == "board":
+            played.board_moves += 1
+        elif kind == "bar":
+            played.bar_moves += 1
+        # Wait for the answer: a new drawing (the selection or a new state) or a refusal.
+        page.wait_for_function(
+            """(before) => document.body.dataset.renders !== before[0]
+                || document.body.dataset.step !== before[1]
+                || !document.getElementById('error').hidden""",
+            arg=before,
+        )
+        if page.is_visible("#error"):
+            played.refusals.append(page.inner_text("#error"))
+            page.wait_for_function(
+                "(before) => document.body.dataset.step !== before[1] "
+                "|| document.body.dataset.status === 'over'",
+                arg=before,
+            )
+    raise AssertionError(f"the game did not end within {max_clicks} clicks")
+
+
+def final_scores(page: Any) -> list[tuple[str, str, str]]:
+    """The rows of the final score table: (place, player, score)."""
+    page.wait_for_selector("#result:not([hidden]) table.scores")
+    rows = page.locator("#result table.scores tbody tr")
+    out = []
+    for i in range(rows.count()):
+        cells = rows.nth(i).locator("td")
+        out.append(
+            (cells.nth(0).inner_text(), cells.nth(1).inner_text(), cells.nth(2).inner_text())
+        )
+    return out

@@ -1,0 +1,47 @@
+"""End to end in real headless Chromium against a real `teocalli serve`: a table is created in the
+lobby, then a full game of each of the five games is played against bots by clicking the board,
+and the final screen must show every player's score."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+import pytest
+
+from .play import create_table, final_scores, play_by_clicking
+
+# game -> (seats, lobby options that keep it short, picked-up moves per turn)
+GAMES: dict[str, tuple[list[str], dict[str, Any], int | None]] = {
+    "aztack": (["human", "greedy"], {}, None),
+    "stakz": (["human", "greedy"], {"target": 1}, 1),
+    "shifting-stones": (["human", "greedy"], {}, 1),
+    "space-aztecs": (["human", "greedy"], {"removed_set": "pink"}, None),
+    "stack-back": (["human", "greedy"], {}, None),
+}
+
+
+def _summary(base: str, table_id: str) -> Any:
+    with urllib.request.urlopen(f"{base}/api/tables/{table_id}", timeout=5) as response:
+        return json.loads(response.read())
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_full_game_by_clicking(server: str, page: Any, game: str) -> None:
+    seats, options, per_turn = GAMES[game]
+    link = create_table(page, server, game, seats, options)
+    page.goto(f"{server}{link}")
+    page.wait_for_selector("#board svg")
+    assert page.inner_text("#title")  # the game's title from the catalogue
+    played = play_by_clicking(page, per_turn=per_turn)
+    assert played.board_moves > 0, "every game is played on the board"
+    assert not played.refusals, played.refusals
+    rows = final_scores(page)
+    assert len(rows) == len(seats)
+    assert {r[0] for r in rows} <= {str(i + 1) for i in range(len(seats))}
+    assert all(r[2].replace(".", "", 1).lstrip("-").isdigit() for r in rows)
+    assert any("(you)" in r[1] for r in rows)
+    assert page.inner_text("#turn") == "The game is over."
+    table_id = link.split("/table/")[1].split("?")[0]
+    assert _summary(server, table_id)["status"] == "finished"
