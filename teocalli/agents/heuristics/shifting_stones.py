@@ -57,3 +57,27 @@ def choose(state: State, player: int, rng: Rng) -> Action:
     kind, a, b = moves[0]
     move = list(SWAPS).index((a, b)) if kind == "shift" else len(SWAPS) + a
     return move_action(_payer(hand, (target,), index), move)
+
+
+def evaluate(state: State) -> list[float]:
+    """Returns in [-1, 1] for a cut-off playout: points scored so far plus the +3 bonus leader.
+
+    A player's value is their lead over the others' mean, squashed so ~8 points is decisive.
+    """
+    import math
+
+    from teocalli.games.shifting_stones.state import ShiftingStonesState
+
+    assert isinstance(state, ShiftingStonesState)
+    if state.is_terminal():
+        return list(state.outcome().returns())
+    n = state.num_players
+    points = [float(state.points(p)) for p in range(n)]
+    if n == 1:
+        return [math.tanh((points[0] - 20.0) / 10.0)]
+    ones = [state.ones(p) for p in range(n)]
+    top = max(ones)
+    if top:
+        points = [x + 3.0 * (o == top) for x, o in zip(points, ones, strict=True)]
+    total = sum(points)
+    return [math.tanh((x - (total - x) / (n - 1)) / 8.0) for x in points]

@@ -69,3 +69,12 @@ def _quiet_wood(state: StackBackState, player: int, wood: list[Place], rng: Rng)
         elif key == best_key:
             best.append(a)
     return best[rng.randrange(len(best))]
+
+
+def evaluate(state: State) -> list[float]:
+    """Returns in [-1, 1] for a cut-off playout: who has fewer sticks left, ~6 sticks decisive."""
+    assert isinstance(state, StackBackState)
+    if state.is_terminal():
+        return list(state.outcome().returns())
+    left = [float(sum(s)) for s in state.supply]
+    return [math.tanh((left[1 - p] - left[p]) / 6.0) for p in range(2)]

@@ -1,0 +1,96 @@
+"""Aztack observations (view layout: teocalli/games/aztack/state.py `_view`).
+
+After the common header (base.py), with n players, 24 cells (index y * 6 + x, see components.py),
+60 stones (stones.json order), 20 halves (colour * 4 + glyph) and the 38 adjacent cell pairs:
+
+| field | shape | meaning |
+| --- | --- | --- |
+| heights | 24 | each cell's level / 12 |
+| top_colour | 24 x 5 | one-hot colour of the half on top of each cell |
+| top_glyph | 24 x 4 | one-hot glyph of the half on top of each cell |
+| open_pairs | 38 | 1 where a stone may lie: equal heights, two different stones on top |
+| on_pyramid | 60 | 1 for each stone in the pyramid (base included) |
+| stone_level | 60 | that stone's level / 12 (0 off the pyramid) |
+| hands | n x 60 | each player's stones (hands are public in Aztack) |
+| hand_sizes | n | stones in each hand / 12 |
+| discarded | 60 | stones discarded after bonuses (face up) |
+| turn | n | one-hot: whose turn (all 0 in Speed Stack) |
+| bonus_pending | n | players owing a discard-or-keep decision |
+| last_placed | n | (step of each player's latest placement + 1) / max length |
+| out_of_play | 1 | stones never dealt / 60 (face down, so only their number) |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from teocalli.games.aztack.components import (
+    CELLS,
+    HAND_SIZE,
+    NUM_COLOURS,
+    NUM_GLYPHS,
+    NUM_STONES,
+    PAIRS,
+    parse_cell,
+    parse_half,
+    stone_id,
+)
+
+from .base import Array, Encoder, Layout, one_hot, scaled
+
+MAX_LEVEL = 12.0
+
+
+class AztackEncoder(Encoder):
+    """Aztack: the pyramid's tops and heights, open pairs, public hands."""
+
+    def _build(self, layout: Layout) -> None:
+        n = self.num_players
+        self.f_heights = layout.add("heights", CELLS, "each cell's level / 12")
+        self.f_top_colour = layout.add("top_colour", (CELLS, NUM_COLOURS), "top half's colour")
+        self.f_top_glyph = layout.add("top_glyph", (CELLS, NUM_GLYPHS), "top half's glyph")
+        self.f_open = layout.add("open_pairs", len(PAIRS), "adjacent pairs a stone may bridge")
+        self.f_on = layout.add("on_pyramid", NUM_STONES, "stones in the pyramid")
+        self.f_level = layout.add("stone_level", NUM_STONES, "each stone's level / 12")
+        self.f_hands = layout.add("hands", (n, NUM_STONES), "each player's stones")
+        self.f_hand_sizes = layout.add("hand_sizes", n, "stones in each hand / 12")
+        self.f_discarded = layout.add("discarded", NUM_STONES, "stones discarded after bonuses")
+        self.f_turn = layout.add("turn", n, "one-hot: whose turn (0 in Speed Stack)")
+        self.f_bonus = layout.add("bonus_pending", n, "players owing a discard-or-keep choice")
+        self.f_last = layout.add("last_placed", n, "(step of latest placement + 1) / max length")
+        self.f_out = layout.add("out_of_play", 1, "stones never dealt / 60")
+
+    def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
+        heights = state["heights"]
+        for c, h in enumerate(heights):
+            out[self.f_heights.start + c] = scaled(h, MAX_LEVEL)
+        for c, text in enumerate(state["tops"]):
+            half = parse_half(text)
+            assert half is not None, text
+            one_hot(self.f_top_colour, out, half // NUM_GLYPHS, c)
+            one_hot(self.f_top_glyph, out, half % NUM_GLYPHS, c)
+        top_stone: list[int] = [-1] * CELLS
+        for entry in state["pyramid"]:
+            s = stone_id(entry["stone"])
+            one_hot(self.f_on, out, s)
+            out[self.f_level.start + s] = scaled(entry["level"], MAX_LEVEL)
+            for cell in entry["cells"]:
+                at = parse_cell(cell)
+                assert at is not None, cell
+                top_stone[at] = s
+        for i, (p, q) in enumerate(PAIRS):
+            if heights[p] == heights[q] and top_stone[p] != top_stone[q]:
+                out[self.f_open.start + i] = 1.0
+        for p, hand in enumerate(state["hands"]):
+            for text in hand:
+                one_hot(self.f_hands, out, stone_id(text), p)
+            out[self.f_hand_sizes.start + p] = scaled(len(hand), HAND_SIZE)
+        for text in state["discarded"]:
+            one_hot(self.f_discarded, out, stone_id(text))
+        one_hot(self.f_turn, out, state["turn"])
+        for p in state["bonus_pending"]:
+            one_hot(self.f_bonus, out, p)
+        for p, step in enumerate(state["last_placed"]):
+            out[self.f_last.start + p] = scaled(step + 1, self.game.max_length)
+        out[self.f_out.start] = scaled(state["out_of_play"], NUM_STONES)

@@ -1,0 +1,78 @@
+"""Shifting Stones observations (view layout: teocalli/games/shifting_stones/state.py `_view`).
+
+After the common header (base.py), with n players, the 9 grid cells (1-9 in reading order, here
+0-8), the 8 symbols (Su Mo Fi Bi Ho Bo Se Tr) and the 72 cards (card id k at index k - 1):
+
+| field | shape | meaning |
+| --- | --- | --- |
+| grid | 9 x 8 | one-hot symbol face up on each cell |
+| turn | n | one-hot: whose turn |
+| round | 1 | the round / the round limit |
+| acted | 1 | the player to move already shifted, flipped or scored this turn |
+| scored_this_turn | 1 | cards scored this turn / 4 |
+| hand_sizes | n | cards in each hand / 10 |
+| deck | 1 | cards in the deck / 72 |
+| discard | 72 | cards in the discard pile (face up) |
+| scored | n x 72 | each player's scored cards |
+| points | n | each player's points / 100 |
+| skipped_last_turn | n | players whose last turn was a skip |
+| strikes | 1 | solo: strikes / 4 (0 with 2+ players) |
+| hand | 72 | the observer's own hand |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from teocalli.games.shifting_stones.components import CELLS, NUM_CARDS, SYMBOLS
+
+from .base import Array, Encoder, Layout, one_hot, scaled
+
+
+class ShiftingStonesEncoder(Encoder):
+    """Shifting Stones: the grid, public scoring and discards, the observer's hand."""
+
+    def _build(self, layout: Layout) -> None:
+        n = self.num_players
+        self.f_grid = layout.add("grid", (CELLS, len(SYMBOLS)), "symbol on each cell")
+        self.f_turn = layout.add("turn", n, "one-hot: whose turn")
+        self.f_round = layout.add("round", 1, "the round / the round limit")
+        self.f_acted = layout.add("acted", 1, "the mover already acted this turn")
+        self.f_scored_now = layout.add("scored_this_turn", 1, "cards scored this turn / 4")
+        self.f_hand_sizes = layout.add("hand_sizes", n, "cards in each hand / 10")
+        self.f_deck = layout.add("deck", 1, "cards in the deck / 72")
+        self.f_discard = layout.add("discard", NUM_CARDS, "cards in the discard pile")
+        self.f_scored = layout.add("scored", (n, NUM_CARDS), "each player's scored cards")
+        self.f_points = layout.add("points", n, "each player's points / 100")
+        self.f_skipped = layout.add("skipped_last_turn", n, "last turn was a skip")
+        self.f_strikes = layout.add("strikes", 1, "solo: strikes / 4")
+        self.f_hand = layout.add("hand", NUM_CARDS, "the observer's hand")
+
+    def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
+        cells = [tok for row in state["grid"].split("/") for tok in row.split()]
+        if len(cells) != CELLS:
+            raise ValueError(f"a Shifting Stones grid has 9 cells, not {state['grid']!r}")
+        for c, token in enumerate(cells):
+            one_hot(self.f_grid, out, SYMBOLS.index(token), c)
+        one_hot(self.f_turn, out, state["turn"])
+        out[self.f_round.start] = scaled(state["round"], self.game.options["round_limit"])
+        out[self.f_acted.start] = float(state["acted"])
+        out[self.f_scored_now.start] = scaled(state["scored_this_turn"], 4)
+        for p, size in enumerate(state["hand_sizes"]):
+            out[self.f_hand_sizes.start + p] = scaled(size, 10)
+        out[self.f_deck.start] = scaled(state["deck"], NUM_CARDS)
+        for card in state["discard"]:
+            one_hot(self.f_discard, out, card - 1)
+        for p, cards in enumerate(state["scored"]):
+            for card in cards:
+                one_hot(self.f_scored, out, card - 1, p)
+        for p, points in enumerate(state["points"]):
+            out[self.f_points.start + p] = scaled(points, 100)
+        for p, skipped in enumerate(state["skipped_last_turn"]):
+            out[self.f_skipped.start + p] = float(skipped)
+        out[self.f_strikes.start] = scaled(state.get("strikes", 0), 4)
+        # A player's view has "hand"; once the game is over the view shows every hand.
+        hand = state["hand"] if "hand" in state else state["hands"][player]
+        for card in hand:
+            one_hot(self.f_hand, out, card - 1)

@@ -1,0 +1,87 @@
+"""Stack Back observations (view layout: teocalli/games/stack_back/state.py `_view`).
+
+After the common header (base.py), with the 2 players, the 3 stick colours (Y M G) and K = 60
+stick slots (every stick of both supplies, in the order they were placed):
+
+| field | shape | meaning |
+| --- | --- | --- |
+| stick_present | K | 1 for each stick in play |
+| stick_colour | K x 3 | one-hot colour |
+| stick_xy | K x 2 | centre x / 236 mm and y / 100 mm |
+| stick_angle | K x 2 | cos and sin of twice the angle (a stick turned half round is the same) |
+| stick_owner | K x 2 | one-hot owner |
+| stick_level | K | level / 10 (0 = on the wood) |
+| stick_supports | K | number of sticks it rests on / 4 |
+| supply | 2 x 3 | sticks of each colour left to each player / 10 |
+| turn | 2 | one-hot: whose turn |
+| placed_this_turn | 1 | sticks placed this turn / 10 |
+| floor | 2 | each player's sticks on the floor / 10 |
+| idle_turns | 1 | turns in a row that placed nothing / 2 |
+| piled_plays | 2 | each player's placements on other sticks / 30 |
+| passes | 2 | each player's passes / 30 |
+| fumbles | 2 | each player's fumbled placements / 30 |
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from teocalli.games.stack_back import actions
+from teocalli.games.stack_back.components import SPEC
+
+from .base import Array, Encoder, Layout, one_hot, scaled
+
+MAX_STICKS = 2 * sum(SPEC.per_player)
+X_SPAN = max(b[2] for b in SPEC.boards)
+Y_SPAN = max(b[3] for b in SPEC.boards)
+MAX_LEVEL = 10
+
+
+class StackBackEncoder(Encoder):
+    """Stack Back: every stick's pose, colour, owner and level; supplies and counters."""
+
+    def _build(self, layout: Layout) -> None:
+        k, colours = MAX_STICKS, len(SPEC.keys)
+        self.f_present = layout.add("stick_present", k, "sticks in play")
+        self.f_colour = layout.add("stick_colour", (k, colours), "one-hot colour")
+        self.f_xy = layout.add("stick_xy", (k, 2), "centre x / 236 mm, y / 100 mm")
+        self.f_angle = layout.add("stick_angle", (k, 2), "cos, sin of twice the angle", low=-1.0)
+        self.f_owner = layout.add("stick_owner", (k, 2), "one-hot owner")
+        self.f_level = layout.add("stick_level", k, "level / 10")
+        self.f_supports = layout.add("stick_supports", k, "sticks it rests on / 4")
+        self.f_supply = layout.add("supply", (2, colours), "sticks left per colour / 10")
+        self.f_turn = layout.add("turn", 2, "one-hot: whose turn")
+        self.f_placed = layout.add("placed_this_turn", 1, "sticks placed this turn / 10")
+        self.f_floor = layout.add("floor", 2, "sticks on the floor / 10")
+        self.f_idle = layout.add("idle_turns", 1, "turns in a row that placed nothing / 2")
+        self.f_piled = layout.add("piled_plays", 2, "placements on other sticks / 30")
+        self.f_passes = layout.add("passes", 2, "passes / 30")
+        self.f_fumbles = layout.add("fumbles", 2, "fumbled placements / 30")
+
+    def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
+        xy, angle = self.f_xy.of(out), self.f_angle.of(out)
+        for i, stick in enumerate(state["sticks"][:MAX_STICKS]):
+            pose = actions.parse(stick["pose"])
+            assert isinstance(pose, actions.Place), stick
+            out[self.f_present.start + i] = 1.0
+            one_hot(self.f_colour, out, int(pose.colour), i)
+            xy[i] = (pose.x / X_SPAN, pose.y / Y_SPAN)
+            theta = math.radians(2 * pose.angle)
+            angle[i] = (math.cos(theta), math.sin(theta))
+            one_hot(self.f_owner, out, stick["owner"], i)
+            out[self.f_level.start + i] = scaled(stick["level"], MAX_LEVEL)
+            out[self.f_supports.start + i] = scaled(len(stick["supports"]), 4)
+        supply = self.f_supply.of(out)
+        for p, counts in enumerate(state["supply"]):
+            for c, key in enumerate(SPEC.keys):
+                supply[p, c] = scaled(counts[key], 10)
+        one_hot(self.f_turn, out, state["turn"])
+        out[self.f_placed.start] = scaled(state["placed_this_turn"], 10)
+        out[self.f_idle.start] = scaled(state["idle_turns"], 2)
+        for p in range(2):
+            out[self.f_floor.start + p] = scaled(state["floor"][p], 10)
+            out[self.f_piled.start + p] = scaled(state["piled_plays"][p], 30)
+            out[self.f_passes.start + p] = scaled(state["passes"][p], 30)
+            out[self.f_fumbles.start + p] = scaled(state["fumbles"][p], 30)

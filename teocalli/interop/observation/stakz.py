@@ -1,0 +1,105 @@
+"""Stakz observations (view layout: teocalli/games/stakz/state.py `_view_with`).
+
+After the common header (base.py), with n players, 5 colours (R O G B P), 5 symbols, 25 tile types
+(colour * 5 + symbol), S = 38 stack slots (MAX_STACKS, a true bound) and H = 8 tiles per stack
+(two of each of four colours: a fifth colour splits the stack):
+
+| field | shape | meaning |
+| --- | --- | --- |
+| round | 1 | the round number / 50 |
+| target | 1 | the target score / 100 |
+| starter | n | one-hot: who starts the round |
+| scores | n | each player's total / 200 |
+| stack_exists | S | 1 for each stack on the table |
+| stack_height | S | tiles in each stack / 8 |
+| stack_colour | S x H x 5 | one-hot colour of each tile, bottom first |
+| stack_symbol | S x H x 5 | one-hot symbol of each tile, bottom first |
+| used | S | stacks that took a tile this turn |
+| placed | 1 | tiles placed this turn / 10 |
+| idle | 1 | turns in a row that placed nothing / 10 |
+| pile_size | 1 | tiles in the pile / 75 |
+| pile_colours | 5 | tiles of each colour in the pile / 15 (tile backs are coloured) |
+| hand_sizes | n | tiles in each hand / 20 |
+| hand_colours | n x 5 | each hand's tiles per colour / 10 (public) |
+| hand_tiles | n x 25 | tiles per type / 4, for the hands the view shows: the observer's own |
+|  |  | (every hand once the game is over) |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from teocalli.games.stakz.components import (
+    COLOUR_LETTERS,
+    MAX_STACKS,
+    NUM_COLOURS,
+    NUM_SYMBOLS,
+    NUM_TILES,
+    TOTAL_TILES,
+    parse_tile,
+)
+
+from .base import Array, Encoder, Layout, one_hot, scaled
+
+MAX_HEIGHT = 8
+
+
+def _tile(text: str) -> int:
+    t = parse_tile(text)
+    if t is None:
+        raise ValueError(f"{text!r} is not a Stakz tile")
+    return t
+
+
+class StakzEncoder(Encoder):
+    """Stakz: every stack tile by tile, public hand colours, the observer's own tiles."""
+
+    def _build(self, layout: Layout) -> None:
+        n, s = self.num_players, MAX_STACKS
+        self.f_round = layout.add("round", 1, "the round number / 50")
+        self.f_target = layout.add("target", 1, "the target score / 100")
+        self.f_starter = layout.add("starter", n, "one-hot: who starts the round")
+        self.f_scores = layout.add("scores", n, "each player's total / 200")
+        self.f_exists = layout.add("stack_exists", s, "stacks on the table")
+        self.f_height = layout.add("stack_height", s, "tiles per stack / 8")
+        self.f_colour = layout.add("stack_colour", (s, MAX_HEIGHT, NUM_COLOURS), "tile colours")
+        self.f_symbol = layout.add("stack_symbol", (s, MAX_HEIGHT, NUM_SYMBOLS), "tile symbols")
+        self.f_used = layout.add("used", s, "stacks that took a tile this turn")
+        self.f_placed = layout.add("placed", 1, "tiles placed this turn / 10")
+        self.f_idle = layout.add("idle", 1, "turns in a row that placed nothing / 10")
+        self.f_pile = layout.add("pile_size", 1, "tiles in the pile / 75")
+        self.f_pile_colours = layout.add("pile_colours", NUM_COLOURS, "pile tiles per colour / 15")
+        self.f_hand_sizes = layout.add("hand_sizes", n, "tiles in each hand / 20")
+        self.f_hand_colours = layout.add("hand_colours", (n, NUM_COLOURS), "per colour / 10")
+        self.f_hand_tiles = layout.add("hand_tiles", (n, NUM_TILES), "shown hands' tiles / 4")
+
+    def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
+        out[self.f_round.start] = scaled(state["round"], 50)
+        out[self.f_target.start] = scaled(state["target"], 100)
+        one_hot(self.f_starter, out, state["starter"])
+        for p, score in enumerate(state["scores"]):
+            out[self.f_scores.start + p] = scaled(score, 200)
+        colours, symbols = self.f_colour.of(out), self.f_symbol.of(out)
+        for s, stack in enumerate(state["stacks"]):
+            out[self.f_exists.start + s] = 1.0
+            out[self.f_height.start + s] = scaled(len(stack), MAX_HEIGHT)
+            for k, text in enumerate(stack[:MAX_HEIGHT]):
+                t = _tile(text)
+                colours[s, k, t // NUM_SYMBOLS] = 1.0
+                symbols[s, k, t % NUM_SYMBOLS] = 1.0
+        for s in state["used"]:
+            one_hot(self.f_used, out, s)
+        out[self.f_placed.start] = scaled(state["placed"], 10)
+        out[self.f_idle.start] = scaled(state["idle"], 10)
+        pile = state["pile"]
+        out[self.f_pile.start] = scaled(pile["size"], TOTAL_TILES)
+        for c, letter in enumerate(COLOUR_LETTERS):
+            out[self.f_pile_colours.start + c] = scaled(pile["colours"][letter], 15)
+        hand_colours, hand_tiles = self.f_hand_colours.of(out), self.f_hand_tiles.of(out)
+        for p, hand in enumerate(state["hands"]):
+            out[self.f_hand_sizes.start + p] = scaled(hand["size"], 20)
+            for c, letter in enumerate(COLOUR_LETTERS):
+                hand_colours[p, c] = scaled(hand["colours"][letter], 10)
+            for text in hand.get("tiles", ()):
+                hand_tiles[p, _tile(text)] += 0.25

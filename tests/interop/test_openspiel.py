@@ -1,0 +1,123 @@
+"""OpenSpiel: every game registered as a pyspiel game; random_sim_test; types, views, chance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+import pytest
+
+import teocalli
+from teocalli.core import Decision, Information, game_class
+from teocalli.interop import openspiel as tos
+from teocalli.interop.observation import encoder_for
+
+from .helpers import GAMES
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_sim_test(name: str) -> None:
+    pyspiel.random_sim_test(tos.load(name, deals=8), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("aztack", {"players": 3, "speed": True}),
+        ("space-aztecs", {"players": 5, "codex": False}),
+        ("shifting-stones", {"players": 1}),
+    ],
+)
+def test_random_sim_test_other_options(name: str, options: dict[str, Any]) -> None:
+    game = tos.load(name, deals=4, **options)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_every_game_is_registered() -> None:
+    names = set(pyspiel.registered_names())
+    assert {tos.short_name(n) for n in teocalli.games()} <= names
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_game_type_and_info(name: str) -> None:
+    game = tos.load(name)
+    info, kind = game_class(name).info, game.get_type()
+    teo = teocalli.load(name)
+    sim = Decision.SIMULTANEOUS in info.decisions
+    assert (kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS) == sim
+    perfect = info.information is Information.PERFECT
+    assert (kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION) == perfect
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert game.num_distinct_actions() == teo.num_distinct_actions
+    assert game.num_players() == teo.num_players
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    assert game.max_game_length() >= teo.max_length
+    assert game.observation_tensor_shape() == list(encoder_for(teo).shape)
+
+
+def test_solo_is_general_sum_and_multiplayer_zero_sum() -> None:
+    solo = tos.load("shifting-stones", players=1).get_type().utility
+    duo = tos.load("shifting-stones", players=2).get_type().utility
+    assert solo == pyspiel.GameType.Utility.GENERAL_SUM
+    assert duo == pyspiel.GameType.Utility.ZERO_SUM
+
+
+def test_deal_is_the_seed_and_views_are_the_observations() -> None:
+    game = tos.load("stakz", players=3)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    state.apply_action(5)
+    teo = teocalli.load("stakz", players=3).new_state(5)
+    assert sorted(state.legal_actions()) == sorted(teo.legal_action_ints(0))
+    encoder = encoder_for(teo.game)
+    for p in range(3):
+        assert np.array_equal(
+            np.array(state.observation_tensor(p), np.float32), encoder.encode(teo.view(p))
+        )
+        assert f'"player":{p}' in state.observation_string(p)
+    assert state.information_state_string(1) != state.information_state_string(2)
+
+
+def test_simultaneous_node_at_space_aztecs_card_choice() -> None:
+    game = tos.load("space-aztecs", players=3, deals=1)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    while not state.is_simultaneous_node():
+        state.apply_action(state.legal_actions()[0])
+    joint = [state.legal_actions(p)[0] for p in range(3)]
+    state.apply_actions(joint)
+    assert not state.is_simultaneous_node()
+
+
+def test_race_has_a_chance_node_for_who_acts_first() -> None:
+    game = tos.load("aztack", players=3, speed=True, deals=1)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert state.is_chance_node()
+    outcomes = [p for p, _ in state.chance_outcomes()]
+    assert outcomes == sorted(outcomes) and len(outcomes) >= 2
+    state.apply_action(outcomes[-1])
+    assert state.current_player() == outcomes[-1]
+
+
+def test_clone_is_independent_and_serialization_round_trips() -> None:
+    game = tos.load("shifting-stones", deals=3)
+    state = game.new_initial_state()
+    state.apply_action(2)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    copy = state.clone()
+    copy.apply_action(copy.legal_actions()[-1])
+    assert copy.history() != state.history()
+    back = game.deserialize_state(state.serialize())
+    assert str(back) == str(state)
+    assert back.information_state_string(0) == state.information_state_string(0)
+
+
+def test_space_aztecs_converts_to_turn_based() -> None:
+    """OpenSpiel's sequential-only algorithms take it through convert_to_turn_based."""
+    game = pyspiel.convert_to_turn_based(tos.load("space-aztecs", players=3, deals=2))
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
