@@ -8,7 +8,16 @@ from .errors import (
     TeocalliError,
     UnknownGame,
 )
-from .game import Action, Decision, Game, GameInfo, Information, Option
+from .game import (
+    Action,
+    ActionCodec,
+    Decision,
+    FunctionCodec,
+    Game,
+    GameInfo,
+    Information,
+    Option,
+)
 from .outcome import Outcome, ranks_from_keys
 from .registry import game_class, games, load, register
 from .rng import Rng
@@ -16,9 +25,11 @@ from .state import Effect, State, Step
 
 __all__ = [
     "Action",
+    "ActionCodec",
     "CorruptSave",
     "Decision",
     "Effect",
+    "FunctionCodec",
     "Game",
     "GameInfo",
     "IllegalAction",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .errors import CorruptSave, InvalidAction, InvalidOption, TeocalliError
 
@@ -16,6 +16,35 @@ if TYPE_CHECKING:
 
 Action = Hashable
 """Every game's actions are small frozen dataclasses; the core only needs them hashable."""
+
+S = TypeVar("S", bound="State")
+
+
+class ActionCodec(Protocol):
+    """A game's two faces of an action: its notation and its dense index."""
+
+    @property
+    def size(self) -> int:
+        """Number of distinct dense indices."""
+        ...
+
+    def parse(self, text: str) -> Action:
+        """Read notation; raise InvalidAction saying what is wrong."""
+        ...
+
+    def to_int(self, action: Any) -> int: ...
+
+    def from_int(self, index: int) -> Action: ...
+
+
+@dataclass(frozen=True)
+class FunctionCodec:
+    """An ActionCodec made of a game's module-level functions."""
+
+    parse: Callable[[str], Action]
+    to_int: Callable[[Any], int]
+    from_int: Callable[[int], Action]
+    size: int
 
 
 class Information(enum.Enum):
@@ -96,10 +125,13 @@ class GameInfo:
     """Named option sets that together cover every rulebook variant (tests run them all)."""
 
 
-class Game(ABC):
+class Game(ABC, Generic[S]):
     """A game with its options fixed; it deals states and knows the action notation."""
 
     info: ClassVar[GameInfo]
+    state_class: type[S]
+    codec: ActionCodec
+    """Notation and indices: a class attribute, or set in `_check_options` if options change it."""
 
     def __init__(self, **options: Any) -> None:
         specs = {o.name: o for o in self.all_options()}
@@ -140,18 +172,18 @@ class Game(ABC):
         return f"load({self.info.name!r}, {opts})"
 
     # --- states -------------------------------------------------------------------------------
-    @abstractmethod
-    def new_state(self, seed: int) -> State:
+    def new_state(self, seed: int) -> S:
         """Deal a fresh position; the same options and seed always give the same game."""
+        return self.state_class(self, seed)
 
-    def replay(self, seed: int, steps: Iterable[tuple[int, Action | str]]) -> State:
+    def replay(self, seed: int, steps: Iterable[tuple[int, Action | str]]) -> S:
         """Rebuild a game from its seed and its (player, action) steps."""
         state = self.new_state(seed)
         for player, action in steps:
             state.apply(action, player)
         return state
 
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
+    def state_from_json(self, data: Mapping[str, Any]) -> S:
         """Load what `State.to_json` wrote, checking every part and every step."""
         if not isinstance(data, Mapping):
             raise CorruptSave("a saved game must be a JSON object")
@@ -189,22 +221,22 @@ class Game(ABC):
         return state
 
     # --- actions ------------------------------------------------------------------------------
-    @abstractmethod
     def parse_action(self, text: str) -> Action:
         """Read the game's notation; raise InvalidAction saying what is wrong."""
+        return self.codec.parse(text)
 
-    @abstractmethod
     def action_to_int(self, action: Action) -> int:
         """The action's stable dense index in [0, num_distinct_actions)."""
+        return self.codec.to_int(action)
 
-    @abstractmethod
     def action_from_int(self, index: int) -> Action:
         """The action with that dense index; raise InvalidAction if there is none."""
+        return self.codec.from_int(index)
 
     @property
-    @abstractmethod
     def num_distinct_actions(self) -> int:
         """Size of the dense action space (RL action masks)."""
+        return self.codec.size
 
     @property
     @abstractmethod

@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import json
 import threading
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -24,6 +26,16 @@ from teocalli.server.messages import (
     parse_client_message,
 )
 from teocalli.server.tokens import check_token, hash_token, new_token
+
+
+def run_in_fresh_loop(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run a coroutine on its own thread's event loop.
+
+    The browser tests' session-wide Playwright keeps an event loop running in the main thread of
+    the same worker, where `asyncio.run` would refuse to start.
+    """
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def test_messages_parse_to_typed_values() -> None:
@@ -132,7 +144,7 @@ def test_a_bot_over_its_cap_is_replaced_by_a_random_legal_move(monkeypatch: Any)
     pool = bots.BotPool(workers=0, think_cap=0.01)
     state = teocalli.load("aztack").new_state(1)
     try:
-        move = asyncio.run(pool.choose(state, 0, "greedy", 5))
+        move = run_in_fresh_loop(pool.choose(state, 0, "greedy", 5))
     finally:
         release.set()
         pool.close()
@@ -145,7 +157,7 @@ def test_a_bot_in_a_worker_process_plays_the_bots_own_move() -> None:
     game = teocalli.load("stakz")
     state = game.new_state(3)
     try:
-        move = asyncio.run(pool.choose(state, 0, "greedy", 5))
+        move = run_in_fresh_loop(pool.choose(state, 0, "greedy", 5))
     finally:
         pool.close()
     job = bots.BotJob("stakz", dict(game.options), 3, [], "greedy", 5, 0)

@@ -165,6 +165,9 @@ class Codec:
         assert isinstance(action, Place)
         return action
 
+    def parse(self, text: str) -> Action:
+        return parse(text)
+
     def to_int(self, action: Action) -> int:
         if isinstance(action, Place):
             if action.declared not in self._kind_index:

@@ -11,12 +11,12 @@ from teocalli.core import (
     Option,
 )
 
-from .actions import Action, Codec, parse
+from .actions import Codec
 from .components import BASE_STONES, HAND_SIZE
 from .state import AztackState
 
 
-class Aztack(Game):
+class Aztack(Game[AztackState]):
     """Stack stones on the pyramid matching both colours or both glyphs below; empty your hand."""
 
     info = GameInfo(
@@ -48,27 +48,13 @@ class Aztack(Game):
             "speed-4p-declare": {"players": 4, "speed": True, "declare": True},
         },
     )
+    state_class = AztackState
+    codec: Codec
 
     def _check_options(self) -> None:
         if self.options["declare"] and not self.options["speed"]:
             raise InvalidOption("option 'declare' belongs to Speed Stack: set speed=true too")
         self.codec = Codec(self.options["declare"])
-
-    def new_state(self, seed: int) -> AztackState:
-        return AztackState(self, seed)
-
-    def parse_action(self, text: str) -> Action:
-        return parse(text)
-
-    def action_to_int(self, action: object) -> int:
-        return self.codec.to_int(action)  # type: ignore[arg-type]
-
-    def action_from_int(self, index: int) -> Action:
-        return self.codec.from_int(index)
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return self.codec.size
 
     @property
     def max_length(self) -> int:

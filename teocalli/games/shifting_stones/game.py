@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from teocalli.core import Decision, Game, GameInfo, Information, Option
+from teocalli.core import Decision, FunctionCodec, Game, GameInfo, Information, Option
 
 from . import actions
 from .components import NUM_CARDS, SOLO_DECK
 from .state import SOLO_STRIKES, ShiftingStonesState
 
 
-class ShiftingStones(Game):
+class ShiftingStones(Game[ShiftingStonesState]):
     """Shift and flip the 3 x 3 stone grid, paying with pattern cards, to score the others."""
 
     info = GameInfo(
@@ -52,22 +52,8 @@ class ShiftingStones(Game):
             "2p-skip-upto6": {"players": 2, "skip_mode": "upto6"},
         },
     )
-
-    def new_state(self, seed: int) -> ShiftingStonesState:
-        return ShiftingStonesState(self, seed)
-
-    def parse_action(self, text: str) -> actions.Action:
-        return actions.parse(text)
-
-    def action_to_int(self, action: object) -> int:
-        return actions.to_int(action)
-
-    def action_from_int(self, index: int) -> actions.Action:
-        return actions.from_int(index)
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return actions.NUM_ACTIONS
+    state_class = ShiftingStonesState
+    codec = FunctionCodec(actions.parse, actions.to_int, actions.from_int, actions.NUM_ACTIONS)
 
     @property
     def max_length(self) -> int:

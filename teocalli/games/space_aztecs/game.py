@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from teocalli.core import (
-    Action,
     Decision,
+    FunctionCodec,
     Game,
     GameInfo,
     Information,
@@ -19,7 +19,7 @@ from .components import COLOURS, NUM_CARDS, NUM_CODEX, NUM_PILES
 from .state import SpaceAztecsState
 
 
-class SpaceAztecs(Game):
+class SpaceAztecs(Game[SpaceAztecsState]):
     """Space Aztecs for 2-6 players, with or without the Codex cards (younger-players variant)."""
 
     info: ClassVar[GameInfo] = GameInfo(
@@ -50,15 +50,14 @@ class SpaceAztecs(Game):
             "younger-6p": {"players": 6, "codex": False},
         },
     )
+    state_class = SpaceAztecsState
+    codec = FunctionCodec(actions.parse, actions.to_int, actions.from_int, actions.NUM_ACTIONS)
 
     def _check_options(self) -> None:
         if self.num_players >= 5 and self.options["removed_set"] != "random":
             raise InvalidOption(
                 "option 'removed_set': with 5-6 players all four sets are used, so none is removed"
             )
-
-    def new_state(self, seed: int) -> SpaceAztecsState:
-        return SpaceAztecsState(self, seed)
 
     def state_from_position(self, text: str) -> SpaceAztecsState:
         """A position written in the notation of position.py (for tests and analysis)."""
@@ -70,18 +69,6 @@ class SpaceAztecs(Game):
         return sets * 16 + (NUM_CODEX if self.options["codex"] else 0)
 
     # --- actions ------------------------------------------------------------------------------
-    def parse_action(self, text: str) -> Action:
-        return actions.parse(text)
-
-    def action_to_int(self, action: Action) -> int:
-        return actions.to_int(action)
-
-    def action_from_int(self, index: int) -> Action:
-        return actions.from_int(index)
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return actions.NUM_ACTIONS
 
     @property
     def max_length(self) -> int:

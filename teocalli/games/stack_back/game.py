@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from teocalli.core import Decision, Game, GameInfo, Information, Option
+from teocalli.core import Decision, FunctionCodec, Game, GameInfo, Information, Option
 
 from . import actions
-from .actions import Action
 from .components import SPEC
 from .state import StackBackState
 
 PLACEMENTS = 2 * sum(SPEC.per_player)
 
 
-class StackBack(Game):
+class StackBack(Game[StackBackState]):
     """Pile sticks on two boards without bringing the building down; place all yours first."""
 
     info = GameInfo(
@@ -60,22 +59,8 @@ class StackBack(Game):
             "dexterity": {"dexterity": True, "steadiness_0": 0.3, "steadiness_1": 1.5},
         },
     )
-
-    def new_state(self, seed: int) -> StackBackState:
-        return StackBackState(self, seed)
-
-    def parse_action(self, text: str) -> Action:
-        return actions.parse(text)
-
-    def action_to_int(self, action: object) -> int:
-        return actions.to_int(action)
-
-    def action_from_int(self, index: int) -> Action:
-        return actions.from_int(index)
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return actions.NUM_ACTIONS
+    state_class = StackBackState
+    codec = FunctionCodec(actions.parse, actions.to_int, actions.from_int, actions.NUM_ACTIONS)
 
     @property
     def max_length(self) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teocalli.core import Decision, Game, GameInfo, Information, Option
+from teocalli.core import Decision, FunctionCodec, Game, GameInfo, Information, Option
 
 from . import actions as act
 from .components import COPIES, HAND_PER_COLOUR, NUM_COLOURS, NUM_TILES
@@ -11,7 +11,7 @@ from .state import StakzState
 TOTAL = NUM_TILES * COPIES
 
 
-class Stakz(Game):
+class Stakz(Game[StakzState]):
     """Match, stack, win: rounds of shedding tiles onto stacks until a total reaches 12."""
 
     info = GameInfo(
@@ -39,22 +39,8 @@ class Stakz(Game):
             "4p": {"players": 4},
         },
     )
-
-    def new_state(self, seed: int) -> StakzState:
-        return StakzState(self, seed)
-
-    def parse_action(self, text: str) -> act.Action:
-        return act.parse(text)
-
-    def action_to_int(self, action: object) -> int:
-        return act.to_int(action)
-
-    def action_from_int(self, index: int) -> act.Action:
-        return act.from_int(index)
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return act.NUM_DISTINCT_ACTIONS
+    state_class = StakzState
+    codec = FunctionCodec(act.parse, act.to_int, act.from_int, act.NUM_DISTINCT_ACTIONS)
 
     @property
     def max_length(self) -> int:
