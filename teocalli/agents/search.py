@@ -116,12 +116,12 @@ class Search:
                 break
         self.last_iterations = done
         best = None
-        best_visits = -1
-        for action in legal:  # the legal order breaks ties deterministically
+        best_rank = (-1, False)
+        for action in legal:  # ties: the heuristic's move, then the legal order
             child = root.children.get((player, action))
-            visits = child.visits if child is not None else 0
-            if visits > best_visits:
-                best, best_visits = action, visits
+            rank = (child.visits if child is not None else 0, (player, action) == root.prior)
+            if rank > best_rank:
+                best, best_rank = action, rank
         return best
 
     def _iterate(self, root: Node, world: State, root_player: int, first: bool) -> None:
@@ -152,13 +152,13 @@ class Search:
                 unvisited = [k for k in options if k not in node.children]
                 if node.prior is not None and node.prior in unvisited:
                     key = node.prior
-                elif unvisited:
+                elif unvisited and self._widen(node, options):
                     key = unvisited[self.rng.randrange(len(unvisited))]
                     for k in options:
                         if k in node.children:
                             node.children[k].avail += 1
                 else:
-                    key = self._select(node, options)
+                    key = self._select(node, [k for k in options if k in node.children])
                 action = key[1]
             world.apply(action, key[0])
             child = node.children.get(key)
@@ -174,6 +174,20 @@ class Search:
         for child, p in path:
             child.visits += 1
             child.total += values[p]
+
+    def _widen(self, node: Node, options: list[tuple[int, Any]]) -> bool:
+        """Whether to try one more child here (else choose among those already tried).
+
+        Unguided, every child is tried once first (plain UCT). Guided by a heuristic prior, the
+        children grow with the visits (progressive widening, 1 + sqrt(visits)), so with fewer
+        iterations than moves the search still concentrates on the heuristic's move.
+        """
+        if node.prior is None:
+            return True
+        tried = [node.children[k] for k in options if k in node.children]
+        if not tried:
+            return True
+        return len(tried) < 1 + math.sqrt(sum(c.visits for c in tried))
 
     def _select(self, node: Node, options: list[tuple[int, Any]]) -> tuple[int, Any]:
         best_key = options[0]

@@ -37,7 +37,8 @@ from .messages import (
     Undo,
     parse_client_message,
 )
-from .tables import Connection, Manager, Refused, Room
+from .room import Connection, Refused, Room
+from .tables import Manager
 
 log = logging.getLogger("teocalli.server")
 

@@ -94,7 +94,7 @@ def page(browser: Any) -> Iterator[Any]:
         "console",
         lambda msg: errors.append(msg.text) if msg.type == "error" else None,
     )
-    page.set_default_timeout(15000)
+    page.set_default_timeout(60000)  # generous: CI runs the browser beside two busy test workers
     yield page
     context.close()
     assert not errors, f"errors in the browser: {errors}"

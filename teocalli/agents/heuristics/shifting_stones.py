@@ -81,3 +81,8 @@ def evaluate(state: State) -> list[float]:
         points = [x + 3.0 * (o == top) for x, o in zip(points, ones, strict=True)]
     total = sum(points)
     return [math.tanh((x - (total - x) / (n - 1)) / 8.0) for x in points]
+
+
+def rollout(state: State, player: int, rng: Rng) -> Action:
+    """The playout policy for search: the planner itself (about 0.1 ms a decision)."""
+    return choose(state, player, rng)

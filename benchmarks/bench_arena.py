@@ -1,0 +1,79 @@
+"""Arena throughput: search iterations per second per game, and random playouts per second on
+one and on two local processes (the same seeded jobs, so the ratio is the parallel speed-up).
+
+Run: python -m benchmarks.bench_arena [--games N] [--iterations N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import teocalli
+from teocalli.agents import make_agent
+from teocalli.arena.backend import Job, run_jobs
+from teocalli.core import Information, Rng
+
+SEARCH_GAMES = {
+    "aztack": {},
+    "stakz": {},
+    "shifting-stones": {"players": 2},
+    "space-aztecs": {"players": 2},
+    "stack-back": {},
+}
+
+
+def search_rate(name: str, iterations: int, positions: int = 5) -> float:
+    """Search iterations per second from positions part-way into random games."""
+    game = teocalli.load(name, **SEARCH_GAMES[name])
+    kind = "ismcts" if game.info.information is Information.HIDDEN else "mcts"
+    agent = make_agent(f"{kind}:iterations={iterations}", game, seed=1)
+    rng = Rng(3)
+    done = 0
+    elapsed = 0.0
+    for seed in range(positions):
+        state = game.new_state(seed)
+        for _ in range(6):
+            if state.is_terminal():
+                break
+            p = state.to_move()[0]
+            actions = state.legal_actions(p)
+            state.apply(actions[rng.randrange(len(actions))], p)
+        if state.is_terminal():
+            continue
+        start = time.perf_counter()
+        agent.act(state, state.to_move()[0])
+        elapsed += time.perf_counter() - start
+        done += agent.search.last_iterations  # type: ignore[attr-defined]
+    return done / elapsed if elapsed else 0.0
+
+
+def playout_rate(name: str, games: int, workers: int) -> float:
+    game = teocalli.load(name)
+    seats = tuple(["random"] * game.num_players)
+    jobs = [Job(name, tuple(sorted(game.options.items())), seats, 0, i) for i in range(games)]
+    start = time.perf_counter()
+    run_jobs(jobs, workers=workers)
+    return games / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--iterations", type=int, default=200)
+    args = parser.parse_args()
+    for name in teocalli.games():
+        rate = search_rate(name, args.iterations)
+        print(f"{name:16s} search: {rate:9.0f} iterations/s")
+    for name in teocalli.games():
+        games = args.games if name != "stack-back" else max(4, args.games // 50)
+        one = playout_rate(name, games, 1)
+        two = playout_rate(name, games, 2)
+        print(
+            f"{name:16s} random playouts: {one:8.1f} games/s on 1 process, {two:8.1f} on 2 "
+            f"(x{two / one:.2f})"
+        )
+
+
+if __name__ == "__main__":
+    main()
