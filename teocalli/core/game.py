@@ -123,6 +123,9 @@ class GameInfo:
     options: tuple[Option, ...] = ()
     variants: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Named option sets that together cover every rulebook variant (tests run them all)."""
+    passes: frozenset[str] = frozenset()
+    """Notations of actions that only end the player's part (pass, keep, end the turn): what a
+    table may play for an absent player whose time is up, where the rules allow it."""
 
 
 class Game(ABC, Generic[S]):

@@ -148,6 +148,11 @@ class State(ABC):
             return []
         return self._legal_actions(player)
 
+    def pass_action(self, player: int) -> Action | None:
+        """The legal action that only passes (declared in `GameInfo.passes`), if there is one."""
+        passes = self.game.info.passes
+        return next((a for a in self.legal_actions(player) if str(a) in passes), None)
+
     def legal_action_ints(self, player: int | None = None) -> list[int]:
         to_int = self.game.action_to_int
         return [to_int(a) for a in self.legal_actions(player)]

@@ -379,7 +379,8 @@ class Room:
             self.status = status
 
     async def check_clock(self) -> None:
-        """If the timed person's time is up, a bot plays the rest of their turn."""
+        """If the timed person's time is up: they pass where the rules allow it (the game's
+        declared pass, keep or end of turn), else a bot plays the rest of their turn."""
         if self.clock is None:
             return
         async with self.lock:
@@ -387,6 +388,11 @@ class Room:
             if seat is None or self.state.is_terminal():
                 return
             self.clock.stop()
+            passing = self.state.pass_action(seat)
+            if passing is not None:
+                self.clock.after_timeout(seat)
+                await self._apply(seat, str(passing), "timeout")
+                return
             self.timed_out.add(seat)
             self._changed()
 

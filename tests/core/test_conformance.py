@@ -228,3 +228,10 @@ def test_bad_options_are_refused_with_the_option_named() -> None:
             teocalli.load(name, no_such_option=1)
         with pytest.raises(ValueError, match="players"):
             teocalli.load(name, players=info.max_players + 1)
+
+
+def test_declared_passes_are_notation_the_game_reads() -> None:
+    for name in teocalli.games():
+        game = teocalli.load(name)
+        for text in game.info.passes:
+            assert str(game.parse_action(text)) == text

@@ -192,6 +192,27 @@ def test_clock_timeout_has_a_bot_play_the_turn(serve: Any, kit: Any, fake_time: 
     assert steps and {(p, by) for p, _, by in steps} == {(0, "timeout")}
 
 
+def test_clock_timeout_passes_where_the_rules_allow_it(
+    serve: Any, kit: Any, fake_time: Any
+) -> None:
+    """Shifting Stones lets a turn end at any time: an absent player's turn simply ends."""
+    client = serve()
+    table = kit.create(
+        client,
+        "shifting-stones",
+        ["human", "human"],
+        seed=3,
+        clock={"mode": "move", "seconds": 30},
+    )
+    manager = client.app.state.manager
+    with kit.connect(client, table["id"], 0, table["tokens"][0]) as ws:
+        kit.receive(ws)
+        fake_time.advance(31)
+        client.portal.call(manager.tick)
+        kit.until(ws, lambda m: m["type"] == "state" and 1 in m["view"]["to_move"])
+    assert stored_steps(client) == [(0, "end", "timeout")]
+
+
 def test_simultaneous_choices_stay_hidden_until_all_are_in(serve: Any, kit: Any) -> None:
     client = serve()
     table = kit.create(client, "space-aztecs", ["human", "human"], seed=11)

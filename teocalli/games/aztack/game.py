@@ -47,6 +47,7 @@ class Aztack(Game[AztackState]):
             "speed-2p": {"players": 2, "speed": True},
             "speed-4p-declare": {"players": 4, "speed": True, "declare": True},
         },
+        passes=frozenset({"pass", "keep"}),
     )
     state_class = AztackState
     codec: Codec

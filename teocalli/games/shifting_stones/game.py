@@ -51,6 +51,7 @@ class ShiftingStones(Game[ShiftingStonesState]):
             "5p": {"players": 5},
             "2p-skip-upto6": {"players": 2, "skip_mode": "upto6"},
         },
+        passes=frozenset({"end"}),
     )
     state_class = ShiftingStonesState
     codec = FunctionCodec(actions.parse, actions.to_int, actions.from_int, actions.NUM_ACTIONS)

@@ -49,6 +49,7 @@ class SpaceAztecs(Game[SpaceAztecsState]):
             "younger-3p": {"players": 3, "codex": False},
             "younger-6p": {"players": 6, "codex": False},
         },
+        passes=frozenset({"keep"}),
     )
     state_class = SpaceAztecsState
     codec = FunctionCodec(actions.parse, actions.to_int, actions.from_int, actions.NUM_ACTIONS)

@@ -58,6 +58,7 @@ class StackBack(Game[StackBackState]):
             "level-rule-game": {"level_rule": "game"},
             "dexterity": {"dexterity": True, "steadiness_0": 0.3, "steadiness_1": 1.5},
         },
+        passes=frozenset({"pass"}),
     )
     state_class = StackBackState
     codec = FunctionCodec(actions.parse, actions.to_int, actions.from_int, actions.NUM_ACTIONS)

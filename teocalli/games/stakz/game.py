@@ -38,6 +38,7 @@ class Stakz(Game[StakzState]):
             "3p": {"players": 3},
             "4p": {"players": 4},
         },
+        passes=frozenset({"end"}),
     )
     state_class = StakzState
     codec = FunctionCodec(act.parse, act.to_int, act.from_int, act.NUM_DISTINCT_ACTIONS)
