@@ -6,7 +6,8 @@ One tree, nodes keyed by what the searching ("root") player can observe:
   fresh `determinize(root, rng)`, so the search never reads what the root player cannot know.
 - An edge is (acting player, action). An opponent's action at a simultaneous choice is hidden from
   the root player, so all such actions share one edge `(player, HIDDEN)` and are drawn from the
-  rollout policy: the root player's later decisions never depend on a choice it cannot see.
+  heuristic (or the rollout policy): the root player's later decisions never depend on a choice
+  it cannot see.
 - Selection is UCB1 on the acting player's mean return; in ISMCTS a child's exploration term uses
   how often it was *available* (legal in the sampled world), after Cowling, Powley and Whitehouse
   (2012). Multi-player games back up every player's return (max^n style).
@@ -142,7 +143,9 @@ class Search:
             p = candidates[0]
             if hidden_game and decision is Decision.SIMULTANEOUS and p != root_player:
                 key: tuple[int, Any] = (p, HIDDEN)
-                action = self.rollout(world, p, self.rng)
+                # the opponent's secret choice, modelled by the heuristic when there is one
+                model = self.policy if self.guide and self.policy is not None else self.rollout
+                action = model(world, p, self.rng)
             else:
                 options = [(q, a) for q in candidates for a in world.legal_actions(q)]
                 policy = self.policy
