@@ -11,8 +11,10 @@ import time
 
 import teocalli
 from teocalli.agents import make_agent
-from teocalli.core import Rng, State
+from teocalli.core import Rng
 from teocalli.core.match import play_game
+
+from .common import per_second, sample_positions
 
 
 def random_playouts(players: int, seconds: float = 2.0) -> tuple[float, float, float]:
@@ -30,31 +32,6 @@ def random_playouts(players: int, seconds: float = 2.0) -> tuple[float, float, f
         steps += len(state.history)
     elapsed = time.perf_counter() - start
     return matches / elapsed, steps / elapsed, steps / matches
-
-
-def sample_positions(players: int, count: int) -> list[State]:
-    game = teocalli.load("stakz", players=players)
-    positions: list[State] = []
-    seed = 0
-    while len(positions) < count:
-        state = game.new_state(seed)
-        rng = Rng(seed)
-        while not state.is_terminal():
-            if rng.random() < 0.1:
-                positions.append(state.clone())
-            actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
-        seed += 1
-    return positions[:count]
-
-
-def rate(fn: object, positions: list[State], repeat: int) -> float:
-    assert callable(fn)
-    start = time.perf_counter()
-    for _ in range(repeat):
-        for state in positions:
-            fn(state)
-    return repeat * len(positions) / (time.perf_counter() - start)
 
 
 def greedy_matches(players: int, games: int) -> tuple[float, float]:
@@ -80,10 +57,10 @@ def main() -> None:
             f"{players}p random playouts: {per_s:8.1f} matches/s  {steps_s:9.0f} steps/s  "
             f"({length:.0f} steps per match)"
         )
-    positions = sample_positions(3, 500)
-    legal = rate(lambda s: s.legal_actions(s.to_move()[0]), positions, 20)
-    clone = rate(lambda s: s.clone(), positions, 20)
-    world = rate(lambda s: s.determinize(s.to_move()[0], Rng(1)), positions, 5)
+    positions = sample_positions(teocalli.load("stakz", players=3), 500, every=10)
+    legal = per_second(lambda s: s.legal_actions(s.to_move()[0]), positions, 20)
+    clone = per_second(lambda s: s.clone(), positions, 20)
+    world = per_second(lambda s: s.determinize(s.to_move()[0], Rng(1)), positions, 5)
     print(f"3p legal-move generation: {legal:9.0f} positions/s")
     print(f"3p clone:                 {clone:9.0f} states/s")
     print(f"3p determinize:           {world:9.0f} worlds/s")
