@@ -78,3 +78,8 @@ def evaluate(state: State) -> list[float]:
         return list(state.outcome().returns())
     left = [float(sum(s)) for s in state.supply]
     return [math.tanh((left[1 - p] - left[p]) / 6.0) for p in range(2)]
+
+
+def rollout(state: State, player: int, rng: Rng) -> Action:
+    """The playout policy for search: the greedy move (pile when possible, else a quiet spot)."""
+    return choose(state, player, rng)
