@@ -24,7 +24,14 @@ class Played:
     refusals: list[str] = field(default_factory=list)
 
 
-def create_table(page: Any, base: str, game: str, seats: list[str], options: dict[str, Any]) -> str:
+def create_table(
+    page: Any,
+    base: str,
+    game: str,
+    seats: list[str],
+    options: dict[str, Any],
+    bot_delay: float | None = None,
+) -> str:
     """Fill in the lobby form (seat 1 a person, the rest bots) and return seat 1's link."""
     page.goto(f"{base}/")
     page.wait_for_selector("body[data-ready='true']")
@@ -46,6 +53,8 @@ def create_table(page: Any, base: str, game: str, seats: list[str], options: dic
         page.select_option(f"#seat-{i}-kind", kind)
         if kind == "bot":
             page.select_option(f"#seat-{i}-bot", seat)
+    if bot_delay is not None:
+        page.fill("#bot-delay", str(bot_delay))
     page.click("#create")
     page.wait_for_selector("#created:not([hidden])")
     link = page.locator("#links a").first

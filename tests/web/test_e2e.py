@@ -45,3 +45,20 @@ def test_full_game_by_clicking(server: str, page: Any, game: str) -> None:
     assert page.inner_text("#turn") == "The game is over."
     table_id = link.split("/table/")[1].split("?")[0]
     assert _summary(server, table_id)["status"] == "finished"
+
+
+def test_speed_stack_is_played_live_against_a_bot(server: str, page: Any) -> None:
+    """No turns: the person places whenever a stone fits, the bot after its reaction delay."""
+    link = create_table(page, server, "aztack", ["human", "greedy"], {"speed": True}, bot_delay=1)
+    table_id = link.split("/table/")[1].split("?")[0]
+    summary = _summary(server, table_id)
+    assert summary["options"]["speed"] is True and summary["bot_delay"] == 1.0
+    page.goto(f"{server}{link}")
+    page.wait_for_selector("#board svg")
+    played = play_by_clicking(page)
+    assert played.board_moves > 0
+    # a click can lose the race to the bot: the refusal then says which rule the new position
+    # breaks, and play goes on
+    assert all("Refused" in r for r in played.refusals)
+    assert len(final_scores(page)) == 2
+    assert _summary(server, table_id)["status"] == "finished"

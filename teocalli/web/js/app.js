@@ -181,6 +181,7 @@ async function createTable(event) {
     options: readOptions(),
     seats: lobby.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" })),
     clock: mode ? { mode, seconds: Number($("clock-seconds").value) } : null,
+    bot_delay: Number($("bot-delay").value),
   };
   const errorBox = $("create-error");
   errorBox.hidden = true;
