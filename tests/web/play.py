@@ -30,6 +30,7 @@ def create_table(
     game: str,
     seats: list[str],
     options: dict[str, Any],
+    *,
     bot_delay: float | None = None,
 ) -> str:
     """Fill in the lobby form (seat 1 a person, the rest bots) and return seat 1's link."""
