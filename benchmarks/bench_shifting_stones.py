@@ -121,10 +121,11 @@ def solo(seeds: int) -> None:
         for s in range(seeds)
     )
     start = time.perf_counter()
-    clair = sum(clairvoyant_wins(range(seeds)))
+    clair = clairvoyant_wins(range(seeds))
     took = time.perf_counter() - start
     print(
-        f"solo over {seeds} seeds: greedy won {greedy}, clairvoyant search won {clair} "
+        f"solo over {seeds} seeds: greedy won {greedy}; clairvoyant: {clair.count(True)} winnable, "
+        f"{clair.count(False)} proven not winnable, {clair.count(None)} unknown "
         f"({took / seeds:.2f} s/seed)"
     )
 

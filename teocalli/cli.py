@@ -376,7 +376,16 @@ def solo_report(
         opts: dict[str, Any] = dict(load_game(game_name, ["x"], options).options)
         opts.pop("players")
         found = clairvoyant_wins(range(seed, seed + games), **opts)
-        row("clairvoyant search (knows the deck; a lower bound)", float(sum(found)))
+        proven, unknown = found.count(True), found.count(None)
+        label = "clairvoyant (knows the deck; exact search)"
+        if unknown:
+            table.add_row(
+                f"{label}: {unknown} seed(s) undecided",
+                f"winnable: {proven}-{proven + unknown}",
+                f"{proven / games:.1%}-{(proven + unknown) / games:.1%}",
+            )
+        else:
+            row(label, float(proven))
     out.print(table)
     return 0
 

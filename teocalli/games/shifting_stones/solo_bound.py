@@ -1,7 +1,13 @@
 """The solo bound: can a player who knows the deck order win the solo game of a given seed?
 
-`clairvoyant_line` searches whole turns depth first on real engine states (clones), knowing the
-deck order and the seeded reshuffles. At each turn it tries, in order:
+`solo_bound(seed)` answers WINNABLE (with a line replayed through the engine), NOT_WINNABLE
+(proven by the exhaustive search of solo_search.py) or UNKNOWN (that search ran out of its time
+or node budget). It tries, cheapest first: this module's quick search, solo_search's beam, this
+module's search with a larger node limit, then solo_search's exhaustive search. Only the last can
+prove a seed lost; every win any of them finds is replayed through the engine.
+
+The quick search, `clairvoyant_line`, searches whole turns depth first on real engine states
+(clones), knowing the deck order and the seeded reshuffles. At each turn it tries, in order:
 1. the greedy bot's own turn (so on every seed the search wins whenever the greedy bot would);
 2. every way to score a largest-first set of hand cards the exact planner finds reachable
    (`planner.path_for`), then keeping the spare cards or spending them to move the grid towards
@@ -10,7 +16,7 @@ deck order and the seeded reshuffles. At each turn it tries, in order:
 4. with strikes to spare, a scoreless turn spending cards towards each hand card.
 Positions already explored are not searched again.
 
-Which kind of bound: a LOWER bound on the clairvoyant. `True` is exact: the winning line is
+On its own it is a LOWER bound on the clairvoyant. `True` is exact: the winning line is
 replayed through the engine (every action legal, the game ends in SOLO_WIN). `False` means no win
 was found within `node_limit` turns of search, not that none exists. By construction the result is
 at least the greedy bot's result on every seed.
@@ -18,7 +24,9 @@ at least the greedy bot's result on every seed.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -28,10 +36,14 @@ from .actions import END, SKIP, Action, Flip, Score, Shift
 from .components import POINTS, SWAPS
 from .grid import grid_index
 from .planner import _scores_along, path_for
+from .solo_search import Verdict, solve_position
 from .solver import SOLVER
 from .state import SOLO_STRIKES, EndReason, ShiftingStonesState
 
 DEFAULT_NODE_LIMIT = 2000
+EXACT_SECONDS = 20.0
+"""Time for the beam and the exhaustive search per seed when the quick search finds no win."""
+EXACT_NODES = 1_000_000
 
 
 class _Budget(Exception):
@@ -190,8 +202,55 @@ def clairvoyant_line(
     return line
 
 
+@dataclass
+class SoloBound:
+    """The clairvoyant verdict for one seed, the winning line when winnable, and the time."""
+
+    seed: int
+    verdict: Verdict
+    line: list[Action] | None
+    seconds: float
+
+
+def solo_bound(
+    seed: int,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    exact_seconds: float = EXACT_SECONDS,
+    exact_nodes: int = EXACT_NODES,
+    **options: Any,
+) -> SoloBound:
+    """WINNABLE, NOT_WINNABLE or UNKNOWN for the solo game of `seed` (see the module)."""
+    start = time.perf_counter()
+    line = clairvoyant_line(seed, node_limit, **options)
+    if line is None:
+        state = load("shifting-stones", players=1, **options).new_state(seed)
+        assert isinstance(state, ShiftingStonesState)
+        result, line = solve_position(state, exact_nodes, exact_seconds * 0.6, beam_width=256)
+        if result.verdict is Verdict.UNKNOWN:
+            line = clairvoyant_line(seed, node_limit * 15, **options)
+            if line is None:
+                result, line = solve_position(state, exact_nodes, exact_seconds * 0.4, beam_width=0)
+    verdict = Verdict.WINNABLE if line is not None else result.verdict
+    return SoloBound(seed, verdict, line, time.perf_counter() - start)
+
+
+def clairvoyant_verdicts(
+    seeds: Sequence[int],
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    exact_seconds: float = EXACT_SECONDS,
+    **options: Any,
+) -> list[SoloBound]:
+    return [solo_bound(seed, node_limit, exact_seconds, **options) for seed in seeds]
+
+
 def clairvoyant_wins(
-    seeds: Sequence[int], node_limit: int = DEFAULT_NODE_LIMIT, **options: Any
-) -> list[bool]:
-    """Per seed, whether the clairvoyant search found a win (a lower bound: see the module)."""
-    return [clairvoyant_line(seed, node_limit, **options) is not None for seed in seeds]
+    seeds: Sequence[int],
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    exact_seconds: float = EXACT_SECONDS,
+    **options: Any,
+) -> list[bool | None]:
+    """Per seed: True winnable (a replayed line), False proven not winnable, None unknown."""
+    answer = {Verdict.WINNABLE: True, Verdict.NOT_WINNABLE: False, Verdict.UNKNOWN: None}
+    return [
+        answer[b.verdict] for b in clairvoyant_verdicts(seeds, node_limit, exact_seconds, **options)
+    ]
