@@ -6,13 +6,14 @@ and the result is the same wherever it ran. Results always come back in job orde
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from teocalli.core import load
+from teocalli.core import Game, load
 
 from .results import GameResult, play_one
 
@@ -28,9 +29,14 @@ class Job:
     index: int
 
 
+@functools.lru_cache(maxsize=32)
+def _game(name: str, options: tuple[tuple[str, Any], ...]) -> Game:
+    """Games are immutable: one per (name, options) per worker, not one per job."""
+    return load(name, **dict(options))
+
+
 def run_job(job: Job) -> GameResult:
-    game = load(job.game, **dict(job.options))
-    return play_one(game, job.seats, job.seed, job.index)
+    return play_one(_game(job.game, job.options), job.seats, job.seed, job.index)
 
 
 def default_workers() -> int:

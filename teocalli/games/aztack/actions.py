@@ -18,6 +18,7 @@ Dense index (per game, since `declare` changes it):
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 
@@ -194,3 +195,9 @@ class Codec:
         if not isinstance(index, int) or not 0 <= index < self.size:
             raise InvalidAction(f"{index!r} is not an Aztack action index (0 to {self.size - 1})")
         return self.table[index]
+
+
+@functools.cache
+def codec_for(declare: bool) -> Codec:
+    """The shared codec (its 4,560-action table is built once per process, not once per game)."""
+    return Codec(declare)

@@ -11,7 +11,7 @@ from teocalli.core import (
     Option,
 )
 
-from .actions import Codec
+from .actions import Codec, codec_for
 from .components import BASE_STONES, HAND_SIZE
 from .state import AztackState
 
@@ -55,7 +55,7 @@ class Aztack(Game[AztackState]):
     def _check_options(self) -> None:
         if self.options["declare"] and not self.options["speed"]:
             raise InvalidOption("option 'declare' belongs to Speed Stack: set speed=true too")
-        self.codec = Codec(self.options["declare"])
+        self.codec = codec_for(self.options["declare"])
 
     @property
     def max_length(self) -> int:
