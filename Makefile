@@ -3,18 +3,27 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+APP := $(VENV)/.installed-app
+STAMP := $(VENV)/.installed-test
 
 .PHONY: play test lint typecheck pytest bench golden clean system-packages
 
-$(STAMP): pyproject.toml
+$(BIN)/pip:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+
+# The main job needs only the package; the tests add their tools (pytest, mypy, Ray, Playwright,
+# MuJoCo, PettingZoo, Gymnasium, OpenSpiel, ...).
+$(APP): pyproject.toml | $(BIN)/pip
+	$(BIN)/pip install --quiet -e .
+	touch $(APP)
+
+$(STAMP): pyproject.toml | $(BIN)/pip
 	$(BIN)/pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(APP) $(STAMP)
 
 # The web table on SQLite (./teocalli.sqlite3): open http://127.0.0.1:8000
-play: $(STAMP)
+play: $(APP)
 	$(BIN)/teocalli serve
 
 # The tests start their own PostgreSQL (initdb + pg_ctl) and drive Debian's Chromium: install both
