@@ -69,19 +69,15 @@ def _deal(
     return (rng if rng is not None else np.random.default_rng()), None
 
 
-class TeocalliAECEnv(AECEnv[str, Observation, int]):
-    """One teocalli game as a PettingZoo AEC environment (see the module docstring)."""
+class _EnvCommon:
+    """What the AEC and Parallel envs share: the game, spaces, encoder, rendering, generator."""
 
-    def __init__(self, name: str, render_mode: str | None = None, **options: Any) -> None:
-        super().__init__()
+    metadata: dict[str, Any]
+
+    def _set_up(self, name: str, options: dict[str, Any], render_mode: str | None) -> None:
         self._spaces = _Spaces(name, options)
         self.game = self._spaces.game
         self.encoder = self._spaces.encoder  # `encoder.describe()` prints the observation layout
-        self.metadata = {
-            "name": f"teocalli_{self.game.info.name}",
-            "render_modes": ["ansi"],
-            "is_parallelizable": False,  # its simultaneous choices are sequential AEC steps
-        }
         self.possible_agents = list(self._spaces.agents)
         self.observation_spaces = self._spaces.observation_spaces
         self.action_spaces = self._spaces.action_spaces
@@ -96,6 +92,19 @@ class TeocalliAECEnv(AECEnv[str, Observation, int]):
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
+
+
+class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
+    """One teocalli game as a PettingZoo AEC environment (see the module docstring)."""
+
+    def __init__(self, name: str, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        self._set_up(name, options, render_mode)
+        self.metadata = {
+            "name": f"teocalli_{self.game.info.name}",
+            "render_modes": ["ansi"],
+            "is_parallelizable": False,  # its simultaneous choices are sequential AEC steps
+        }
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._rng, deal = _deal(self._rng, seed)
@@ -153,7 +162,7 @@ class TeocalliAECEnv(AECEnv[str, Observation, int]):
         """Nothing to release: the env holds only a game state."""
 
 
-class TeocalliParallelEnv(ParallelEnv[str, Observation, int]):
+class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
     """A game with simultaneous choices or races as a PettingZoo Parallel environment.
 
     Each `step` takes one action from every agent who may act now (`to_move()`); the actions of
@@ -165,9 +174,7 @@ class TeocalliParallelEnv(ParallelEnv[str, Observation, int]):
     """
 
     def __init__(self, name: str, render_mode: str | None = None, **options: Any) -> None:
-        self._spaces = _Spaces(name, options)
-        self.game = self._spaces.game
-        self.encoder = self._spaces.encoder  # `encoder.describe()` prints the observation layout
+        self._set_up(name, options, render_mode)
         kinds = self.game.info.decisions
         if not kinds & {Decision.SIMULTANEOUS, Decision.RACE}:
             raise ValueError(
@@ -178,21 +185,7 @@ class TeocalliParallelEnv(ParallelEnv[str, Observation, int]):
             "name": f"teocalli_{self.game.info.name}_parallel",
             "render_modes": ["ansi"],
         }
-        self.possible_agents = list(self._spaces.agents)
         self.agents: list[str] = []
-        self.observation_spaces = self._spaces.observation_spaces
-        self.action_spaces = self._spaces.action_spaces
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
-        self._rng: np.random.Generator | None = None
-        self.game_state: State | None = None
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def _observations(self) -> dict[str, Observation]:
         assert self.game_state is not None
