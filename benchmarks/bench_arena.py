@@ -1,5 +1,6 @@
-"""Arena throughput: search iterations per second per game, and random playouts per second on
-one and on two local processes (the same seeded jobs, so the ratio is the parallel speed-up).
+"""Arena throughput: search iterations per second per game (and, for games with turn proposals,
+the turn search's playouts per second), and random playouts per second on one and on two local
+processes (the same seeded jobs, so the ratio is the parallel speed-up).
 
 Run: python -m benchmarks.bench_arena [--games N] [--iterations N]
 """
@@ -11,6 +12,7 @@ import time
 
 import teocalli
 from teocalli.agents import make_agent
+from teocalli.agents.search import game_turns
 from teocalli.arena.backend import Job, run_jobs
 from teocalli.core import Information, Rng
 
@@ -23,11 +25,12 @@ SEARCH_GAMES = {
 }
 
 
-def search_rate(name: str, iterations: int, positions: int = 5) -> float:
-    """Search iterations per second from positions part-way into random games."""
+def search_rate(name: str, iterations: int, positions: int = 5, extra: str = "") -> float:
+    """Search iterations (turn search: playouts) per second from positions part-way into random
+    games."""
     game = teocalli.load(name, **SEARCH_GAMES[name])
     kind = "ismcts" if game.info.information is Information.HIDDEN else "mcts"
-    agent = make_agent(f"{kind}:iterations={iterations}", game, seed=1)
+    agent = make_agent(f"{kind}:iterations={iterations}{extra}", game, seed=1)
     rng = Rng(3)
     done = 0
     elapsed = 0.0
@@ -65,6 +68,9 @@ def main() -> None:
     for name in teocalli.games():
         rate = search_rate(name, args.iterations)
         print(f"{name:16s} search: {rate:9.0f} iterations/s")
+        if game_turns(name) is not None:
+            rate = search_rate(name, args.iterations * 5, extra=",turns=1")
+            print(f"{name:16s} turn search: {rate:9.0f} playouts/s")
     for name in teocalli.games():
         games = args.games if name != "stack-back" else max(4, args.games // 50)
         one = playout_rate(name, games, 1)

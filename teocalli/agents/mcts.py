@@ -2,7 +2,10 @@
 
 Both take `iterations=N` or `time=SECONDS` (think time per move; it overrides iterations),
 `c=` (exploration), `depth=` (rollout steps before the game's evaluation, 0 = play to the end),
-`guide=` (weight of the greedy heuristic's move as a prior; 0 = pure UCT).
+`guide=` (weight of the greedy heuristic's move as a prior; 0 = pure UCT), and `turns=`: `auto`
+(default: in games whose heuristics propose whole turns, Shifting Stones and Stack Back, choose
+among those by sequential halving, `turn_search.py`; there `depth=` counts turns and `width=`
+caps the candidates), `1` (the same, an error where no turns are proposed) or `0` (single steps).
 """
 
 from __future__ import annotations
@@ -12,7 +15,15 @@ from typing import Any, ClassVar
 from teocalli.core import Action, Game, Information, InvalidOption, State
 
 from .base import Agent
-from .search import Search, game_policies
+from .search import Search, game_policies, game_turns
+from .turn_search import TurnSearch
+
+TURN_MODES: dict[str, bool | None] = {
+    "auto": None,
+    **dict.fromkeys(("1", "true", "yes", "on"), True),
+    **dict.fromkeys(("0", "false", "no", "off"), False),
+}
+"""`turns=`: auto (whole turns where the game proposes them), forced on, or off (single steps)."""
 
 
 class MCTSAgent(Agent):
@@ -25,6 +36,8 @@ class MCTSAgent(Agent):
         "c": 0.8,
         "depth": 0,
         "guide": 1.0,
+        "turns": "auto",
+        "width": 24,
     }
     hidden_allowed = False
 
@@ -36,6 +49,28 @@ class MCTSAgent(Agent):
                 "the player may know"
             )
         rollout, evaluate, policy = game_policies(game.info.name)
+        turns = game_turns(game.info.name)
+        self.search: Search | TurnSearch
+        mode = str(self.settings["turns"]).lower()
+        if mode not in TURN_MODES:
+            raise InvalidOption(f"bot option turns is one of auto, 1, 0, not {mode!r}")
+        wanted = TURN_MODES[mode]
+        if wanted and (turns is None or policy is None):
+            raise InvalidOption(f"{game.info.name} has no turn proposals: use turns=0 or auto")
+        if wanted or (wanted is None and turns is not None and policy is not None):
+            assert turns is not None and policy is not None
+            self.search = TurnSearch(
+                self.rng,
+                turns=turns,
+                policy=policy,
+                iterations=int(self.settings["iterations"]),
+                seconds=float(self.settings["time"]),
+                rollout_depth=int(self.settings["depth"]),
+                rollout=rollout,
+                evaluate=evaluate,
+                width=int(self.settings["width"]),
+            )
+            return
         self.search = Search(
             self.rng,
             iterations=int(self.settings["iterations"]),

@@ -70,6 +70,24 @@ def game_policies(game_name: str) -> tuple[Rollout, Evaluate | None, Policy | No
     )
 
 
+def game_hook(game_name: str, name: str) -> Any:
+    """A function the game's heuristics module defines (`turns`, `beliefs`, ...), or None."""
+    try:
+        module = importlib.import_module(
+            f"teocalli.agents.heuristics.{game_name.replace('-', '_')}"
+        )
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, name, None)
+
+
+def game_turns(game_name: str) -> Callable[[State, int, Rng], Sequence[tuple[Action, ...]]] | None:
+    """The game's proposals of whole turns for `turn_search`, where its heuristics define them."""
+    hook: Callable[[State, int, Rng], Sequence[tuple[Action, ...]]] | None
+    hook = game_hook(game_name, "turns")
+    return hook
+
+
 class Search:
     """A configured tree search; `choose` runs it from a state for one player."""
 

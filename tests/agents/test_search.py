@@ -75,7 +75,7 @@ def test_ismcts_worlds_agree_with_what_the_player_knows_and_vary_the_rest(
         return world
 
     state.determinize = recording  # type: ignore[method-assign]
-    agent = make_agent("ismcts:iterations=40,guide=0", game, seed=4)
+    agent = make_agent("ismcts:iterations=40,guide=0,turns=0", game, seed=4)
     before = json.dumps(state._full(), sort_keys=True)
     action = agent.act(state, player)
     assert action in state.legal_actions(player)

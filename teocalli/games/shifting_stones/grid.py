@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from teocalli.core import Rng
 
@@ -63,11 +64,15 @@ def swap_index(index: int, s: int) -> int:
     return SWAP_RANK[rank][s] * NUM_MASKS + mask
 
 
-def neighbours(index: int) -> list[int]:
-    """The 21 grids one action away: the 12 swaps, then the 9 flips (cell order)."""
-    return [swap_index(index, s) for s in range(len(SWAPS))] + [
+@lru_cache(maxsize=1 << 17)
+def neighbours(index: int) -> tuple[int, ...]:
+    """The 21 grids one action away: the 12 swaps, then the 9 flips (cell order).
+
+    Cached: planning revisits the same few thousand grids around the table's grid many times.
+    """
+    return tuple(swap_index(index, s) for s in range(len(SWAPS))) + tuple(
         index ^ (1 << c) for c in range(CELLS)
-    ]
+    )
 
 
 def random_grid(rng: Rng) -> list[int]:

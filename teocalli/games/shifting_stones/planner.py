@@ -48,22 +48,32 @@ def move_text(move: int) -> str:
 
 
 def _search(
-    solver: Solver,
+    tables: dict[int, bytes],
     index: int,
     cards: tuple[int, ...],
     left: int,
     failed: set[tuple[int, tuple[int, ...], int]],
 ) -> list[int] | None:
-    remaining = tuple(c for c in cards if solver.distance_at(c, index))
+    # the solver's packed tables read inline: this is the bots' innermost loop
+    remaining = []
+    worst = 0
+    half, odd = index >> 1, index & 1
+    for c in cards:
+        byte = tables[c][half]
+        d = (byte >> 4) if odd else (byte & 15)
+        if d:
+            remaining.append(c)
+            worst = max(worst, d)
     if not remaining:
         return []
-    if left == 0 or max(solver.distance_at(c, index) for c in remaining) > left:
+    if worst > left:
         return None
-    key = (index, remaining, left)
+    key = (index, tuple(remaining), left)
     if key in failed:
         return None
+    rest_cards = key[1]
     for move, nb in enumerate(neighbours(index)):
-        rest = _search(solver, nb, remaining, left - 1, failed)
+        rest = _search(tables, nb, rest_cards, left - 1, failed)
         if rest is not None:
             return [move, *rest]
     failed.add(key)
@@ -80,17 +90,19 @@ def path_for(
     if not cards:
         return []
     low = max(solver.distance_at(c, index) for c in cards)
+    tables = {c: solver.table(c) for c in cards}
     failed: set[tuple[int, tuple[int, ...], int]] = set()
     for limit in range(low, budget + 1):
-        path = _search(solver, index, cards, limit, failed)
+        path = _search(tables, index, cards, limit, failed)
         if path is not None:
             return path
     return None
 
 
-def _scores_along(
-    grid: Sequence[int], cards: Sequence[int], moves: Sequence[int], solver: Solver
+def scores_along(
+    grid: Sequence[int], cards: Sequence[int], moves: Sequence[int], solver: Solver = SOLVER
 ) -> tuple[tuple[int, ...], ...]:
+    """Per number of moves made (0 to all), the cards of `cards` that first match then."""
     index = grid_index(grid)
     left = list(cards)
     out = []
@@ -125,5 +137,5 @@ def best_turn(grid: Sequence[int], hand: Sequence[int], solver: Solver = SOLVER)
     for _, size, _, subset in candidates:
         path = path_for(grid, subset, n + size, solver)  # size is negative: budget n - |S|
         if path is not None:
-            return Plan(subset, tuple(path), _scores_along(grid, subset, path, solver))
+            return Plan(subset, tuple(path), scores_along(grid, subset, path, solver))
     return EMPTY

@@ -35,7 +35,7 @@ from teocalli.core import load
 from .actions import END, SKIP, Action, Flip, Score, Shift
 from .components import POINTS, SWAPS
 from .grid import grid_index
-from .planner import _scores_along, path_for
+from .planner import path_for, scores_along
 from .solo_search import Verdict, solve_position
 from .solver import SOLVER
 from .state import SOLO_STRIKES, EndReason, ShiftingStonesState
@@ -123,7 +123,7 @@ def _turn_options(state: ShiftingStonesState) -> list[list[Action]]:
             spare = sorted((c for c in hand if c not in subset), key=lambda c: (-dist[c], c))
             payers = spare[: len(path)]
             kept = spare[len(path) :]
-            after = _scores_along(grid, subset, path, SOLVER)
+            after = scores_along(grid, subset, path, SOLVER)
             actions: list[Action] = [Score(c) for c in after[0]]
             g = grid.copy()
             for k, move in enumerate(path):

@@ -133,6 +133,10 @@ class Solver:
     def distance(self, card: int, grid: Sequence[int]) -> int:
         return self.distance_at(card, grid_index(grid))
 
+    def table(self, card: int) -> bytes:
+        """The packed table: two 4-bit distances per byte, the even index in the low half."""
+        return self._load(card)
+
     def distance_at(self, card: int, index: int) -> int:
         byte = self._load(card)[index >> 1]
         return (byte >> 4) if index & 1 else (byte & 15)

@@ -1,0 +1,172 @@
+"""Search over whole turns: sequential halving on candidate turns, judged by playouts.
+
+Some games give a player many steps per turn (Shifting Stones: any number of shifts, flips and
+scores; Stack Back: piles until a stick goes on the wood). A tree over single steps spends its
+iterations on orderings of one plan; here the choices are whole turns instead:
+
+- The candidates are the turn the game's greedy heuristic would play (always first, so the search
+  can only depart from it on evidence) and the game's `turns(state, player, rng)` proposals, from
+  `teocalli.agents.heuristics.<game>`: each a sequence of actions that ends the player's turn.
+  They are built from the player's own knowledge (its view), never from hidden facts.
+- Each sample is one world (`determinize` for hidden-information games, a clone otherwise). In a
+  round every surviving candidate is played in the *same* worlds (common random numbers), so
+  candidates are compared on equal luck; each then plays out with the rollout policy, to the end
+  or for `depth` more turns (whole turns, not steps) and the game's evaluation.
+- Sequential halving (Karnin, Koren and Somekh, 2013) splits the budget (iterations = playouts,
+  or think time) over log2(candidates) rounds and keeps the better half after each; the last
+  survivor is played. The whole turn is kept and played step by step while the game goes as
+  expected, so the search runs once per turn.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+
+from teocalli.core import Action, Information, InvalidAction, Rng, State
+
+from .search import Evaluate, Policy, Rollout
+
+Turn = tuple[Action, ...]
+Turns = Callable[[State, int, Rng], Sequence[Turn]]
+
+MAX_TURN_STEPS = 200
+"""Safety bound on a greedy turn's length when it is simulated."""
+
+
+def policy_turn(state: State, player: int, policy: Policy, rng: Rng) -> Turn:
+    """The rest of `player`'s turn as `policy` would play it (on a copy of the state).
+
+    The policy reads only the player's view, and the turn stops as soon as the player is no longer
+    to move (or the game ends), so nothing hidden is used.
+    """
+    world = state.clone()
+    steps: list[Action] = []
+    while not world.is_terminal() and player in world.to_move() and len(steps) < MAX_TURN_STEPS:
+        action = policy(world, player, rng)
+        steps.append(action)
+        world.apply(action, player)
+    return tuple(steps)
+
+
+class TurnSearch:
+    """A configured turn-level search; `choose` returns the next step of the chosen turn."""
+
+    def __init__(
+        self,
+        rng: Rng,
+        *,
+        turns: Turns,
+        policy: Policy,
+        iterations: int = 1000,
+        seconds: float = 0.0,
+        rollout_depth: int = 0,
+        rollout: Rollout,
+        evaluate: Evaluate | None = None,
+        width: int = 24,
+    ) -> None:
+        self.rng = rng
+        self.turns = turns
+        self.policy = policy
+        self.iterations = iterations
+        self.seconds = seconds
+        self.depth = rollout_depth
+        self.rollout = rollout
+        self.evaluate = evaluate
+        self.width = width
+        self.last_iterations = 0
+        self.last_candidates = 0
+        self._plan: list[Action] = []
+        self._expect: tuple[int, int] | None = None
+
+    # --- the turn kept between steps --------------------------------------------------------
+    def choose(self, state: State, player: int) -> Action:
+        key = (len(state.history), player)
+        if self._plan and self._expect == key and self._plan[0] in state.legal_actions(player):
+            self.last_iterations = 0
+        else:
+            self._plan = list(self.search(state, player))
+        action = self._plan.pop(0)
+        self._expect = (key[0] + 1, player)
+        return action
+
+    # --- the search ---------------------------------------------------------------------------
+    def candidates(self, state: State, player: int) -> list[Turn]:
+        """The greedy turn first, then the game's proposals, without repeats, at most `width`."""
+        out = [policy_turn(state, player, self.policy, self.rng)]
+        seen = set(out)
+        for proposal in self.turns(state, player, self.rng):
+            turn = tuple(proposal)
+            if turn and turn not in seen:
+                seen.add(turn)
+                out.append(turn)
+            if len(out) >= self.width:
+                break
+        return out
+
+    def search(self, state: State, player: int) -> Turn:
+        """The candidate turn that survives sequential halving."""
+        alive = self.candidates(state, player)
+        self.last_candidates = len(alive)
+        self.last_iterations = 0
+        if len(alive) == 1:
+            return alive[0]
+        hidden = state.game.info.information is Information.HIDDEN
+        totals = dict.fromkeys(alive, 0.0)
+        counts = dict.fromkeys(alive, 0)
+        rounds = math.ceil(math.log2(len(alive)))
+        start = time.perf_counter()
+        for r in range(rounds):
+            deadline = start + self.seconds * (r + 1) / rounds if self.seconds > 0 else None
+            budget = max(1, (self.iterations // rounds) // len(alive))
+            worlds = 0
+            while True:
+                world = state.determinize(player, self.rng) if hidden else state.clone()
+                for turn in alive:
+                    value = self._sample(world, turn, player)
+                    if value is not None:
+                        totals[turn] += value
+                        counts[turn] += 1
+                self.last_iterations += len(alive)
+                worlds += 1
+                if deadline is not None:
+                    if time.perf_counter() >= deadline:
+                        break
+                elif worlds >= budget:
+                    break
+            ranked = sorted(alive, key=lambda t: -totals[t] / max(1, counts[t]))
+            # stable: among equal means the earlier candidate (the greedy turn first) survives
+            alive = ranked[: max(1, math.ceil(len(alive) / 2))]
+            if len(alive) == 1:
+                break
+        return alive[0]
+
+    def _sample(self, world: State, turn: Turn, player: int) -> float | None:
+        """The player's return after playing `turn` in (a copy of) `world` and playing out."""
+        w = world.clone()
+        for action in turn:
+            try:
+                w.apply(action, player)
+            except InvalidAction:
+                return None  # cannot happen for turns built from the player's knowledge
+        turns = 0
+        rollout, rng = self.rollout, self.rng
+        last = player
+        while not w.is_terminal():
+            movers = w.to_move()
+            p = movers[rng.randrange(len(movers))] if len(movers) > 1 else movers[0]
+            if p != last:
+                turns += 1
+                last = p
+                if self.depth and turns > self.depth and self.evaluate is not None:
+                    return float(self.evaluate(w)[player])
+            w.apply(rollout(w, p, rng), p)
+        import os
+
+        if os.environ.get("TS_MARGIN"):
+            sc = w.outcome().scores
+            m = sc[player] - max(x for i, x in enumerate(sc) if i != player)
+            k = float(os.environ["TS_MARGIN"])
+            return (1 - k) * float(w.outcome().returns()[player]) + k * math.tanh(m / 6)
+        return float(w.outcome().returns()[player])

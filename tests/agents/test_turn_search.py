@@ -1,0 +1,151 @@
+"""Turn-level search (`turns=1`): proposals are whole legal turns built from the player's own
+knowledge, the chosen turn is kept step by step, and the search sees what a turn leads to."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import teocalli
+from teocalli.agents import make_agent
+from teocalli.agents.heuristics import shifting_stones as heuristic
+from teocalli.agents.mcts import MCTSAgent
+from teocalli.agents.turn_search import TurnSearch
+from teocalli.core import InvalidOption, Rng
+from teocalli.games.shifting_stones.position import from_position
+from teocalli.games.shifting_stones.state import ShiftingStonesState
+
+
+def _positions(seeds: range) -> list[tuple[ShiftingStonesState, int]]:
+    """Positions from greedy games: every decision, at turn starts and mid-turn."""
+    game = teocalli.load("shifting-stones", players=2)
+    out = []
+    for seed in seeds:
+        state = game.new_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            player = state.to_move()[0]
+            out.append((state.clone(), player))
+            state.apply(heuristic.choose(state, player, rng), player)
+    return out
+
+
+def test_every_proposed_turn_is_legal_and_ends_the_turn() -> None:
+    positions = _positions(range(3))
+    assert len(positions) > 100
+    for state, player in positions[::3]:
+        proposals = heuristic.turns(state, player, Rng(0))
+        assert proposals, "there is always a turn to propose (at least ending it)"
+        for turn in proposals:
+            world = state.clone()
+            for action in turn:
+                assert player in world.to_move() and not world.is_terminal()
+                world.apply(action, player)  # raises InvalidAction if illegal
+            assert world.is_terminal() or player not in world.to_move(), turn
+
+
+def test_proposals_use_only_what_the_player_knows() -> None:
+    for state, player in _positions(range(1))[::5]:
+        expected = heuristic.turns(state, player, Rng(0))
+        for k in range(3):
+            world = state.determinize(player, Rng(k))
+            assert heuristic.turns(world, player, Rng(0)) == expected
+
+
+def test_the_greedy_turn_is_always_a_candidate_and_comes_first() -> None:
+    state, player = _positions(range(1))[0]
+    search = TurnSearch(
+        Rng(1),
+        turns=heuristic.turns,
+        policy=heuristic.choose,
+        rollout=heuristic.rollout,
+        iterations=10,
+    )
+    candidates = search.candidates(state, player)
+    world, rng = state.clone(), Rng(1)
+    greedy = []
+    while player in world.to_move():
+        action = heuristic.choose(world, player, rng)
+        greedy.append(action)
+        world.apply(action, player)
+    assert candidates[0] == tuple(greedy)
+    assert len(candidates) == len(set(candidates)) > 1
+
+
+def test_the_chosen_turn_is_played_step_by_step_without_searching_again() -> None:
+    game = teocalli.load("shifting-stones", players=2)
+    state = game.new_state(3)
+    agent = make_agent("ismcts:turns=1,iterations=60", game, seed=2)
+    assert isinstance(agent, MCTSAgent) and isinstance(agent.search, TurnSearch)
+    search = agent.search
+    first = agent.act(state, 0)
+    assert search.last_iterations > 0
+    planned = list(search._plan)
+    state.apply(first, 0)
+    if planned:
+        assert agent.act(state, 0) == planned[0]
+        assert search.last_iterations == 0
+
+
+def test_turn_search_is_reproducible_with_a_seed() -> None:
+    game = teocalli.load("shifting-stones", players=2)
+    state = game.new_state(5)
+    a = make_agent("ismcts:turns=1,iterations=80", game, seed=4).act(state, 0)
+    b = make_agent("ismcts:turns=1,iterations=80", game, seed=4).act(state, 0)
+    assert a == b
+
+
+def test_turns_are_refused_for_a_game_without_proposals() -> None:
+    with pytest.raises(InvalidOption, match="turn proposals"):
+        make_agent("ismcts:turns=1", teocalli.load("stakz"))
+
+
+LOST_IF_ENDED = """
+grid: Tr Tr Tr / Fi Bi Su / Ho Bo Ho
+hands: 40 41 42 43 | 20 21
+scored: 33 35 66 | 9 10 11 12 13 14 15 16 24
+deck: rest
+turn: 1
+"""
+"""Seat 1, the last seat, holds card 21 (1 point, matches now) and card 20 (5 points, two moves
+away, out of reach with one spare card). Seat 0 has 15 points; seat 1 has nine 1-point cards
+(9 points, +3 for the most 1-point cards). Scoring 21 makes ten cards: the game ends at once,
+13 to 15, lost. Keeping the game going leaves a chance (card 20 next turn makes 17)."""
+
+
+def test_the_turn_search_does_not_end_a_lost_game_that_greedy_ends() -> None:
+    game = teocalli.load("shifting-stones", players=2)
+    state = from_position(game, LOST_IF_ENDED)  # type: ignore[arg-type]
+    greedy = heuristic.choose(state, 1, Rng(0))
+    assert str(greedy) == "score 21"
+    ended = state.clone()
+    ended.apply(greedy, 1)
+    ended.apply("end", 1)
+    assert ended.is_terminal() and ended.outcome().winners == (0,)
+
+    agent = make_agent("ismcts:turns=1,iterations=400", game, seed=1)
+    assert isinstance(agent.search, TurnSearch)
+    turn = [agent.act(state, 1), *agent.search._plan]
+    assert "score 21" not in [str(a) for a in turn], turn
+
+
+def test_turn_search_worlds_agree_with_what_the_player_knows_and_vary_the_rest() -> None:
+    state, player = _positions(range(1))[30]
+    worlds: list[ShiftingStonesState] = []
+    real = state.determinize
+
+    def recording(p: int, r: Rng) -> ShiftingStonesState:
+        world = real(p, r)
+        worlds.append(world.clone())
+        return world
+
+    state.determinize = recording  # type: ignore[method-assign]
+    agent = make_agent("ismcts:iterations=60", state.game, seed=4)
+    before = json.dumps(state._full(), sort_keys=True)
+    agent.act(state, player)
+    assert json.dumps(state._full(), sort_keys=True) == before, "the search changed the real state"
+    assert len(worlds) >= 2
+    view = state.view(player)
+    assert all(w.view(player) == view for w in worlds), "a world contradicts the player's knowledge"
+    assert len({(tuple(w.deck), tuple(w.hands[1 - player])) for w in worlds}) > 1
