@@ -1,7 +1,9 @@
 """Stack Back throughput: `python -m benchmarks.bench_stack_back`.
 
 Prints random playouts per second, candidate generation per second (mid-game positions), apply
-per second, and the geometry kernel measured two ways (numpy clipper vs shapely) on the same pairs.
+per second, the geometry kernel measured two ways (numpy clipper vs shapely) on the same pairs,
+and the bots: greedy steps per second, and the turn-level search's playouts per second and
+proposals per turn on positions of seeded greedy games.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import time
 import numpy as np
 
 import teocalli
+from teocalli.agents import make_agent
+from teocalli.agents.heuristics.stack_back import choose, turns
 from teocalli.core import Rng, State
 from teocalli.games.stack_back.geometry import clip, clip_shapely, quads
 
@@ -85,6 +89,42 @@ def main() -> None:
                 reps += 1
             per = (time.perf_counter() - t) / reps / size * 1e6
             print(f"overlap area+centroid, {size:4d} pairs per call, {name:7s}: {per:.2f} us/pair")
+
+    _bots(game)
+
+
+def _bots(game: teocalli.core.Game) -> None:
+    """Greedy play and the turn search, on positions at the start of turns of greedy games."""
+    starts: list[State] = []
+    steps = 0
+    t = time.perf_counter()
+    for seed in range(6):
+        state = game.new_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            player = state.to_move()[0]
+            if state.placed_this_turn == 0 and len(state.history) % 4 == 0:
+                starts.append(state.clone())
+            state.apply(choose(state, player, rng), player)
+            steps += 1
+    dt = time.perf_counter() - t
+    print(f"greedy play: {steps / dt:.0f} steps/s ({dt / steps * 1000:.2f} ms/step)")
+    t = time.perf_counter()
+    proposals = sum(len(turns(s, s.to_move()[0], Rng(1))) for s in starts)
+    dt = time.perf_counter() - t
+    print(
+        f"turn proposals: {proposals / len(starts):.1f} per turn, "
+        f"{dt / len(starts) * 1000:.1f} ms per turn"
+    )
+    for spec in ("mcts:turns=1,iterations=60", "mcts:turns=1,iterations=60,depth=8"):
+        done = 0
+        t = time.perf_counter()
+        for i, state in enumerate(starts[:16]):
+            bot = make_agent(spec, game, i)
+            bot.act(state.clone(), state.to_move()[0])
+            done += bot.search.last_iterations  # type: ignore[attr-defined]
+        dt = time.perf_counter() - t
+        print(f"{spec}: {done / dt:.0f} playouts/s, {dt / 16:.2f} s per turn")
 
 
 if __name__ == "__main__":

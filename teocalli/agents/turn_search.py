@@ -97,12 +97,12 @@ class TurnSearch:
         out = [policy_turn(state, player, self.policy, self.rng)]
         seen = set(out)
         for proposal in self.turns(state, player, self.rng):
+            if len(out) >= self.width:
+                break
             turn = tuple(proposal)
             if turn and turn not in seen:
                 seen.add(turn)
                 out.append(turn)
-            if len(out) >= self.width:
-                break
         return out
 
     def search(self, state: State, player: int) -> Turn:

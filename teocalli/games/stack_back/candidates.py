@@ -26,7 +26,7 @@ from .actions import Colour, Place, lattice_index
 from .balance import Stick
 from .components import LENGTHS, NUM_COLOURS, SPEC
 from .geometry import Array, Mask, clip, quads, sat_hits
-from .rules import TOL, Footprints, Layout, Verdict, on_wood, piled, settle, touches
+from .rules import TOL, Footprints, Layout, Verdict, on_wood, piled, pose_key, settle, touches
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,18 +84,35 @@ def all_free() -> Mask:
 
 def still_free(free: Mask, stick: Stick) -> Mask:
     """The free mask after `stick` is placed: wood candidates it touches are no longer free."""
+    covered = _covers(stick)
+    if not len(covered) or not free[covered].any():
+        return free
+    out = free.copy()
+    out[covered] = False
+    return out
+
+
+_COVERS: dict[Place, npt.NDArray[np.intp]] = {}
+_MEMO_MAX = 20_000
+
+
+def _covers(stick: Stick) -> npt.NDArray[np.intp]:
+    """The wood candidates a stick's footprint touches: a function of its pose, kept per pose."""
+    known = _COVERS.get(stick.pose)
+    if known is not None:
+        return known
     wood = wood_lattice()
     one = (np.array([stick.cx]), np.array([stick.cy]), np.array([stick.ux]), np.array([stick.uy]),
            np.array([stick.half]))  # fmt: skip
     f = wood.feet
-    hits = sat_hits(*one, f.cx, f.cy, f.ux, f.uy, f.half)[0] & free
-    idx = np.nonzero(hits)[0]
-    if not len(idx):
-        return free
-    area, _ = clip(np.repeat(quads(*one), len(idx), axis=0), wood.quads[idx])
-    out = free.copy()
-    out[idx[area > TOL]] = False
-    return out
+    idx = np.nonzero(sat_hits(*one, f.cx, f.cy, f.ux, f.uy, f.half)[0])[0]
+    if len(idx):
+        area, _ = clip(np.repeat(quads(*one), len(idx), axis=0), wood.quads[idx])
+        idx = idx[area > TOL]
+    if len(_COVERS) >= _MEMO_MAX:
+        _COVERS.clear()
+    _COVERS[stick.pose] = idx
+    return idx
 
 
 def is_free_wood(free: Mask, pose: Place) -> bool:
@@ -123,36 +140,87 @@ def wood_moves(free: Mask, supply: Sequence[int], owner: int) -> list[Move]:
 
 
 def pile_poses(
-    sticks: Sequence[Stick], carries: Sequence[int], supply: Sequence[int], floor: int
+    sticks: Sequence[Stick],
+    carries: Sequence[int],
+    supply: Sequence[int],
+    floor: int,
+    layout: Layout | None = None,
 ) -> list[Place]:
-    """The bridging poses to try (before judging), deduplicated, in index order."""
+    """The bridging poses to try (before judging), deduplicated, in index order.
+
+    With the position's `layout` the pairs within reach are found with numpy (distances within
+    `_EXACT` of the reach are recomputed with math.hypot, so the pairs are exactly the scalar
+    rule's), and each pair's bridges come from a memo keyed by the two poses."""
     by_level: dict[int, list[int]] = {}
     for i, s in enumerate(sticks):
         if s.level + 1 >= floor:
             by_level.setdefault(s.level, []).append(i)
     found: dict[int, Place] = {}
     longest = max(LENGTHS[c] for c in range(NUM_COLOURS) if supply[c] > 0) if any(supply) else 0.0
+    limit = longest - 6
+    have = [c for c in range(NUM_COLOURS) if supply[c] > 0]
+    memo = _PAIRS
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    if layout is None or layout.keys is None or len(layout.cx) != len(sticks):
+        layout = None
+    keys = layout.keys.tolist() if layout is not None and layout.keys is not None else None
     for group in by_level.values():
+        for i, j in _within_reach(sticks, group, limit, layout):
+            a, b = sticks[i], sticks[j]
+            key = (keys[i], keys[j]) if keys is not None else (pose_key(a.pose), pose_key(b.pose))
+            known = memo.get(key)
+            if known is not None:
+                bridges = known
+            else:
+                bridges = _pair(a, b)
+                if key[0] >= 0 and key[1] >= 0:  # off the lattice: not memoised
+                    memo[key] = bridges
+            held = carries[i] | carries[j]
+            ca, cb = a.pose.colour, b.pose.colour
+            for c in have:
+                if c not in (ca, cb) and not held >> c & 1:
+                    for index, place in bridges[c]:
+                        if index not in found:
+                            found[index] = place
+    return [found[k] for k in sorted(found)]
+
+
+_EXACT = 1e-6
+
+
+def _within_reach(
+    sticks: Sequence[Stick], group: list[int], limit: float, layout: Layout | None
+) -> list[tuple[int, int]]:
+    """The pairs (i < j in `group` order) whose ends are at most `limit` apart."""
+    if layout is None or len(group) < 6:
+        out = []
         for k, i in enumerate(group):
             a = sticks[i]
             for j in group[k + 1 :]:
                 b = sticks[j]
-                gap = math.hypot(b.cx - a.cx, b.cy - a.cy) - a.half - b.half
-                if gap > longest - 6:
-                    continue
-                colours = [
-                    c
-                    for c in range(NUM_COLOURS)
-                    if supply[c] > 0
-                    and c not in (a.colour, b.colour)
-                    and not (carries[i] | carries[j]) >> c & 1
-                ]
-                if colours:
-                    _bridges(a, b, colours, found)
-    return [found[k] for k in sorted(found)]
+                if math.hypot(b.cx - a.cx, b.cy - a.cy) - a.half - b.half <= limit:
+                    out.append((i, j))
+        return out
+    g = np.array(group)
+    x, y, h = layout.cx[g], layout.cy[g], layout.half[g]
+    gap = np.hypot(x[None, :] - x[:, None], y[None, :] - y[:, None]) - h[:, None] - h[None, :]
+    near = np.triu(gap <= limit, 1)
+    for r, c in zip(*np.nonzero(np.triu(np.abs(gap - limit) < _EXACT, 1)), strict=True):
+        a, b = sticks[group[r]], sticks[group[c]]
+        near[r, c] = math.hypot(b.cx - a.cx, b.cy - a.cy) - a.half - b.half <= limit
+    rows, cols = np.nonzero(near)
+    return [(group[r], group[c]) for r, c in zip(rows.tolist(), cols.tolist(), strict=True)]
 
 
-def _bridges(a: Stick, b: Stick, colours: list[int], found: dict[int, Place]) -> None:
+Bridges = tuple[tuple[tuple[int, Place], ...], ...]
+"""For two sticks: per colour, the bridges (dense index, pose) a stick of that colour may make."""
+_PAIRS: dict[tuple[int, int], Bridges] = {}
+"""`_pair` per two poses (by `pose_key`): pure geometry, so kept across positions."""
+
+
+def _pair(a: Stick, b: Stick) -> Bridges:
+    per_colour: list[list[tuple[int, Place]]] = [[] for _ in range(NUM_COLOURS)]
     turn = -1.0 if a.ux * b.ux + a.uy * b.uy < 0 else 1.0
     step10 = SPEC.step * 10
     astep10 = SPEC.angle_step * 10
@@ -168,12 +236,13 @@ def _bridges(a: Stick, b: Stick, colours: list[int], found: dict[int, Place]) ->
         y10 = round((pay + pby) / 2 * 10 / step10) * step10
         deg = math.degrees(math.atan2(pby - pay, pbx - pax)) % 180
         a10 = (round(deg * 10 / astep10) * astep10) % 1800
-        for c in colours:
+        for c in range(NUM_COLOURS):
             if dist + 6 > LENGTHS[c]:
                 continue
             index = lattice_index(c, x10, y10, a10)
-            if index is not None and index not in found:
-                found[index] = Place(Colour(c), x10, y10, a10)
+            if index is not None:
+                per_colour[c].append((index, Place(Colour(c), x10, y10, a10)))
+    return tuple(tuple(b) for b in per_colour)
 
 
 def pile_moves(
@@ -188,7 +257,7 @@ def pile_moves(
     owner: int,
 ) -> list[Move]:
     """The bridging candidates the rules allow now."""
-    poses = pile_poses(sticks, carries, supply, floor)
+    poses = pile_poses(sticks, carries, supply, floor, layout)
     if not poses:
         return []
     out = []

@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+import numpy.typing as npt
 
-from .actions import Place
+from .actions import Place, lattice_index
 from .balance import NEW, Stick, try_add
 from .components import HALF_LENGTHS, LENGTHS, SPEC, WEIGHTS
 from .geometry import Array, axis, box, clip, quads, sat_hits
@@ -40,11 +41,13 @@ class Layout:
     half: Array
     quads: Array
     levels: tuple[int, ...]
+    keys: npt.NDArray[np.int64] | None = None
+    """Each stick's `pose_key`, for the overlap memo of `touches`."""
 
     @staticmethod
     def empty() -> Layout:
         z = np.zeros(0)
-        return Layout(z, z, z, z, z, np.zeros((0, 4, 2)), ())
+        return Layout(z, z, z, z, z, np.zeros((0, 4, 2)), (), np.zeros(0, dtype=np.int64))
 
     def with_stick(self, s: Stick) -> Layout:
         one = quads(
@@ -62,6 +65,7 @@ class Layout:
             np.append(self.half, s.half),
             np.concatenate((self.quads, one)),
             (*self.levels, s.level),
+            None if self.keys is None else np.append(self.keys, pose_key(s.pose)),
         )
 
 
@@ -74,6 +78,8 @@ class Footprints:
     ux: Array
     uy: Array
     half: Array
+    keys: npt.NDArray[np.int64] | None = None
+    """Each pose's `pose_key`, for the overlap memo of `touches`."""
 
     @staticmethod
     def of(poses: Sequence[Place]) -> Footprints:
@@ -81,7 +87,8 @@ class Footprints:
         cy = np.array([p.y10 / 10 for p in poses])
         dirs = np.array([axis(p.a10) for p in poses]).reshape(-1, 2)
         half = np.array([HALF_LENGTHS[p.colour] for p in poses])
-        return Footprints(cx, cy, dirs[:, 0].copy(), dirs[:, 1].copy(), half)
+        keys = np.array([pose_key(p) for p in poses], dtype=np.int64)
+        return Footprints(cx, cy, dirs[:, 0].copy(), dirs[:, 1].copy(), half, keys)
 
     def quads(self) -> Array:
         return quads(self.cx, self.cy, self.ux, self.uy, self.half)
@@ -89,6 +96,20 @@ class Footprints:
 
 Touch = tuple[int, float, float, float]
 """(stick index, overlap area, overlap centroid x, y)."""
+
+_OVERLAPS: dict[int, tuple[float, float, float]] = {}
+"""Overlap (area, centroid x, y) of two poses' footprints, by `pose_key` pair: a pure function of
+the two poses, so kept across positions (a search meets the same candidate against the same stick
+again and again; clipping them was most of the cost of generating candidates)."""
+_OVERLAPS_MAX = 150_000
+_KEY_SHIFT = 1 << 31
+
+
+def pose_key(place: Place) -> int:
+    """A pose's dense index, the key of the memos; -1 off the lattice (never memoised: a person's
+    or a shaken hand's poses are endless)."""
+    key = lattice_index(place.colour, place.x10, place.y10, place.a10)
+    return -1 if key is None else key
 
 
 def touches(layout: Layout, feet: Footprints) -> list[list[Touch]]:
@@ -101,10 +122,47 @@ def touches(layout: Layout, feet: Footprints) -> list[list[Touch]]:
     ci, sj = np.nonzero(hits)
     if not len(ci):
         return out
+    if feet.keys is not None and layout.keys is not None:
+        return _touches_memo(layout, feet, ci, sj, out)
     area, cent = clip(feet.quads()[ci], layout.quads[sj])
     for c, s, a, g in zip(ci.tolist(), sj.tolist(), area.tolist(), cent.tolist(), strict=True):
         if a > TOL:
             out[c].append((s, a, g[0], g[1]))
+    return out
+
+
+def _touches_memo(
+    layout: Layout,
+    feet: Footprints,
+    ci: npt.NDArray[np.intp],
+    sj: npt.NDArray[np.intp],
+    out: list[list[Touch]],
+) -> list[list[Touch]]:
+    """`touches` with each pair's overlap clipped once per process (same numbers, same order)."""
+    assert feet.keys is not None and layout.keys is not None
+    memo = _OVERLAPS
+    pairs = list(zip(ci.tolist(), sj.tolist(), strict=True))
+    kc, ks = feet.keys[ci], layout.keys[sj]
+    # a pair with a pose off the lattice gets a negative key of its own, never memoised
+    keys = np.where(
+        (kc >= 0) & (ks >= 0), kc * _KEY_SHIFT + ks, -1 - np.arange(len(ci), dtype=np.int64)
+    ).tolist()
+    miss = [k for k, key in enumerate(keys) if key not in memo]
+    fresh: dict[int, tuple[float, float, float]] = {}
+    if miss:
+        if len(memo) + len(miss) > _OVERLAPS_MAX:
+            memo.clear()
+            miss = list(range(len(keys)))
+        rows = np.array(miss)
+        area, cent = clip(feet.quads()[ci[rows]], layout.quads[sj[rows]])
+        for k, a, g in zip(miss, area.tolist(), cent.tolist(), strict=True):
+            fresh[keys[k]] = value = (a, g[0], g[1])
+            if keys[k] >= 0:
+                memo[keys[k]] = value
+    for (c, s), key in zip(pairs, keys, strict=True):
+        a, gx, gy = fresh[key] if key in fresh else memo[key]
+        if a > TOL:
+            out[c].append((s, a, gx, gy))
     return out
 
 

@@ -140,6 +140,11 @@ class StackBackState(State):
         self._cache = Cache(key, player, tuple(actions) if actions else (PASS,), verdicts)
         return self._cache
 
+    def placements(self, player: int) -> dict[Place, Verdict]:
+        """Each legal candidate of `player` now with the placement it makes (search reads levels
+        and supports here instead of judging each candidate again)."""
+        return self._candidates(player).verdicts
+
     def judge(self, place: Place, player: int) -> Verdict | str:
         """The placement `place` would make for `player` now, or the rule that refuses it."""
         if self.supply[player][place.colour] <= 0:
@@ -162,6 +167,11 @@ class StackBackState(State):
 
     def level_of(self, place: Place, player: int) -> int | None:
         """The level `place` would take for `player` now, or None if the rules refuse it."""
+        cache = self._cache
+        if cache is not None and cache.step == len(self.history) and cache.player == player:
+            known = cache.verdicts.get(place)
+            if known is not None:  # a candidate already judged: no second judgement
+                return known.stick.level
         verdict = self.judge(place, player)
         return None if isinstance(verdict, str) else verdict.stick.level
 
