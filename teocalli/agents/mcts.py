@@ -4,8 +4,9 @@ Both take `iterations=N` or `time=SECONDS` (think time per move; it overrides it
 `c=` (exploration), `depth=` (rollout steps before the game's evaluation, 0 = play to the end),
 `guide=` (weight of the greedy heuristic's move as a prior; 0 = pure UCT), and `turns=`: `auto`
 (default: in games whose heuristics propose whole turns, Shifting Stones and Stack Back, choose
-among those by sequential halving, `turn_search.py`; there `depth=` counts turns and `width=`
-caps the candidates), `1` (the same, an error where no turns are proposed) or `0` (single steps).
+among those by sequential halving, `turn_search.py`; there `depth=` counts turns, `width=` caps
+the candidates and the default budget is the game's `TURN_PLAYOUTS`, about a second a turn),
+`1` (the same, an error where no turns are proposed) or `0` (single steps).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, ClassVar
 from teocalli.core import Action, Game, Information, InvalidOption, State
 
 from .base import Agent
-from .search import Search, game_policies, game_turns
+from .search import Search, game_hook, game_policies, game_turns
 from .turn_search import TurnSearch
 
 TURN_MODES: dict[str, bool | None] = {
@@ -59,11 +60,14 @@ class MCTSAgent(Agent):
             raise InvalidOption(f"{game.info.name} has no turn proposals: use turns=0 or auto")
         if wanted or (wanted is None and turns is not None and policy is not None):
             assert turns is not None and policy is not None
+            iterations = int(self.settings["iterations"])
+            if "iterations" not in options:  # the game's own default: playouts cost per game
+                iterations = int(game_hook(game.info.name, "TURN_PLAYOUTS") or iterations)
             self.search = TurnSearch(
                 self.rng,
                 turns=turns,
                 policy=policy,
-                iterations=int(self.settings["iterations"]),
+                iterations=iterations,
                 seconds=float(self.settings["time"]),
                 rollout_depth=int(self.settings["depth"]),
                 rollout=rollout,

@@ -149,3 +149,15 @@ def test_turn_search_worlds_agree_with_what_the_player_knows_and_vary_the_rest()
     view = state.view(player)
     assert all(w.view(player) == view for w in worlds), "a world contradicts the player's knowledge"
     assert len({(tuple(w.deck), tuple(w.hands[1 - player])) for w in worlds}) > 1
+
+
+def test_the_default_budget_is_the_games_own_and_an_explicit_one_wins() -> None:
+    game = teocalli.load("shifting-stones", players=2)
+    default = make_agent("ismcts", game).search
+    explicit = make_agent("ismcts:iterations=77", game).search
+    step = make_agent("ismcts:turns=0", game).search
+    assert isinstance(default, TurnSearch) and default.iterations == heuristic.TURN_PLAYOUTS
+    assert isinstance(explicit, TurnSearch) and explicit.iterations == 77
+    assert not isinstance(step, TurnSearch) and step.iterations == 1000
+    with pytest.raises(InvalidOption, match="turns is one of"):
+        make_agent("ismcts:turns=maybe", game)

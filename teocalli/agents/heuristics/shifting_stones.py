@@ -25,6 +25,9 @@ from teocalli.games.shifting_stones.planner import (
 )
 from teocalli.games.shifting_stones.solver import SOLVER
 
+TURN_PLAYOUTS = 1500
+"""The turn search's default budget, playouts a turn: about 1 s on one core."""
+
 
 def move_action(card: int, move: int) -> Action:
     """The engine action for neighbour move `move` (0-11 swaps, 12-20 flips) paid by `card`."""

@@ -37,6 +37,9 @@ WOODS = 4
 _EXACT = 1e-6
 """Reach distances this close to the threshold are recomputed exactly as the greedy did."""
 
+TURN_PLAYOUTS = 100
+"""The turn search's default budget, playouts a turn: about 1 s on one core."""
+
 
 def choose(state: State, player: int, rng: Rng) -> Action:
     assert isinstance(state, StackBackState)
