@@ -24,7 +24,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 
-from teocalli.core import Action, Information, InvalidAction, Rng, State
+from teocalli.core import Action, Effect, IllegalAction, Information, InvalidAction, Rng, State
 
 from .search import Evaluate, Policy, Rollout
 
@@ -39,7 +39,8 @@ def policy_turn(state: State, player: int, policy: Policy, rng: Rng) -> Turn:
     """The rest of `player`'s turn as `policy` would play it (on a copy of the state).
 
     The policy reads only the player's view, and the turn stops as soon as the player is no longer
-    to move (or the game ends), so nothing hidden is used.
+    to move, the game ends, or a step draws from a hidden supply (after a Stakz round ends, the
+    winner may start the next round: that deal is hidden), so nothing hidden is used.
     """
     world = state.clone()
     steps: list[Action] = []
@@ -47,6 +48,8 @@ def policy_turn(state: State, player: int, policy: Policy, rng: Rng) -> Turn:
         action = policy(world, player, rng)
         steps.append(action)
         world.apply(action, player)
+        if world.history[-1].effect & Effect.DREW:
+            break  # a draw or a new deal: what follows depends on hidden facts
     return tuple(steps)
 
 
@@ -135,7 +138,9 @@ class TurnSearch:
                         break
                 elif worlds >= budget:
                     break
-            ranked = sorted(alive, key=lambda t: -totals[t] / max(1, counts[t]))
+            ranked = sorted(
+                alive, key=lambda t: -totals[t] / counts[t] if counts[t] else math.inf
+            )  # a turn no world could play ranks last
             # stable: among equal means the earlier candidate (the greedy turn first) survives
             alive = ranked[: max(1, math.ceil(len(alive) / 2))]
             if len(alive) == 1:
@@ -148,7 +153,7 @@ class TurnSearch:
         for action in turn:
             try:
                 w.apply(action, player)
-            except InvalidAction:
+            except (IllegalAction, InvalidAction):
                 return None  # cannot happen for turns built from the player's knowledge
         turns = 0
         rollout, rng = self.rollout, self.rng

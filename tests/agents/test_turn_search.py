@@ -98,7 +98,7 @@ def test_turn_search_is_reproducible_with_a_seed() -> None:
 
 def test_turns_are_refused_for_a_game_without_proposals() -> None:
     with pytest.raises(InvalidOption, match="turn proposals"):
-        make_agent("ismcts:turns=1", teocalli.load("stakz"))
+        make_agent("ismcts:turns=1", teocalli.load("space-aztecs", players=2))
 
 
 LOST_IF_ENDED = """
