@@ -5,7 +5,8 @@ Both take `iterations=N` or `time=SECONDS` (think time per move; it overrides it
 `guide=` (weight of the greedy heuristic's move as a prior; 0 = pure UCT), and `turns=`: `auto`
 (default: in games whose heuristics propose whole turns, Shifting Stones and Stack Back, choose
 among those by sequential halving, `turn_search.py`; there `depth=` counts turns, `width=` caps
-the candidates and the default budget is the game's `TURN_PLAYOUTS`, about a second a turn),
+the candidates, `confidence=` is the standard errors by which a turn must beat the greedy one,
+and the default budget is the game's `TURN_PLAYOUTS`, about a second a turn),
 `1` (the same, an error where no turns are proposed) or `0` (single steps).
 """
 
@@ -39,6 +40,7 @@ class MCTSAgent(Agent):
         "guide": 1.0,
         "turns": "auto",
         "width": 24,
+        "confidence": 1.0,
     }
     hidden_allowed = False
 
@@ -73,6 +75,7 @@ class MCTSAgent(Agent):
                 rollout=rollout,
                 evaluate=evaluate,
                 width=int(self.settings["width"]),
+                confidence=float(self.settings["confidence"]),
             )
             return
         self.search = Search(

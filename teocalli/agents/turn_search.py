@@ -16,6 +16,11 @@ iterations on orderings of one plan; here the choices are whole turns instead:
   or think time) over log2(candidates) rounds and keeps the better half after each; the last
   survivor is played. The whole turn is kept and played step by step while the game goes as
   expected, so the search runs once per turn.
+- The greedy turn stays in play to the end, and the survivor replaces it only if, over the worlds
+  both were played in, its mean return is ahead by more than `confidence` standard errors of the
+  paired differences: among many candidates and noisy playouts the best-looking one is often just
+  the luckiest (Shifting Stones, 300 playouts a turn, the same 200 games: 55% against greedy
+  without this rule, margin -0.1 points; 59% and +0.65 with `confidence=1`; 58% with 2).
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ class TurnSearch:
         rollout: Rollout,
         evaluate: Evaluate | None = None,
         width: int = 24,
+        confidence: float = 0.0,
     ) -> None:
         self.rng = rng
         self.turns = turns
@@ -78,6 +84,7 @@ class TurnSearch:
         self.rollout = rollout
         self.evaluate = evaluate
         self.width = width
+        self.confidence = confidence
         self.last_iterations = 0
         self.last_candidates = 0
         self._plan: list[Action] = []
@@ -109,29 +116,35 @@ class TurnSearch:
         return out
 
     def search(self, state: State, player: int) -> Turn:
-        """The candidate turn that survives sequential halving."""
+        """The candidate turn that survives sequential halving, if it beats the greedy turn."""
         alive = self.candidates(state, player)
         self.last_candidates = len(alive)
         self.last_iterations = 0
         if len(alive) == 1:
             return alive[0]
         hidden = state.game.info.information is Information.HIDDEN
+        greedy = alive[0]
         totals = dict.fromkeys(alive, 0.0)
         counts = dict.fromkeys(alive, 0)
+        seen: dict[Turn, dict[int, float]] = {turn: {} for turn in alive}
         rounds = math.ceil(math.log2(len(alive)))
         start = time.perf_counter()
+        world_id = 0
         for r in range(rounds):
             deadline = start + self.seconds * (r + 1) / rounds if self.seconds > 0 else None
             budget = max(1, (self.iterations // rounds) // len(alive))
             worlds = 0
+            played = alive if greedy in alive or not self.confidence else [*alive, greedy]
             while True:
                 world = state.determinize(player, self.rng) if hidden else state.clone()
-                for turn in alive:
+                world_id += 1
+                for turn in played:
                     value = self._sample(world, turn, player)
                     if value is not None:
                         totals[turn] += value
                         counts[turn] += 1
-                self.last_iterations += len(alive)
+                        seen[turn][world_id] = value
+                self.last_iterations += len(played)
                 worlds += 1
                 if deadline is not None:
                     if time.perf_counter() >= deadline:
@@ -145,7 +158,17 @@ class TurnSearch:
             alive = ranked[: max(1, math.ceil(len(alive) / 2))]
             if len(alive) == 1:
                 break
-        return alive[0]
+        best = alive[0]
+        if best != greedy and self.confidence > 0:
+            ours, base = seen[best], seen[greedy]
+            diffs = [ours[w] - base[w] for w in ours if w in base]
+            if len(diffs) < 2:
+                return greedy
+            mean = sum(diffs) / len(diffs)
+            var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+            if mean <= self.confidence * math.sqrt(var / len(diffs)):
+                return greedy
+        return best
 
     def _sample(self, world: State, turn: Turn, player: int) -> float | None:
         """The player's return after playing `turn` in (a copy of) `world` and playing out."""

@@ -161,3 +161,14 @@ def test_the_default_budget_is_the_games_own_and_an_explicit_one_wins() -> None:
     assert not isinstance(step, TurnSearch) and step.iterations == 1000
     with pytest.raises(InvalidOption, match="turns is one of"):
         make_agent("ismcts:turns=maybe", game)
+
+
+def test_a_turn_replaces_the_greedy_one_only_on_evidence() -> None:
+    game = teocalli.load("shifting-stones", players=2)
+    state = from_position(game, LOST_IF_ENDED)  # type: ignore[arg-type]
+    # beyond any evidence: the greedy turn (which ends the lost game) is kept
+    stubborn = make_agent("ismcts:iterations=400,confidence=1000", game, seed=1)
+    assert str(stubborn.act(state, 1)) == "score 21"
+    # with no such rule the search departs as soon as another turn looks better
+    eager = make_agent("ismcts:iterations=400,confidence=0", game, seed=1)
+    assert str(eager.act(state, 1)) != "score 21"
