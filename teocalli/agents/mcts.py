@@ -3,10 +3,10 @@
 Both take `iterations=N` or `time=SECONDS` (think time per move; it overrides iterations),
 `c=` (exploration), `depth=` (rollout steps before the game's evaluation, 0 = play to the end),
 `guide=` (weight of the greedy heuristic's move as a prior; 0 = pure UCT), and `turns=`: `auto`
-(default: in games whose heuristics propose whole turns, Shifting Stones and Stack Back, choose
-among those by sequential halving, `turn_search.py`; there `depth=` counts turns, `width=` caps
-the candidates, `confidence=` is the standard errors by which a turn must beat the greedy one,
-and the default budget is the game's `TURN_PLAYOUTS`, about a second a turn),
+(default: in games whose heuristics propose whole turns, Stakz, Shifting Stones and Stack Back,
+choose among those by sequential halving, `turn_search.py`; there `depth=` counts turns, `width=`
+caps the candidates, `confidence=` is the standard errors by which a turn must beat the greedy
+one, and options the spec leaves out come from the game's measured `TURN_SEARCH` defaults),
 `1` (the same, an error where no turns are proposed) or `0` (single steps).
 """
 
@@ -62,20 +62,20 @@ class MCTSAgent(Agent):
             raise InvalidOption(f"{game.info.name} has no turn proposals: use turns=0 or auto")
         if wanted or (wanted is None and turns is not None and policy is not None):
             assert turns is not None and policy is not None
-            iterations = int(self.settings["iterations"])
-            if "iterations" not in options:  # the game's own default: playouts cost per game
-                iterations = int(game_hook(game.info.name, "TURN_PLAYOUTS") or iterations)
+            # the game's own defaults (measured per game) for what the spec leaves out
+            tuned = game_hook(game.info.name, "TURN_SEARCH") or {}
+            settings = {**self.settings, **{k: v for k, v in tuned.items() if k not in options}}
             self.search = TurnSearch(
                 self.rng,
                 turns=turns,
                 policy=policy,
-                iterations=iterations,
-                seconds=float(self.settings["time"]),
-                rollout_depth=int(self.settings["depth"]),
+                iterations=int(settings["iterations"]),
+                seconds=float(settings["time"]),
+                rollout_depth=int(settings["depth"]),
                 rollout=rollout,
                 evaluate=evaluate,
-                width=int(self.settings["width"]),
-                confidence=float(self.settings["confidence"]),
+                width=int(settings["width"]),
+                confidence=float(settings["confidence"]),
             )
             return
         self.search = Search(

@@ -156,7 +156,10 @@ def test_the_default_budget_is_the_games_own_and_an_explicit_one_wins() -> None:
     default = make_agent("ismcts", game).search
     explicit = make_agent("ismcts:iterations=77", game).search
     step = make_agent("ismcts:turns=0", game).search
-    assert isinstance(default, TurnSearch) and default.iterations == heuristic.TURN_PLAYOUTS
+    assert (
+        isinstance(default, TurnSearch)
+        and default.iterations == heuristic.TURN_SEARCH["iterations"]
+    )
     assert isinstance(explicit, TurnSearch) and explicit.iterations == 77
     assert not isinstance(step, TurnSearch) and step.iterations == 1000
     with pytest.raises(InvalidOption, match="turns is one of"):

@@ -25,8 +25,9 @@ from teocalli.games.shifting_stones.planner import (
 )
 from teocalli.games.shifting_stones.solver import SOLVER
 
-TURN_PLAYOUTS = 1500
-"""The turn search's default budget, playouts a turn: about 1 s on one core."""
+TURN_SEARCH: dict[str, float] = {"iterations": 1500, "confidence": 1.0}
+"""The turn search's defaults here: 1,500 playouts, about 1 s a turn on one core (`confidence=1`
+measured better than 0 at 300 playouts)."""
 
 
 def move_action(card: int, move: int) -> Action:
