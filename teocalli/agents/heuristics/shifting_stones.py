@@ -18,11 +18,7 @@ from teocalli.core import Rng, State
 from teocalli.games.shifting_stones.actions import END, SKIP, Action, Flip, Score, Shift
 from teocalli.games.shifting_stones.components import POINTS, SWAPS
 from teocalli.games.shifting_stones.grid import grid_index, neighbours, parse_grid
-from teocalli.games.shifting_stones.planner import (
-    MAX_PLANNED_HAND,
-    best_turn,
-    path_for,
-)
+from teocalli.games.shifting_stones.planner import best_turn, path_for, within_reach
 from teocalli.games.shifting_stones.solver import SOLVER
 
 TURN_SEARCH: dict[str, float] = {"iterations": 1500, "confidence": 1.0}
@@ -175,24 +171,15 @@ def turns(state: State, player: int, rng: Rng) -> list[tuple[Action, ...]]:
     hand: list[int] = sorted(view["hand"])
     grid = parse_grid(view["grid"])
     index = grid_index(grid)
-    n = len(hand)
     dist = {c: SOLVER.distance_at(c, index) for c in hand}
-    pool = hand
-    if n > MAX_PLANNED_HAND:
-        pool = sorted(hand, key=lambda c: (dist[c], -POINTS[c], c))[:MAX_PLANNED_HAND]
     ranked: list[tuple[float, int, tuple[Action, ...]]] = []
 
     def add(value: float, actions: tuple[Action, ...]) -> None:
         ranked.append((-value, len(ranked), actions))
 
-    for size in range(1, len(pool) + 1):
-        for subset in combinations(pool, size):
-            budget = n - size
-            if any(dist[c] > budget for c in subset):
-                continue
-            path = path_for(grid, subset, budget)
-            if path is None:
-                continue
+    for subset, budget in within_reach(grid, hand):
+        path = path_for(grid, subset, budget)
+        if path is not None:
             rest = [c for c in hand if c not in subset]
             points = sum(POINTS[c] for c in subset)
             for payers in combinations(rest, len(path)):

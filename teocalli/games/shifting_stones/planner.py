@@ -115,9 +115,12 @@ def scores_along(
     return tuple(out)
 
 
-def best_turn(grid: Sequence[int], hand: Sequence[int], solver: Solver = SOLVER) -> Plan:
-    """The plan scoring the most points this turn (ties: the most cards, then the set whose
-    farthest card is nearest)."""
+def within_reach(
+    grid: Sequence[int], hand: Sequence[int], solver: Solver = SOLVER
+) -> list[tuple[tuple[int, ...], int]]:
+    """Every set S of hand cards (of the `MAX_PLANNED_HAND` most promising, for big hands) whose
+    cards are each within the n - |S| moves the rest of the hand can pay for: (S, n - |S|),
+    smallest sets first. Only these can be scored this turn (a path must still be found)."""
     index = grid_index(grid)
     hand = sorted(hand)
     n = len(hand)
@@ -125,17 +128,26 @@ def best_turn(grid: Sequence[int], hand: Sequence[int], solver: Solver = SOLVER)
     pool = hand
     if n > MAX_PLANNED_HAND:
         pool = sorted(hand, key=lambda c: (dist[c], -POINTS[c], c))[:MAX_PLANNED_HAND]
+    return [
+        (subset, n - size)
+        for size in range(1, len(pool) + 1)
+        for subset in combinations(pool, size)
+        if all(dist[c] <= n - size for c in subset)
+    ]
+
+
+def best_turn(grid: Sequence[int], hand: Sequence[int], solver: Solver = SOLVER) -> Plan:
+    """The plan scoring the most points this turn (ties: the most cards, then the set whose
+    farthest card is nearest)."""
+    index = grid_index(grid)
     candidates = []
-    for size in range(1, len(pool) + 1):
-        budget = n - size
-        for subset in combinations(pool, size):
-            if all(dist[c] <= budget for c in subset):
-                points = sum(POINTS[c] for c in subset)
-                lower = max(dist[c] for c in subset)
-                candidates.append((-points, -size, lower, subset))
+    for subset, budget in within_reach(grid, hand, solver):
+        points = sum(POINTS[c] for c in subset)
+        lower = max(solver.distance_at(c, index) for c in subset)
+        candidates.append((-points, -len(subset), lower, subset, budget))
     candidates.sort()
-    for _, size, _, subset in candidates:
-        path = path_for(grid, subset, n + size, solver)  # size is negative: budget n - |S|
+    for *_, subset, budget in candidates:
+        path = path_for(grid, subset, budget, solver)
         if path is not None:
             return Plan(subset, tuple(path), scores_along(grid, subset, path, solver))
     return EMPTY

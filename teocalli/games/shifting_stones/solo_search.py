@@ -210,7 +210,7 @@ _Node = tuple["Cards", int, list["Step"]]
 
 
 class _Budget(Exception):
-    pass
+    """Raised inside the exhaustive search when its node or time budget is spent."""
 
 
 @dataclass
