@@ -16,19 +16,13 @@ from teocalli.core import InvalidOption, Rng
 from teocalli.games.shifting_stones.position import from_position
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
+from .positions import greedy_positions
+
 
 def _positions(seeds: range) -> list[tuple[ShiftingStonesState, int]]:
     """Positions from greedy games: every decision, at turn starts and mid-turn."""
     game = teocalli.load("shifting-stones", players=2)
-    out = []
-    for seed in seeds:
-        state = game.new_state(seed)
-        rng = Rng(seed)
-        while not state.is_terminal():
-            player = state.to_move()[0]
-            out.append((state.clone(), player))
-            state.apply(heuristic.choose(state, player, rng), player)
-    return out
+    return greedy_positions(game, seeds)
 
 
 def test_every_proposed_turn_is_legal_and_ends_the_turn() -> None:

@@ -19,6 +19,8 @@ from teocalli.core import Rng
 from teocalli.games.stack_back import PASS, StackBackState, from_position
 from teocalli.games.stack_back.actions import Place
 
+from .positions import greedy_positions
+
 LONGER_RUN = """
 sticks: 0:Y64.0,80.0@0.0 1:Y208.0,44.0@90.0 0:M172.0,56.0@0.0 1:G196.0,58.0@10.0 1:M28.0,8.0@0.0
   0:G172.0,8.0@0.0 1:Y162.0,32.0@95.0 1:M182.0,54.0@15.0 1:G40.0,56.0@90.0
@@ -44,23 +46,6 @@ sticks: 0:G28.0,56.0@0.0 1:G208.0,8.0@0.0 0:Y184.0,44.0@0.0 1:G4.0,56.0@90.0 0:M
 """The end of a seeded random game (tests/games/stack_back/test_sb_rules.py): nothing fits."""
 
 
-def greedy_positions(seeds: range, every: int = 3) -> list[StackBackState]:
-    """Positions along seeded greedy games, mid-turn ones included (after a pile)."""
-    game = teocalli.load("stack-back")
-    out: list[StackBackState] = []
-    for seed in seeds:
-        state = game.new_state(seed)
-        rng = Rng(seed)
-        step = 0
-        while not state.is_terminal():
-            player = state.to_move()[0]
-            if step % every == 0 or state.placed_this_turn:
-                out.append(state.clone())
-            state.apply(choose(state, player, rng), player)
-            step += 1
-    return out
-
-
 def piles_in(state: StackBackState, player: int, turn: tuple[object, ...]) -> int:
     world = state.clone()
     count = 0
@@ -73,7 +58,10 @@ def piles_in(state: StackBackState, player: int, turn: tuple[object, ...]) -> in
 
 @pytest.fixture(scope="module")
 def positions() -> list[StackBackState]:
-    return greedy_positions(range(3))
+    """Positions along seeded greedy games, mid-turn ones included (after a pile)."""
+    game = teocalli.load("stack-back")
+    found = greedy_positions(game, range(3), every=3, also=lambda s: bool(s.placed_this_turn))
+    return [s for s, _ in found]
 
 
 def test_every_proposed_turn_is_legal_and_ends_the_turn(positions: list[StackBackState]) -> None:

@@ -13,6 +13,8 @@ from teocalli.core import Rng
 from teocalli.games.stakz import StakzState
 from teocalli.games.stakz.actions import EndTurn, Place
 
+from .positions import greedy_positions
+
 MORE_TILES = """
 stacks: Rx Rt Pt Pt Bt / Px Pt Bt Rt Rx Bx Ox / Ox Oh Bh Gh Gs / Gt Gc Bc Oc Oh / Gc Rc Pc Px
 hand 0: Rh Oc Gx Pc
@@ -22,23 +24,6 @@ scores: 9 7
 """
 """From a seeded greedy game (seed 4, step 422): greedy plays Gx@1 (a split) then Rh@1 and is
 stuck with Oc Pc; Oc@1, Rh@3, Gx@4 sheds three tiles."""
-
-
-def greedy_positions(seeds: range, every: int = 4) -> list[StakzState]:
-    """Positions along seeded 2-player greedy games, mid-turn ones (after a placement) included."""
-    game = teocalli.load("stakz", players=2)
-    out: list[StakzState] = []
-    for seed in seeds:
-        state = game.new_state(seed)
-        rng = Rng(seed)
-        step = 0
-        while not state.is_terminal():
-            player = state.to_move()[0]
-            if step % every == 0:
-                out.append(state.clone())
-            state.apply(choose(state, player, rng), player)
-            step += 1
-    return out
 
 
 def placed_in(state: StakzState, player: int, turn: tuple[object, ...]) -> int:
@@ -56,7 +41,9 @@ def placed_in(state: StakzState, player: int, turn: tuple[object, ...]) -> int:
 
 @pytest.fixture(scope="module")
 def positions() -> list[StakzState]:
-    return greedy_positions(range(2))
+    """Positions along seeded 2-player greedy games."""
+    found = greedy_positions(teocalli.load("stakz", players=2), range(2), every=4)
+    return [s for s, _ in found]
 
 
 def test_every_proposed_turn_is_legal_and_ends_the_turn(positions: list[StakzState]) -> None:
