@@ -398,10 +398,34 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from teocalli.server import create_app
+    from teocalli.server.ratelimit import DEFAULT_LIMITS, Limit
 
-    app = create_app(args.database, bot_workers=args.bot_workers)
+    limits = dict(DEFAULT_LIMITS)
+    for text in args.rate_limit:
+        kind, _, value = text.partition("=")
+        burst, _, every = value.partition("/")
+        try:
+            limits[kind] = Limit(int(burst), float(every))
+        except ValueError:
+            raise SystemExit(
+                f"--rate-limit {text!r}: write KIND=BURST/SECONDS, e.g. create=10/6"
+            ) from None
+        if kind not in DEFAULT_LIMITS or limits[kind].burst < 1 or not limits[kind].every > 0:
+            raise SystemExit(f"--rate-limit {text!r}: KIND is one of {', '.join(DEFAULT_LIMITS)}")
+    app = create_app(
+        args.database, bot_workers=args.bot_workers, think_cap=args.think_cap, rate_limits=limits
+    )
     print(f"teocalli: the web table is at http://{args.host}:{args.port}/", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=65_536, log_level="warning")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=65_536,
+        limit_concurrency=args.max_connections,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        proxy_headers=args.forwarded_allow_ips is not None,
+        log_level="warning",
+    )
     return 0
 
 
@@ -416,6 +440,25 @@ def add_serve_parser(sub: Any) -> None:
     )
     serve.add_argument(
         "--bot-workers", type=int, default=1, help="processes where bots think (0: threads)"
+    )
+    serve.add_argument(
+        "--think-cap", type=float, default=10.0, help="seconds a bot may think before it is stopped"
+    )
+    serve.add_argument(
+        "--rate-limit",
+        action="append",
+        default=[],
+        metavar="KIND=BURST/SECONDS",
+        help="per client address: create (tables), read (lobby, replays), connect (WebSockets); "
+        "e.g. create=10/6 allows 10 at once, then one every 6 s",
+    )
+    serve.add_argument(
+        "--max-connections", type=int, default=2000, help="open connections at most (then 503)"
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="behind a proxy: the proxy addresses whose X-Forwarded-For is trusted",
     )
     serve.set_defaults(func=cmd_serve)
 

@@ -20,7 +20,7 @@ from .game import (
 )
 from .outcome import Outcome, ranks_from_keys
 from .registry import game_class, games, load, register
-from .rng import Rng
+from .rng import Rng, derive_seed, secret_seed
 from .state import Effect, State, Step
 
 __all__ = [
@@ -43,9 +43,11 @@ __all__ = [
     "Step",
     "TeocalliError",
     "UnknownGame",
+    "derive_seed",
     "game_class",
     "games",
     "load",
     "ranks_from_keys",
     "register",
+    "secret_seed",
 ]

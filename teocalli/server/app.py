@@ -2,13 +2,14 @@
 
 `create_app(database_url)` wires the database (migrated at start-up), the bot pool and the rooms;
 the lifespan rebuilds every unfinished table, so a restarted server resumes where it was.
+Every input is read with a limit (inputs.py), every anonymous request is rate-limited per client
+address (ratelimit.py), and every connection's outgoing messages are bounded (outbox.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -27,6 +30,8 @@ from teocalli.agents import AGENTS
 
 from .bots import BotPool
 from .db import Database
+from .errors import Refused
+from .inputs import check_name, clip, excerpt, read_json
 from .messages import (
     MAX_MESSAGE_BYTES,
     Act,
@@ -37,19 +42,31 @@ from .messages import (
     Undo,
     parse_client_message,
 )
-from .room import Connection, Refused, Room
-from .tables import Manager
+from .ratelimit import DEFAULT_LIMITS, Limit, RateLimiter
+from .room import Connection, Room
+from .tables import LOBBY_PAGE, MAX_LOBBY_PAGE, Manager
 
 log = logging.getLogger("teocalli.server")
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-MAX_BODY_BYTES = 16_384
+MAX_URL_CHARS = 2048
+"""Longer request targets are refused (414) before routing: no page needs more."""
+MAX_CONNECTIONS_PER_ADDRESS = 64
+CLOSE_BAD_REQUEST = 4400
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_BEHIND = 4408
+CLOSE_TOO_MANY = 4429
 
 
-def error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def error(message: str, status: int = 400, code: str | None = None) -> JSONResponse:
+    body = {"error": clip(message)} | ({"code": code} if code else {})
+    return JSONResponse(body, status_code=status)
+
+
+def address(scope_client: Any) -> str:
+    """The client's address as the rate limits see it (behind a proxy, see docs/server.md)."""
+    return str(scope_client.host) if scope_client is not None else "unknown"
 
 
 def games_catalogue() -> list[dict[str, Any]]:
@@ -82,16 +99,17 @@ def games_catalogue() -> list[dict[str, Any]]:
     return out
 
 
-async def read_json(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        raise Refused(f"the request body is too long (at most {MAX_BODY_BYTES} bytes)", "too_large")
-    if not body:
-        return {}
+def page_query(request: Request) -> tuple[int, int]:
+    """`?limit=&offset=` of a paginated list, checked."""
+    q = request.query_params
     try:
-        return json.loads(body)
+        limit = int(q.get("limit", LOBBY_PAGE))
+        offset = int(q.get("offset", 0))
     except ValueError:
-        raise Refused("the request body is not valid JSON", "bad_json") from None
+        raise Refused("limit and offset are whole numbers", "bad_page") from None
+    if not 1 <= limit <= MAX_LOBBY_PAGE or not 0 <= offset <= 10**9:
+        raise Refused(f"limit is 1 to {MAX_LOBBY_PAGE} and offset 0 or more", "bad_page")
+    return limit, offset
 
 
 def create_app(
@@ -102,15 +120,19 @@ def create_app(
     now: Callable[[], float] = time.monotonic,
     tick_seconds: float | None = 0.25,
     web_root: Path = WEB,
+    rate_limits: dict[str, Limit] | None = None,
 ) -> Starlette:
     """The web table on a database (any SQLAlchemy URL, or a SQLite file path).
 
     `bot_workers=0` runs bots in threads instead of processes (quick to start, for tests);
-    `now` is the clocks' time source and `tick_seconds=None` turns the clock ticker off, so
-    tests move time by hand and call `app.state.manager.tick()`.
+    `now` is the clocks' (and rate limits') time source and `tick_seconds=None` turns the clock
+    ticker off, so tests move time by hand and call `app.state.manager.tick()`.
+    `rate_limits` replaces the default per-address limits (ratelimit.DEFAULT_LIMITS).
     """
     db = Database(database_url)
     manager = Manager(db, BotPool(bot_workers, think_cap), now, 1 if db.is_sqlite else 8)
+    limiter = RateLimiter(DEFAULT_LIMITS if rate_limits is None else rate_limits, now)
+    sockets: dict[str, int] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -145,45 +167,69 @@ def create_app(
                 return FileResponse(path)
         return error("the how-to-play pages are not there", 404)
 
-    async def api_games(_request: Request) -> Response:
+    async def api_games(request: Request) -> Response:
+        limiter.take("read", address(request.client))
         return JSONResponse(games_catalogue())
 
-    async def api_tables(_request: Request) -> Response:
-        return JSONResponse(manager.lobby())
+    async def api_tables(request: Request) -> Response:
+        limiter.take("read", address(request.client))
+        limit, offset = page_query(request)
+        page, total = manager.lobby(limit, offset)
+        headers = {"X-Total-Count": str(total)}
+        if offset + limit < total:
+            headers["Link"] = f'</api/tables?limit={limit}&offset={offset + limit}>; rel="next"'
+        return JSONResponse(page, headers=headers)
 
     async def api_create(request: Request) -> Response:
+        limiter.take("create", address(request.client))
         return JSONResponse(await manager.create(await read_json(request)), status_code=201)
 
     async def api_table(request: Request) -> Response:
+        limiter.take("read", address(request.client))
         room = await manager.get(request.path_params["table_id"])
         return JSONResponse(room.summary())
 
     async def api_rematch(request: Request) -> Response:
+        limiter.take("create", address(request.client))
         body = await read_json(request)
         token = body.get("token") if isinstance(body, dict) else None
         created = await manager.rematch(request.path_params["table_id"], token)
         return JSONResponse(created, status_code=201)
 
     async def api_replay(request: Request) -> Response:
+        limiter.take("read", address(request.client))
         q = request.query_params
         data = await manager.replay(request.path_params["table_id"], q.get("seat"), q.get("token"))
-        return JSONResponse(data)
+        return Response(data, media_type="application/json")
 
     async def ws_table(websocket: WebSocket) -> None:
         await websocket.accept()
         q = websocket.query_params
+        where = address(websocket.client)
         try:
+            limiter.take("connect", where)
+            if sockets.get(where, 0) >= MAX_CONNECTIONS_PER_ADDRESS:
+                raise Refused(
+                    f"at most {MAX_CONNECTIONS_PER_ADDRESS} connections from one address",
+                    "too_many_connections",
+                    429,
+                )
+            name = check_name(q.get("name"))
             room = await manager.get(websocket.path_params["table_id"])
             seat = room.authenticate(q.get("seat"), q.get("token"))
         except Refused as err:
             await websocket.send_json({"type": "error", "message": err.message, "code": err.code})
-            await websocket.close(CLOSE_NOT_FOUND if err.status == 404 else CLOSE_FORBIDDEN)
+            await websocket.close(_close_code(err))
             return
+        sockets[where] = sockets.get(where, 0) + 1
         conn = Connection(seat)
         sender = asyncio.create_task(_send_loop(websocket, conn))
         try:
-            await room.join(conn, q.get("name"))
+            await room.join(conn, name)
             await _receive_loop(websocket, room, conn)
+            # the receive loop returns only when the client fell too far behind
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(websocket.close(CLOSE_BEHIND), 2)
         except WebSocketDisconnect:
             pass
         finally:
@@ -191,10 +237,20 @@ def create_app(
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
+            sockets[where] -= 1
+            if not sockets[where]:
+                del sockets[where]
 
     async def refused(_request: Request, exc: Exception) -> Response:
         assert isinstance(exc, Refused)
-        return error(exc.message, exc.status)
+        return error(exc.message, exc.status, exc.code)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        """Starlette's own refusals (no such route, wrong method) as JSON with a reason too."""
+        assert isinstance(exc, HTTPException)
+        if exc.status_code == 404:
+            return error(f"there is no page {excerpt(request.url.path)}", 404, "not_found")
+        return error(str(exc.detail), exc.status_code, "bad_request")
 
     routes = [
         Route("/", page("index.html")),
@@ -209,10 +265,47 @@ def create_app(
         WebSocketRoute("/ws/tables/{table_id}", ws_table),
         Mount("/static", StaticFiles(directory=web_root, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Refused: refused})
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={Refused: refused, HTTPException: http_error},
+        middleware=[Middleware(UrlLimit)],
+    )
     app.state.manager = manager
     app.state.db = db
+    app.state.limiter = limiter
     return app
+
+
+class UrlLimit:
+    """Refuse over-long request targets (414) before any routing or parsing happens."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            length = len(scope.get("raw_path") or scope["path"]) + len(
+                scope.get("query_string", b"")
+            )
+            if length > MAX_URL_CHARS:
+                message = f"the address is too long ({length} characters; at most {MAX_URL_CHARS})"
+                if scope["type"] == "http":
+                    await error(message, 414, "uri_too_long")(scope, receive, send)
+                else:
+                    await send({"type": "websocket.close", "code": CLOSE_BAD_REQUEST})
+                return
+        await self.app(scope, receive, send)
+
+
+def _close_code(err: Refused) -> int:
+    if err.status == 404:
+        return CLOSE_NOT_FOUND
+    if err.status == 429:
+        return CLOSE_TOO_MANY
+    if err.status == 400:
+        return CLOSE_BAD_REQUEST
+    return CLOSE_FORBIDDEN
 
 
 async def _tick(manager: Manager, seconds: float) -> None:
@@ -228,18 +321,22 @@ async def _tick(manager: Manager, seconds: float) -> None:
 async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
     """Send a connection's queued messages in order; a slow client delays only itself."""
     while True:
-        message = await conn.queue.get()
+        message = await conn.outbox.get()
+        if message is None:
+            return
         await websocket.send_json(message)
 
 
 async def _receive_loop(websocket: WebSocket, room: Room, conn: Connection) -> None:
-    """Read client messages; each refused one gets an error reply and changes nothing."""
-    while True:
+    """Read client messages; each refused one gets an error reply and changes nothing.
+
+    Returns when the client has fallen too far behind (its outbox overflowed)."""
+    while not conn.outbox.overflowed:
         raw = await _receive_text(websocket)
         try:
             msg = parse_client_message(raw)
             if isinstance(msg, Ping):
-                conn.queue.put_nowait({"type": "pong"})
+                conn.outbox.put({"type": "pong"})
             elif isinstance(msg, Act):
                 await room.act(conn.seat, msg.action, msg.step)
             elif isinstance(msg, Undo):
@@ -249,9 +346,9 @@ async def _receive_loop(websocket: WebSocket, room: Room, conn: Connection) -> N
             elif isinstance(msg, TakeBack):
                 await room.take_back(conn.seat)
         except MessageError as err:
-            conn.queue.put_nowait({"type": "error", "message": str(err), "code": err.code})
+            conn.outbox.put({"type": "error", "message": clip(str(err)), "code": err.code})
         except Refused as err:
-            conn.queue.put_nowait({"type": "error", "message": err.message, "code": err.code})
+            conn.outbox.put({"type": "error", "message": clip(err.message), "code": err.code})
 
 
 _TOO_LONG = "x" * (MAX_MESSAGE_BYTES + 1)

@@ -9,8 +9,8 @@ allowance is per turn and the next turn starts afresh; in "bank" mode the empty 
 by a grace of a tenth of the bank (at least 5 s) for each later turn, so the person can go on.
 
 Time is read from `now()` (monotonic seconds), so tests drive it by hand. The server persists the
-remaining seconds with every step; after a restart the running clock resumes from what was stored
-(the server's downtime is not charged to anyone).
+remaining seconds with every step and every few seconds while a clock runs; after a restart the
+running clock resumes from what was stored (the server's downtime is not charged to anyone).
 """
 
 from __future__ import annotations

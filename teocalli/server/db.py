@@ -19,6 +19,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    TypeDecorator,
     create_engine,
     delete,
     event,
@@ -33,13 +34,36 @@ class Base(DeclarativeBase):
     pass
 
 
+class DamagedRow(Exception):
+    """A stored table that cannot be read back as a game; the message says what is wrong."""
+
+
+class Seed(TypeDecorator[int]):
+    """A deal's seed as decimal text: the server's secret seeds have 129 bits, more than any SQL
+    integer type holds."""
+
+    impl = String(80)
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Any) -> str | None:
+        return None if value is None else str(int(value))
+
+    def process_result_value(self, value: Any, dialect: Any) -> int | None:
+        if value is None:
+            return None
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise DamagedRow(f"its seed {str(value)[:40]!r} is not a whole number") from None
+
+
 class TableRow(Base):
     __tablename__ = "tables"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(Seed)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
@@ -215,12 +239,27 @@ class Database:
                 return None
             return self._stored(session, row)
 
-    def load_unfinished(self) -> list[StoredTable]:
+    def unfinished_ids(self) -> list[str]:
+        """The ids of unfinished tables, oldest first (read alone: a damaged row cannot stop it)."""
         with self.sessions() as session:
-            rows = session.scalars(
-                select(TableRow).where(TableRow.status != "finished").order_by(TableRow.created)
-            ).all()
-            return [self._stored(session, row) for row in rows]
+            return list(
+                session.scalars(
+                    select(TableRow.id)
+                    .where(TableRow.status != "finished")
+                    .order_by(TableRow.created)
+                ).all()
+            )
+
+    def load_checked(self, table_id: str) -> StoredTable | None:
+        """`load`, with any failure to read the rows reported as DamagedRow (with the reason)."""
+        try:
+            return self.load(table_id)
+        except DamagedRow:
+            raise
+        except Exception as err:  # bad JSON, a wrong type: whatever the driver says
+            raise DamagedRow(
+                f"its rows cannot be read ({type(err).__name__}: {err})"[:300]
+            ) from None
 
     @staticmethod
     def _stored(session: Session, row: TableRow) -> StoredTable:
@@ -229,14 +268,23 @@ class Database:
                 select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)
             ).all()
         )
-        steps = [
-            (player, action)
-            for player, action in session.execute(
-                select(StepRow.player, StepRow.action)
-                .where(StepRow.table_id == row.id)
-                .order_by(StepRow.index)
-            ).all()
-        ]
+        if [s.seat for s in seats] != list(range(len(seats))) or not seats:
+            raise DamagedRow(
+                f"its seats are {[s.seat for s in seats]}, not 0 to {len(seats) - 1}"
+                if seats
+                else "it has no seats"
+            )
+        if not isinstance(row.options, dict) or not isinstance(row.settings, dict):
+            raise DamagedRow("its options or settings are not JSON objects")
+        steps: list[tuple[int, str]] = []
+        for index, player, action in session.execute(
+            select(StepRow.index, StepRow.player, StepRow.action)
+            .where(StepRow.table_id == row.id)
+            .order_by(StepRow.index)
+        ).all():
+            if index != len(steps):
+                raise DamagedRow(f"step {len(steps)} is missing (the next stored is {index})")
+            steps.append((player, action))
         return StoredTable(row, seats, steps)
 
 

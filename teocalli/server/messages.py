@@ -6,9 +6,11 @@ reaches a table, so a malformed or hostile message can never change a game.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+from .errors import Refused
+from .inputs import loads
 
 MAX_MESSAGE_BYTES = 4096
 """No legitimate message comes near this: an action's notation is a few dozen characters."""
@@ -65,9 +67,9 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
             "too_large",
         )
     try:
-        data: Any = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise MessageError("that message is not valid JSON", "bad_json") from None
+        data: Any = loads(raw)
+    except Refused as err:
+        raise MessageError(f"that message is refused: {err.message}", err.code) from None
     if not isinstance(data, dict):
         raise MessageError('a message must be a JSON object with a "type"', "bad_message")
     kind = data.get("type")

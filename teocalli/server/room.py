@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from teocalli.agents import make_agent
-from teocalli.core import Decision, Effect, Game, State, TeocalliError
+from teocalli.core import Decision, Effect, Game, State, TeocalliError, derive_seed
 
-from .bots import fallback_move
+from .bots import BotSpecError, check_bot_spec, fallback_move
 from .clocks import TableClock
 from .db import TableRow, now_utc
+from .errors import Refused
+from .outbox import Outbox
 from .tokens import check_token
 
 if TYPE_CHECKING:
@@ -28,18 +29,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("teocalli.server")
 
-MAX_SEED = 2**31 - 1
 SECRET_CHOICE = "chose in secret"
+HAND_OVER_GRACE = 60.0
+"""Seconds a person must have been away before another player may hand their seat to a bot."""
 
-
-class Refused(Exception):
-    """A request the table refuses; nothing changed. `code` is for programs, text for people."""
-
-    def __init__(self, message: str, code: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.status = status
+__all__ = ["HAND_OVER_GRACE", "Connection", "Refused", "Room", "Seat", "visible_log"]
 
 
 @dataclass
@@ -72,10 +66,10 @@ class Seat:
 
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket at a table: a seat or a spectator (seat None), with its outgoing queue."""
+    """One WebSocket at a table: a seat or a spectator (seat None), with its bounded outbox."""
 
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    outbox: Outbox = field(default_factory=Outbox)
 
 
 def visible_log(
@@ -128,6 +122,8 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.timed_out: set[int] = set()
         self.clock: TableClock | None = None
+        self.absent_since: dict[int, float] = {s.seat: manager.now() for s in seats}
+        """When each person's seat was last left by its last connection (a restart counts)."""
         spec = self.settings.get("clock")
         if spec:
             self.clock = TableClock.fresh(spec["mode"], spec["seconds"], len(seats), manager.now)
@@ -174,9 +170,9 @@ class Room:
     def broadcast(self) -> None:
         over = {"type": "over", "outcome": self.outcome} if self.state.is_terminal() else None
         for conn in self.connections:
-            conn.queue.put_nowait(self.state_message(conn.seat))
+            conn.outbox.put(self.state_message(conn.seat))
             if over:
-                conn.queue.put_nowait(over)
+                conn.outbox.put(over)
 
     def authenticate(self, seat_text: str | None, token: str | None) -> int | None:
         """The seat a (seat, token) pair opens; None for a spectator; Refused if forged."""
@@ -206,6 +202,8 @@ class Room:
         async with self.lock:
             self.connections.add(conn)
             seat = conn.seat
+            if seat is not None:
+                self.absent_since.pop(seat, None)
             if seat is not None and (not self.seats[seat].taken or name):
                 s = self.seats[seat]
                 changes: dict[str, Any] = {"taken": True}
@@ -217,12 +215,19 @@ class Room:
                 await self._store_status()
                 self.broadcast()
             else:
-                conn.queue.put_nowait(self.state_message(seat))
+                conn.outbox.put(self.state_message(seat))
                 if self.state.is_terminal():
-                    conn.queue.put_nowait({"type": "over", "outcome": self.outcome})
+                    conn.outbox.put({"type": "over", "outcome": self.outcome})
 
     def leave(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        seat = conn.seat
+        if seat is not None and not any(c.seat == seat for c in self.connections):
+            self.absent_since[seat] = self.manager.now()
+
+    def _refuse_if_finished(self, what: str) -> None:
+        if self.state.is_terminal():
+            raise Refused(f"the game is over: {what} no longer", "finished", 409)
 
     async def act(self, seat: int | None, action: str, step: int) -> None:
         """A person's move: refused unless it is for the step they saw and the engine allows it."""
@@ -244,6 +249,7 @@ class Room:
 
     async def undo(self, seat: int | None) -> None:
         async with self.lock:
+            self._refuse_if_finished("steps cannot be taken back")
             if seat is None or not self.person_controls(seat):
                 raise Refused("only the person at a seat can take back its step", "cannot_undo")
             if not self.state.can_undo(seat):
@@ -270,17 +276,15 @@ class Room:
         async with self.lock:
             if seat is None:
                 raise Refused("spectators cannot hand seats to bots", "spectator")
+            self._refuse_if_finished("seats are not handed to bots")
             target = seat if target is None else target
             if not 0 <= target < len(self.seats) or self.seats[target].kind != "human":
                 raise Refused(f"seat {target} is not a person's seat", "bad_seat")
-            if target != seat and any(c.seat == target for c in self.connections):
-                raise Refused(
-                    f"the person at seat {target} is still here: only they can hand it over",
-                    "seat_present",
-                )
+            if target != seat:
+                self._check_absent(target)
             try:
-                make_agent(spec, self.game, 0)
-            except TeocalliError as err:
+                spec = check_bot_spec(spec, self.game)
+            except (BotSpecError, TeocalliError) as err:
                 raise Refused(str(err), "bad_bot") from None
             await self.manager.run_db(self.manager.db.update_seat, self.id, target, handed_to=spec)
             self.seats[target].handed_to = spec
@@ -290,12 +294,28 @@ class Room:
         async with self.lock:
             if seat is None:
                 raise Refused("spectators have no seat to take back", "spectator")
+            self._refuse_if_finished("seats are not taken back")
             if self.seats[seat].handed_to is None and seat not in self.timed_out:
                 raise Refused("your seat is not played by a bot", "not_handed")
             await self.manager.run_db(self.manager.db.update_seat, self.id, seat, handed_to=None)
             self.seats[seat].handed_to = None
             self.timed_out.discard(seat)
             self._changed()
+
+    def _check_absent(self, target: int) -> None:
+        """Another person's seat may be handed over only if they have been away long enough."""
+        if any(c.seat == target for c in self.connections):
+            raise Refused(
+                f"the person at seat {target} is still here: only they can hand it over",
+                "seat_present",
+            )
+        away = self.manager.now() - self.absent_since.get(target, self.manager.now())
+        if away < HAND_OVER_GRACE:
+            raise Refused(
+                f"the person at seat {target} left {away:.0f} s ago: their seat can be handed "
+                f"to a bot once they have been away {HAND_OVER_GRACE:.0f} s",
+                "grace",
+            )
 
     async def _apply(self, seat: int, action: str, by: str) -> None:
         """Check with the engine on a clone, store, then swap in and tell everyone (lock held)."""
@@ -378,6 +398,14 @@ class Room:
             await self.manager.run_db(self.manager.db.update_table, self.id, {"status": status})
             self.status = status
 
+    async def save_clock(self) -> None:
+        """Store the clocks as they stand now (the manager's periodic save)."""
+        async with self.lock:
+            if self.clock is None or self.state.is_terminal():
+                return
+            clocks = [self.clock.left(k) for k in range(len(self.seats))]
+            await self.manager.run_db(self.manager.db.update_table, self.id, {}, clocks)
+
     async def check_clock(self) -> None:
         """If the timed person's time is up: they pass where the rules allow it (the game's
         declared pass, keep or end of turn), else a bot plays the rest of their turn."""
@@ -437,9 +465,11 @@ class Room:
                     await asyncio.sleep(delay)
                     if version != self.version:
                         continue
-                bot_seed = (self.seed * 1_000_003 + len(state.history) * 101 + seat) % 2**31
+                bot_seed = derive_seed(self.seed, len(state.history), seat)
                 try:
-                    move = await self.manager.pool.choose(state, seat, spec, bot_seed)
+                    move = await self.manager.pool.choose(
+                        state, seat, spec, bot_seed, table=self.id
+                    )
                 except Exception:
                     log.exception("bot %s failed at table %s; playing a random move", spec, self.id)
                     move = fallback_move(state, seat, bot_seed)

@@ -1,15 +1,19 @@
 """Every table in memory: rebuilt from the database at start-up, created, rematched, replayed.
 
 The `Manager` owns the rooms (see room.py) and the database; nothing about a game is kept only
-in memory: a room is always rebuilt from seed + stored steps.
+in memory: a room is always rebuilt from seed + stored steps. A table whose rows cannot be
+rebuilt is kept aside as damaged (with the reason): it never stops the server or another table.
+
+Deals: every table's seed is 128 bits of secret entropy (`secret_seed`), never sent to anyone
+before the game ends; a client may choose the seed only of a game without hidden information.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
-import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -17,13 +21,22 @@ import anyio
 import anyio.to_thread
 
 import teocalli
-from teocalli.agents import make_agent
-from teocalli.core import Decision, Game, TeocalliError
+from teocalli.core import Decision, Game, Information, TeocalliError, secret_seed
 
-from .bots import BotPool
-from .db import Database, SeatRow, StoredTable, TableRow, now_utc
-from .room import MAX_SEED, Refused, Room, Seat, visible_log
+from .bots import BotPool, BotSpecError, check_bot_spec
+from .db import DamagedRow, Database, SeatRow, StoredTable, TableRow, now_utc
+from .inputs import check_option_value, check_table_id, clip, excerpt
+from .replays import ReplayCache
+from .room import Refused, Room, Seat, visible_log
 from .tokens import check_token, hash_token, new_table_id, new_token
+
+MAX_CLIENT_SEED = 2**31 - 1
+"""A seed a client may choose (games without hidden information only)."""
+CLOCK_SAVE_EVERY = 5.0
+"""Seconds between stores of the running clocks: at most this much thinking is forgiven by a
+crash."""
+LOBBY_PAGE = 50
+MAX_LOBBY_PAGE = 200
 
 log = logging.getLogger("teocalli.server")
 
@@ -42,8 +55,12 @@ class Manager:
         self.pool = pool
         self.now = now
         self.rooms: dict[str, Room] = {}
+        self.damaged: dict[str, str] = {}
+        """Tables whose stored rows cannot be rebuilt, with the reason."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.db_limiter = anyio.CapacityLimiter(db_threads)
+        self.replays = ReplayCache()
+        self.clocks_saved = now()
 
     async def run_db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking database call in a worker thread (never on the event loop)."""
@@ -55,16 +72,23 @@ class Manager:
 
     async def start(self) -> None:
         """Rebuild every unfinished table from the database and restart its bots and clock."""
-        stored = await self.run_db(self.db.load_unfinished)
-        for item in stored:
+        for table_id in await self.run_db(self.db.unfinished_ids):
             try:
+                item = await self.run_db(self.db.load_checked, table_id)
+                if item is None:
+                    continue
                 room = self._build(item)
-            except TeocalliError:
-                log.exception("table %s cannot be rebuilt; it stays in the database", item.row.id)
+            except DamagedRow as err:
+                self._mark_damaged(table_id, str(err))
                 continue
             self.rooms[room.id] = room
             async with room.lock:
                 room.kick()
+
+    def _mark_damaged(self, table_id: str, reason: str) -> None:
+        """Keep a table that cannot be rebuilt aside; its rows stay untouched in the database."""
+        self.damaged[table_id] = reason
+        log.warning("table %s is damaged and stays in the database untouched: %s", table_id, reason)
 
     async def stop(self) -> None:
         for task in list(self.tasks):
@@ -74,13 +98,23 @@ class Manager:
                 await task
 
     def _build(self, item: StoredTable) -> Room:
+        """The room a table's rows replay to; DamagedRow says why they do not."""
         row = item.row
-        game = teocalli.load(row.game, **row.options)
-        state = game.new_state(row.seed)
+        try:
+            game = teocalli.load(row.game, **row.options)
+            state = game.new_state(row.seed)
+        except (TeocalliError, TypeError) as err:
+            raise DamagedRow(f"its game cannot be set up: {clip(str(err))}") from None
+        if len(item.seats) != game.num_players:
+            n = len(item.seats)
+            raise DamagedRow(f"it has {n} seat{'s' * (n != 1)} for {game.num_players} players")
         decisions: list[Decision | None] = []
-        for player, action in item.steps:
+        for k, (player, action) in enumerate(item.steps):
             decisions.append(state.decision())
-            state.apply(action, player)
+            try:
+                state.apply(action, player)
+            except TeocalliError as err:
+                raise DamagedRow(f"step {k} ({excerpt(action)}) does not replay: {err}") from None
         seats = [
             Seat(s.seat, s.kind, s.bot, s.token_hash, s.taken, s.name, s.handed_to)
             for s in item.seats
@@ -97,26 +131,39 @@ class Manager:
         return room
 
     async def get(self, table_id: str) -> Room:
+        check_table_id(table_id)
         room = self.rooms.get(table_id)
         if room is not None:
             return room
-        item = await self.run_db(self.db.load, table_id) if len(table_id) <= 32 else None
-        if item is None:
-            raise Refused(f"there is no table {table_id!r}", "unknown_table", 404)
-        room = self.rooms.get(table_id) or self._build(item)
-        self.rooms[table_id] = room
-        return room
+        if table_id in self.damaged:
+            raise Refused(f"table {table_id} is damaged: {self.damaged[table_id]}", "damaged", 409)
+        try:
+            item = await self.run_db(self.db.load_checked, table_id)
+            if item is None:
+                raise Refused(f"there is no table {table_id!r}", "unknown_table", 404)
+            built = self._build(item)
+        except DamagedRow as err:
+            self._mark_damaged(table_id, str(err))
+            raise Refused(f"table {table_id} is damaged: {err}", "damaged", 409) from None
+        return self.rooms.setdefault(table_id, built)
 
-    def lobby(self) -> list[dict[str, Any]]:
+    def lobby(self, limit: int = LOBBY_PAGE, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+        """One page of the tables still playing, newest first, then the damaged ones; and how
+        many there are in all."""
         rooms = [r for r in self.rooms.values() if r.status != "finished"]
         rooms.sort(key=lambda r: r.created, reverse=True)
-        return [r.summary() for r in rooms]
+        entries: list[Any] = [*rooms, *sorted(self.damaged)]
+        page = entries[offset : offset + limit]
+        return [
+            e.summary() if isinstance(e, Room) else damaged_summary(e, self.damaged[e])
+            for e in page
+        ], len(entries)
 
     async def create(self, body: Any, rematch_of: str | None = None) -> dict[str, Any]:
         """Create a table from a request body; the response carries each person's share link."""
         spec = parse_create(body)
         game: Game = spec["game"]
-        seed = spec["seed"] if spec["seed"] is not None else secrets.randbelow(MAX_SEED)
+        seed = spec["seed"] if spec["seed"] is not None else secret_seed()
         table_id = new_table_id()
         while table_id in self.rooms:
             table_id = new_table_id()
@@ -168,9 +215,6 @@ class Manager:
                 )
             room.kick()
 
-        def link(k: int) -> str | None:
-            return f"/table/{table_id}?seat={k}#token={tokens[k]}" if k in tokens else None
-
         return {
             "id": table_id,
             "seats": [
@@ -217,30 +261,32 @@ class Manager:
             room.broadcast()
         return created
 
-    async def replay(self, table_id: str, seat_text: str | None, token: str | None) -> Any:
+    async def replay(self, table_id: str, seat_text: str | None, token: str | None) -> bytes:
+        """The replay as `seat` may see it, as JSON: built off the event loop, cached."""
         room = await self.get(table_id)
         seat = room.authenticate(seat_text, token)
         async with room.lock:
             steps = [(s.player, s.action) for s in room.state.history]
-            game = room.game
-        frames: list[dict[str, Any]] = []
-        state = game.new_state(room.seed)
-        decisions: list[Decision | None] = []
-        for k in range(len(steps) + 1):
-            if k:
-                player, action = steps[k - 1]
-                decisions.append(state.decision())
-                state.apply(action, player)
-            frames.append(
-                {"step": k, "view": state.view(seat), "log": visible_log(state, decisions, seat)}
-            )
-        return {"game": game.info.name, "options": dict(game.options), "frames": frames}
+            finished = room.state.is_terminal()
+        game, seed = room.game, room.seed
+        key = (table_id, seat, len(steps))
+        return await self.replays.get(key, lambda: build_replay(game, seed, steps, seat, finished))
 
     async def tick(self) -> None:
-        """Check every clock once (the ticker calls this; tests call it after moving time)."""
+        """Check every clock once (the ticker calls this; tests call it after moving time).
+
+        Every CLOCK_SAVE_EVERY seconds the running clocks are also stored, so that after a crash
+        the person to move is charged for the time they used before it, and never for the time
+        the server was down (a restarted clock resumes from what was stored).
+        """
+        save = self.now() - self.clocks_saved >= CLOCK_SAVE_EVERY
+        if save:
+            self.clocks_saved = self.now()
         for room in list(self.rooms.values()):
             if room.clock is not None and room.status != "finished":
                 await room.check_clock()
+                if save and room.clock.running_for is not None:
+                    await room.save_clock()
 
 
 def parse_create(body: Any) -> dict[str, Any]:
@@ -256,6 +302,10 @@ def parse_create(body: Any) -> dict[str, Any]:
     options = body.get("options") or {}
     if not isinstance(options, dict):
         raise Refused("options must be a JSON object", "bad_options")
+    for key, value in options.items():
+        if len(key) > 40:
+            raise Refused(f"there is no option {excerpt(key)}", "bad_options")
+        check_option_value(key, value)
     if "players" in options and options["players"] != len(seats):
         raise Refused(
             f"{len(seats)} seats were given but options say {options['players']} players",
@@ -264,7 +314,7 @@ def parse_create(body: Any) -> dict[str, Any]:
     try:
         game = teocalli.load(name, **{**options, "players": len(seats)})
     except TeocalliError as err:
-        raise Refused(str(err), "bad_game") from None
+        raise Refused(clip(str(err)), "bad_game") from None
     except TypeError:
         raise Refused("option names must be text", "bad_options") from None
     clean_seats: list[dict[str, Any]] = []
@@ -276,8 +326,8 @@ def parse_create(body: Any) -> dict[str, Any]:
             if not isinstance(spec, str) or len(spec) > 100:
                 raise Refused(f'seat {k}: name a bot such as "greedy"', "bad_seats")
             try:
-                make_agent(spec, game, 0)
-            except TeocalliError as err:
+                spec = check_bot_spec(spec, game)
+            except (BotSpecError, TeocalliError) as err:
                 raise Refused(f"seat {k}: {err}", "bad_seats") from None
             clean_seats.append({"kind": "bot", "bot": spec})
         else:
@@ -297,10 +347,15 @@ def parse_create(body: Any) -> dict[str, Any]:
             )
         clock = {"mode": clock["mode"], "seconds": float(clock["seconds"])}
     seed = body.get("seed")
-    if seed is not None and (
-        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED
-    ):
-        raise Refused(f"a seed is a whole number from 0 to {MAX_SEED}", "bad_seed")
+    if seed is not None:
+        if game.info.information is not Information.PERFECT:
+            raise Refused(
+                f"{game.info.title} has hidden information: its deal is drawn in secret by the "
+                "server, so a seed cannot be chosen",
+                "bad_seed",
+            )
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_CLIENT_SEED:
+            raise Refused(f"a seed is a whole number from 0 to {MAX_CLIENT_SEED}", "bad_seed")
     bot_delay = body.get("bot_delay", 2.0)
     if (
         not isinstance(bot_delay, int | float)
@@ -315,3 +370,32 @@ def parse_create(body: Any) -> dict[str, Any]:
         "seed": seed,
         "bot_delay": float(bot_delay),
     }
+
+
+def damaged_summary(table_id: str, reason: str) -> dict[str, Any]:
+    """A damaged table's lobby entry: what it is and why it cannot be played."""
+    return {"id": table_id, "status": "damaged", "damaged": reason, "seats": []}
+
+
+def build_replay(
+    game: Game, seed: int, steps: list[tuple[int, Any]], seat: int | None, finished: bool
+) -> bytes:
+    """Every frame of a table as `seat` sees it, as JSON bytes (run in a worker thread).
+
+    The seed is included only once the game is over: before that it would give the deal away.
+    """
+    frames: list[dict[str, Any]] = []
+    state = game.new_state(seed)
+    decisions: list[Decision | None] = []
+    for k in range(len(steps) + 1):
+        if k:
+            player, action = steps[k - 1]
+            decisions.append(state.decision())
+            state.apply(action, player)
+        frames.append(
+            {"step": k, "view": state.view(seat), "log": visible_log(state, decisions, seat)}
+        )
+    data: dict[str, Any] = {"game": game.info.name, "options": dict(game.options), "frames": frames}
+    if finished:
+        data["seed"] = str(seed)
+    return json.dumps(data, separators=(",", ":"), allow_nan=False).encode()

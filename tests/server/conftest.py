@@ -12,14 +12,18 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
@@ -210,3 +214,58 @@ class Kit:
 @pytest.fixture
 def kit() -> type[Kit]:
     return Kit
+
+
+# --- a real server process ---------------------------------------------------------------------
+
+
+class Server:
+    """`teocalli serve` as a subprocess on a free port."""
+
+    def __init__(self, database_url: str, port: int, log: Path, *extra: str) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+        self.ws_base = f"ws://127.0.0.1:{port}"
+        exe = Path(sys.executable).with_name("teocalli")
+        with log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [exe, "serve", "--port", str(port), "--database", database_url, *extra],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        """Poll until it answers (or give up after a minute, or if it died)."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, "the server died at start-up"
+            try:
+                if httpx.get(self.base + "/api/tables", timeout=2).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.05)
+        pytest.fail("the server did not start within a minute")
+
+    def kill(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Any]:
+    started: list[Server] = []
+
+    def start(database_url: str, port: int | None = None, *extra: str) -> Server:
+        server = Server(database_url, port or free_port(), tmp_path / "server.log", *extra)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        if server.proc.poll() is None:
+            server.kill()
+    log = tmp_path / "server.log"
+    text = log.read_text(errors="replace") if log.exists() else ""
+    errors = [line for line in text.splitlines() if "ERROR" in line or "Traceback" in line]
+    assert not errors, f"the server logged errors:\n{text[-4000:]}"

@@ -64,7 +64,7 @@ def test_malformed_and_oversized_bodies_are_refused(serve: Any) -> None:
     r = client.post("/api/tables", content=b"{not json")
     assert r.status_code == 400 and "not valid JSON" in r.json()["error"]
     r = client.post("/api/tables", content=b"[" + b"1," * 20_000 + b"1]")
-    assert r.status_code == 400 and "too long" in r.json()["error"]
+    assert r.status_code == 413 and "too long" in r.json()["error"]
     assert client.get("/api/tables").json() == []
 
 
@@ -73,12 +73,12 @@ def test_unknown_table_is_a_404_with_a_message(serve: Any) -> None:
     for path in ("/api/tables/nope", "/api/tables/nope/replay"):
         r = client.get(path)
         assert r.status_code == 404
-        assert r.json() == {"error": "there is no table 'nope'"}
+        assert r.json() == {"error": "there is no table 'nope'", "code": "unknown_table"}
 
 
 def test_replay_shows_each_step_as_that_viewer_saw_it(serve: Any, kit: Any) -> None:
     client = serve()
-    table = kit.create(client, "stakz", ["human", "greedy"], seed=2)
+    table = kit.create(client, "stakz", ["human", "greedy"])
     tid, token = table["id"], table["tokens"][0]
     with kit.connect(client, tid, 0, token) as ws:
         kit.play_out(ws, kit.receive(ws))

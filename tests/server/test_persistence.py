@@ -3,12 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,7 +18,6 @@ def test_restart_resumes_tables_seats_clocks_and_hand_overs(
         client,
         "stakz",
         ["human", "human", "greedy"],
-        seed=21,
         clock={"mode": "bank", "seconds": 600},
     )
     tid, tokens = table["id"], table["tokens"]
@@ -77,65 +70,6 @@ def test_finished_games_keep_their_replay_after_restart(serve: Any, kit: Any) ->
 # --- a real server process, killed with SIGKILL -----------------------------------------------
 
 
-class Server:
-    """`teocalli serve` as a subprocess on a free port."""
-
-    def __init__(self, database_url: str, port: int, log: Path) -> None:
-        self.base = f"http://127.0.0.1:{port}"
-        self.ws_base = f"ws://127.0.0.1:{port}"
-        exe = Path(sys.executable).with_name("teocalli")
-        with log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                [exe, "serve", "--port", str(port), "--database", database_url],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        self._wait_ready()
-
-    def _wait_ready(self) -> None:
-        """Poll until it answers (or give up after a minute, or if it died)."""
-        import time
-
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, "the server died at start-up"
-            try:
-                if httpx.get(self.base + "/api/tables", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.05)
-        pytest.fail("the server did not start within a minute")
-
-    def kill(self) -> None:
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=30)
-
-
-@pytest.fixture
-def server_factory(tmp_path: Path) -> Iterator[Any]:
-    started: list[Server] = []
-
-    def start(database_url: str, port: int | None = None) -> Server:
-        server = Server(database_url, port or free_port(), tmp_path / "server.log")
-        started.append(server)
-        return server
-
-    yield start
-    for server in started:
-        if server.proc.poll() is None:
-            server.kill()
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def recv(ws: ClientConnection) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(ws.recv(timeout=60))
     return data
@@ -154,7 +88,7 @@ def test_sigkill_and_restart_loses_no_acknowledged_step(
 ) -> None:
     server = server_factory(database_url)
     body = {"game": "stakz", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}
-    created = httpx.post(server.base + "/api/tables", json={**body, "seed": 4}).json()
+    created = httpx.post(server.base + "/api/tables", json=body).json()
     tid, link = created["id"], created["seats"][0]["link"]
     token = link.split("#token=")[1]
     url = f"/ws/tables/{tid}?seat=0&token={token}"

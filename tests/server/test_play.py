@@ -8,6 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from teocalli.server.messages import MAX_MESSAGE_BYTES
+from teocalli.server.room import HAND_OVER_GRACE
 
 
 def stored_steps(client: Any) -> list[tuple[int, str, str]]:
@@ -102,7 +103,7 @@ def test_forged_tokens_and_unknown_tables_are_refused(serve: Any, kit: Any) -> N
 
 def test_spectators_see_the_public_view_and_cannot_act(serve: Any, kit: Any) -> None:
     client = serve()
-    table = kit.create(client, "stakz", ["human", "human"], seed=1)
+    table = kit.create(client, "stakz", ["human", "human"])
     with kit.connect(client, table["id"]) as ws:
         msg = kit.receive(ws)
         assert msg["seat"] is None and msg["legal"] == [] and msg["can_undo"] is False
@@ -137,13 +138,16 @@ def test_undo_only_what_the_history_allows(serve: Any, kit: Any) -> None:
         assert kit.state_at(ws1, 0)["view"] == start[-1]["view"] | {"player": 1}
 
 
-def test_a_seat_handed_to_a_bot_plays_on_and_can_be_taken_back(serve: Any, kit: Any) -> None:
+def test_a_seat_handed_to_a_bot_plays_on_and_can_be_taken_back(
+    serve: Any, kit: Any, fake_time: Any
+) -> None:
     client = serve()
     table = kit.create(client, "aztack", ["human", "human"], seed=8)
     tid = table["id"]
     with kit.connect(client, tid, 1, table["tokens"][1]) as ws1:
         kit.receive(ws1)
-        # seat 0's person never came: seat 1 hands it to a bot, which moves at once
+        # seat 0's person never came: after the grace, seat 1 hands it to a bot, which moves
+        fake_time.advance(HAND_OVER_GRACE)
         ws1.send_json({"type": "hand_to_bot", "bot": "greedy", "seat": 0})
         msg = kit.until(ws1, lambda m: m["type"] == "state" and m["step"] == 1)[-1]
         assert msg["bot_seats"] == [0] and msg["table"]["seats"][0]["handed_to"] == "greedy"
@@ -201,7 +205,6 @@ def test_clock_timeout_passes_where_the_rules_allow_it(
         client,
         "shifting-stones",
         ["human", "human"],
-        seed=3,
         clock={"mode": "move", "seconds": 30},
     )
     manager = client.app.state.manager
@@ -215,7 +218,7 @@ def test_clock_timeout_passes_where_the_rules_allow_it(
 
 def test_simultaneous_choices_stay_hidden_until_all_are_in(serve: Any, kit: Any) -> None:
     client = serve()
-    table = kit.create(client, "space-aztecs", ["human", "human"], seed=11)
+    table = kit.create(client, "space-aztecs", ["human", "human"])
     tid = table["id"]
     with (
         kit.connect(client, tid, 0, table["tokens"][0]) as ws0,

@@ -45,6 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     command = [sys.executable, "-m", "teocalli.cli", "serve", "--port", str(port)]
     command += ["--database", f"sqlite:///{database}"]
+    command += ["--rate-limit", "create=1000/0.01", "--rate-limit", "connect=1000/0.01"]
     log = tmp_path_factory.mktemp("web-log") / "serve.log"
     with log.open("w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)

@@ -231,7 +231,7 @@ async function refreshTables() {
   }
   const body = $("tables").querySelector("tbody");
   body.replaceChildren();
-  const shown = tables.filter((table) => table.status === "open" || table.status === "running");
+  const shown = tables.filter((table) => ["open", "running", "damaged"].includes(table.status));
   $("tables-empty").hidden = shown.length > 0;
   for (const table of shown) {
     const row = document.createElement("tr");
@@ -242,17 +242,20 @@ async function refreshTables() {
         return t(s.taken ? "lobby.seat_is_taken" : "lobby.seat_is_open", { n: s.seat + 1 });
       })
       .join(", ");
-    const cells = [game ? gameTitle(game) : table.game, t(`lobby.status_${table.status}`), seats];
+    const status = t(`lobby.status_${table.status}`, { reason: table.damaged ?? "" });
+    const cells = [game ? gameTitle(game) : (table.game ?? ""), status, seats];
     for (const text of cells) {
       const td = document.createElement("td");
       td.textContent = text;
       row.append(td);
     }
     const watch = document.createElement("td");
-    const anchor = document.createElement("a");
-    anchor.href = `/table/${encodeURIComponent(table.id)}`;
-    anchor.textContent = t("lobby.watch");
-    watch.append(anchor);
+    if (table.status !== "damaged") {
+      const anchor = document.createElement("a");
+      anchor.href = `/table/${encodeURIComponent(table.id)}`;
+      anchor.textContent = t("lobby.watch");
+      watch.append(anchor);
+    }
     row.append(watch);
     body.append(row);
   }
