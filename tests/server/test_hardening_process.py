@@ -128,3 +128,86 @@ def test_rate_limits_hold_on_a_real_server(database_url: str, server_factory: An
     body = {"game": "aztack", "seats": HUMANS}
     codes = [httpx.post(server.base + "/api/tables", json=body).status_code for _ in range(5)]
     assert codes == [201, 201, 201, 429, 429]
+
+
+def test_secret_seeds_on_a_real_server(database_url: str, server_factory: Any) -> None:
+    """A chosen seed is refused for a hidden game; the stored seed is 128-bit and never sent."""
+    import sqlalchemy as sa
+
+    from teocalli.core.rng import KEYED, SECRET_BITS
+
+    server = server_factory(database_url)
+    r = httpx.post(server.base + "/api/tables", json={"game": "stakz", "seats": HUMANS, "seed": 7})
+    assert r.status_code == 400 and r.json()["code"] == "bad_seed"
+    created = httpx.post(server.base + "/api/tables", json={"game": "stakz", "seats": HUMANS})
+    tid, link = created.json()["id"], created.json()["seats"][0]["link"]
+    engine = sa.create_engine(database_url)
+    with engine.connect() as conn:
+        seed = conn.execute(sa.text("SELECT seed FROM tables WHERE id = :i"), {"i": tid}).scalar()
+    engine.dispose()
+    assert KEYED <= int(seed) < KEYED + 2**SECRET_BITS
+    token = link.split("#token=")[1]
+    texts = [created.text, httpx.get(server.base + "/api/tables").text]
+    texts.append(httpx.get(server.base + f"/api/tables/{tid}/replay?seat=0&token={token}").text)
+    with connect(f"{server.ws_base}/ws/tables/{tid}?seat=0&token={token}") as ws:
+        texts.append(str(ws.recv(timeout=60)))
+    assert not any(seed in text for text in texts)
+
+
+def test_bad_input_never_poisons_the_lobby_across_a_restart(
+    database_url: str, server_factory: Any
+) -> None:
+    server = server_factory(database_url)
+    base = server.base
+    bad = [
+        '{"game": "aztack", "seats": [{"kind": "human"}], "options": {"speed": NaN}}',
+        '{"game": "aztack", "seats": [{"kind": "human"}, {"kind": "human"}], '
+        '"options": {"speed": [1e400]}}',
+        '{"game": "aztack", "seats": [{"kind": "human"}, '
+        '{"kind": "bot", "bot": "mcts:time=100000"}]}',
+        '{"game": "aztack", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random\\u0000"}]}',
+    ]
+    for body in bad:
+        r = httpx.post(base + "/api/tables", content=body)
+        assert r.status_code == 400 and r.json()["error"], body
+    good = httpx.post(base + "/api/tables", json={"game": "aztack", "seats": HUMANS}).json()
+    url = f"{server.ws_base}/ws/tables/{good['id']}?seat=0&token="
+    url += good["seats"][0]["link"].split("#token=")[1]
+    with connect(url + "&name=a%00b") as ws:
+        assert json.loads(ws.recv(timeout=60))["code"] == "bad_name"
+    server.kill()
+    server = server_factory(database_url)
+    lobby = httpx.get(server.base + "/api/tables?limit=1")
+    assert lobby.status_code == 200 and [t["id"] for t in lobby.json()] == [good["id"]]
+    assert lobby.headers["x-total-count"] == "1"
+
+
+def test_a_damaged_table_on_a_real_server_leaves_the_rest_playing(
+    database_url: str, server_factory: Any
+) -> None:
+    import sqlalchemy as sa
+
+    server = server_factory(database_url)
+    tables = [
+        httpx.post(server.base + "/api/tables", json={"game": "aztack", "seats": HUMANS}).json()
+        for _ in range(2)
+    ]
+    server.kill()
+    engine = sa.create_engine(database_url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM seats WHERE table_id = :i"), {"i": tables[0]["id"]})
+    engine.dispose()
+    server = server_factory(database_url)  # it starts
+    lobby = {t["id"]: t for t in httpx.get(server.base + "/api/tables").json()}
+    assert lobby[tables[0]["id"]] == {
+        "id": tables[0]["id"], "status": "damaged", "damaged": "it has no seats", "seats": [],
+    }  # fmt: skip
+    r = httpx.get(server.base + f"/api/tables/{tables[0]['id']}")
+    assert r.status_code == 409 and "it has no seats" in r.json()["error"]
+    token = tables[1]["seats"][0]["link"].split("#token=")[1]
+    with connect(f"{server.ws_base}/ws/tables/{tables[1]['id']}?seat=0&token={token}") as ws:
+        first = json.loads(ws.recv(timeout=60))
+        ws.send(json.dumps({"type": "act", "action": first["legal"][0], "step": 0}))
+        while (msg := json.loads(ws.recv(timeout=60)))["type"] != "state":
+            pass
+        assert msg["step"] == 1
