@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from teocalli.core import Decision
+
 ClockMode = Literal["move", "bank"]
 MIN_GRACE = 5.0
 
@@ -84,3 +86,28 @@ class TableClock:
             "remaining": [round(self.left(k), 3) for k in range(len(self.remaining))],
             "running_for": self.running_for,
         }
+
+
+def follow_the_mover(
+    clock: TableClock,
+    decision: Decision | None,
+    movers: tuple[int, ...],
+    person_controls: Callable[[int], bool],
+    timed_out: set[int],
+) -> None:
+    """Time the person who alone must move now, nobody otherwise; a timeout ends (with its
+    grace) once someone else is to move."""
+    timed: int | None = None
+    if decision is Decision.TURN:
+        mover = movers[0]
+        if timed_out and mover not in timed_out:
+            for seat in timed_out:
+                clock.after_timeout(seat)
+            timed_out.clear()
+        if person_controls(mover):
+            timed = mover
+    elif timed_out:
+        for seat in timed_out:
+            clock.after_timeout(seat)
+        timed_out.clear()
+    clock.start(timed)

@@ -25,10 +25,13 @@ from teocalli.core import Decision, Game, Information, TeocalliError, secret_see
 
 from .bots import BotPool, BotSpecError, check_bot_spec
 from .db import DamagedRow, Database, SeatRow, StoredTable, TableRow, now_utc
+from .errors import Refused
 from .inputs import check_option_value, check_table_id, clip, excerpt
 from .replays import ReplayCache
-from .room import Refused, Room, Seat, visible_log
+from .room import Room
+from .seats import Seat
 from .tokens import check_token, hash_token, new_table_id, new_token
+from .views import visible_log
 
 MAX_CLIENT_SEED = 2**31 - 1
 """A seed a client may choose (games without hidden information only)."""
@@ -83,7 +86,7 @@ class Manager:
                 continue
             self.rooms[room.id] = room
             async with room.lock:
-                room.kick()
+                room.bots.kick()
 
     def _mark_damaged(self, table_id: str, reason: str) -> None:
         """Keep a table that cannot be rebuilt aside; its rows stay untouched in the database."""
@@ -127,7 +130,7 @@ class Manager:
             if row.clock_running_for is not None and not state.is_terminal():
                 room.clock.running_for = row.clock_running_for
                 room.clock.started = self.now()
-            room._update_clock(state)
+            room.follow_clock(state)
         return room
 
     async def get(self, table_id: str) -> Room:
@@ -213,7 +216,7 @@ class Manager:
                 await self.run_db(
                     self.db.update_table, table_id, {"clock_running_for": room.clock.running_for}
                 )
-            room.kick()
+            room.bots.kick()
 
         return {
             "id": table_id,
