@@ -1,4 +1,4 @@
-"""Bots, named the same way in every command: `random`, `greedy`, later `mcts`, `ismcts`."""
+"""Bots, named the same way in every command: `random`, `greedy`, `mcts`, `ismcts`."""
 
 from __future__ import annotations
 
