@@ -366,8 +366,10 @@ function connect() {
   });
   socket.addEventListener("close", (event) => {
     if (page.socket !== socket || page.closing) return;
-    // 4xxx: the server refused us for good (unknown table, wrong token): say why, do not retry.
-    if (event.code >= 4000 && event.code < 5000) {
+    // 4xxx: the server refused us for good (unknown table, wrong token): say why, do not retry;
+    // but 4408 (we fell behind) and 4429 (too many connections) are worth another try.
+    const retry = event.code === 4408 || event.code === 4429;
+    if (event.code >= 4000 && event.code < 5000 && !retry) {
       setConnection("refused");
       showError(event.reason || t("connection.refused"));
       return;
