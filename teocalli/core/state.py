@@ -2,8 +2,8 @@
 
 The base class does the cross-cutting work once (game over, not your turn, parsing, illegal
 actions, history, views of finished games, saves, undo); a game implements only the private hooks
-(`_setup`, `_to_move`, `_legal_actions`, `_illegal_reason`, `_apply`, `_is_terminal`, `_outcome`,
-`_view`, ...).
+(`_setup`, `_to_move`, `_legal_actions`, `_malformed`, `_illegal_reason`, `_apply`, `_is_terminal`,
+`_outcome`, `_view`, ...).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self
 
-from .errors import IllegalAction
+from .errors import IllegalAction, InvalidAction
 from .game import Action, Decision, Information
 from .outcome import Outcome
 from .rng import Rng
@@ -61,6 +61,17 @@ class State(ABC):
     @abstractmethod
     def _legal_actions(self, player: int) -> list[Any]:
         """The player's legal actions, in one deterministic order (player is in `to_move`)."""
+
+    def _malformed(self, action: Any) -> str | None:
+        """Why the object `action` is no action of this game at all (another game's or no
+        game's, a field of the wrong type, out of range, or fields that contradict each other);
+        None if it is well formed.
+
+        `apply` asks this of action objects only (notation and indices parse into well-formed
+        actions), before `_illegal_reason`, so the rules and `_apply` may trust every field. Keep
+        it to type and range checks: playouts apply an action object every step.
+        """
+        return None
 
     def _illegal_reason(self, action: Any, player: int) -> str | None:
         """Why `action` is illegal for `player` now, in a player's words; None if it is legal.
@@ -158,7 +169,8 @@ class State(ABC):
         return [to_int(a) for a in self.legal_actions(player)]
 
     def apply(self, action: Action | str | int, player: int | None = None) -> None:
-        """Apply one action; raise IllegalAction (nothing changes) if the rules forbid it."""
+        """Apply one action; nothing changes if it is refused: InvalidAction if it names no action
+        of the game, IllegalAction if the rules forbid it now."""
         if self._is_terminal():
             raise IllegalAction("the game is over")
         movers = self._to_move()
@@ -173,6 +185,10 @@ class State(ABC):
             action = self.game.parse_action(action)
         elif isinstance(action, int) and not isinstance(action, bool):
             action = self.game.action_from_int(action)
+        else:
+            problem = self._malformed(action)
+            if problem is not None:
+                raise InvalidAction(problem)
         reason = self._illegal_reason(action, player)
         if reason is not None:
             raise IllegalAction(reason)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from teocalli.core import InvalidAction
 
 from .components import (
+    CELLS,
     NUM_STONES,
     PAIR_INDEX,
     PAIRS,
@@ -137,6 +138,42 @@ def parse(text: str) -> Action:
         )
     p, q = (c2, c1) if flipped else (c1, c2)
     return Place(stone, p, q, Match(m[5]) if m[5] else None)
+
+
+def malformed(action: object) -> str | None:
+    """Why an action object is no Aztack action at all (None: it is one).
+
+    The one check of an object's fields, so the rules may index by them: a stone of the set,
+    cells on the table and side by side (a negative cell would wrap round the list), a Match or
+    no declaration. Whether the placement fits is the rules' question, not this one.
+    """
+    if type(action) is Place:
+        s, p, q = action.stone, action.p, action.q
+        if type(s) is not int or not 0 <= s < NUM_STONES:
+            return f"{action!r}: a stone is a number 0 to {NUM_STONES - 1}"
+        if type(p) is not int or type(q) is not int or not (0 <= p < CELLS and 0 <= q < CELLS):
+            return f"{action!r}: a cell is a number 0 to {CELLS - 1}"
+        if not _SIDE_BY_SIDE[p * CELLS + q]:
+            return (
+                f"{action!r}: {cell_text(p)} and {cell_text(q)} are not side by side, "
+                "so no stone covers both"
+            )
+        if action.declared is not None and type(action.declared) is not Match:
+            return f"{action!r}: a declaration is a Match (colours, glyphs or both) or None"
+        return None
+    if type(action) is Discard:
+        if type(action.stone) is not int or not 0 <= action.stone < NUM_STONES:
+            return f"{action!r}: a stone is a number 0 to {NUM_STONES - 1}"
+        return None
+    if type(action) is Keep or type(action) is Pass:
+        return None
+    return f"{action!r} is not an Aztack action"
+
+
+_SIDE_BY_SIDE = tuple(
+    (min(p, q), max(p, q)) in PAIR_INDEX for p in range(CELLS) for q in range(CELLS)
+)
+"""Whether cells p and q are orthogonally adjacent, at p * CELLS + q (one look-up per check)."""
 
 
 class Codec:

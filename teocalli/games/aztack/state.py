@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from teocalli.core import Decision, Effect, Outcome, Rng, State, ranks_from_keys
 
-from .actions import KEEP, PASS, Action, Discard, Keep, Match, Pass, Place
+from .actions import KEEP, PASS, Action, Discard, Keep, Match, Pass, Place, malformed
 from .components import (
     BASE_CELLS,
     BASE_STONES,
@@ -167,6 +167,8 @@ class AztackState(State):
         hp, hq = divmod(key, NUM_HALVES)
         colours = a // NUM_GLYPHS == hp // NUM_GLYPHS and b // NUM_GLYPHS == hq // NUM_GLYPHS
         return 0 if colours else 1
+
+    _malformed = staticmethod(malformed)  # one check of an object's fields, in actions.py
 
     def _illegal_reason(self, action: Action, player: int) -> str | None:
         hand = self.hands[player]

@@ -130,6 +130,37 @@ def parse(text: str) -> Action:
     )
 
 
+def malformed(action: object) -> str | None:
+    """Why an action object is no Shifting Stones action at all (None: it is one).
+
+    The one check of an object's fields, so the rules may index by them: a card id, cells of the
+    grid, a shift's two cells orthogonally adjacent and lower first (as notation writes them).
+    Whether the card is in hand is the rules' question.
+    """
+    card: object
+    if type(action) is Shift:
+        p, q = action.p, action.q
+        if type(p) is not int or type(q) is not int or (p, q) not in SWAP_INDEX:
+            return (
+                f"{action!r}: a shift swaps two orthogonally adjacent cells, given lower first "
+                "(cells 0 to 8): no diagonal shifting"
+            )
+        card = action.card
+    elif type(action) is Flip:
+        if type(action.cell) is not int or not 0 <= action.cell < CELLS:
+            return f"{action!r}: a cell is a number 0 to {CELLS - 1}"
+        card = action.card
+    elif type(action) is Score:
+        card = action.card
+    elif type(action) is End or type(action) is Skip:
+        return None
+    else:
+        return f"{action!r} is not a Shifting Stones action"
+    if type(card) is not int or not 1 <= card <= NUM_CARDS:
+        return f"{action!r}: a card is an id 1 to {NUM_CARDS}"
+    return None
+
+
 def to_int(action: object) -> int:
     if isinstance(action, Score):
         return SCORE_BASE + action.card - 1

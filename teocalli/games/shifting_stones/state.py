@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from teocalli.core import Effect, Outcome, Rng, State, ranks_from_keys
 
-from .actions import END, SKIP, Action, End, Flip, Score, Shift, Skip
-from .components import CARD_IDS, CELLS, HAND_SIZE, POINTS, SOLO_DECK, SWAP_INDEX, SWAPS, matches
+from .actions import END, SKIP, Action, End, Flip, Score, Shift, Skip, malformed
+from .components import CARD_IDS, CELLS, HAND_SIZE, POINTS, SOLO_DECK, SWAPS, matches
 from .grid import grid_text, random_grid
 
 if TYPE_CHECKING:
@@ -117,6 +117,8 @@ class ShiftingStonesState(State):
             actions.append(SKIP)
         return actions
 
+    _malformed = staticmethod(malformed)  # one check of an object's fields, in actions.py
+
     def _illegal_reason(self, action: Any, player: int) -> str | None:
         if isinstance(action, Shift | Flip | Score):
             if action.card not in self.hands[player]:
@@ -127,10 +129,6 @@ class ShiftingStonesState(State):
                     "with the same orientation (cards are never rotated), and grey squares must "
                     "fall on the grid"
                 )
-            if isinstance(action, Shift) and (action.p, action.q) not in SWAP_INDEX:
-                return "a shift swaps two orthogonally adjacent tiles: no diagonal shifting"
-            if isinstance(action, Flip) and not 0 <= action.cell < CELLS:
-                return f"there is no cell {action.cell + 1}"
             return None
         if isinstance(action, Skip):
             if self.acted:

@@ -117,6 +117,25 @@ def parse(text: str) -> Action:
     raise InvalidAction(f"cannot read {text!r}: {_HELP}")
 
 
+def malformed(action: object) -> str | None:
+    """Why an action object is no Space Aztecs action at all (None: it is one).
+
+    The one check of an object's fields, so the rules may index by them: a pile A-H, a card of
+    the set. Whether the phase asks for that action is the rules' question.
+    """
+    if type(action) is Take:
+        if type(action.pile) is not int or not 0 <= action.pile < NUM_PILES:
+            return f"{action!r}: a pile is a number 0 to {NUM_PILES - 1} (A to H)"
+        return None
+    if type(action) is Choose or type(action) is Capture:
+        if type(action.card) is not int or not 0 <= action.card < NUM_CARDS:
+            return f"{action!r}: a card is a number 0 to {NUM_CARDS - 1}"
+        return None
+    if type(action) is Tuck or type(action) is Keep:
+        return None
+    return f"{action!r} is not a Space Aztecs action"
+
+
 def to_int(action: object) -> int:
     if isinstance(action, Take) and 0 <= action.pile < NUM_PILES:
         return TAKE_BASE + action.pile

@@ -34,6 +34,7 @@ from .actions import (
     Keep,
     Take,
     Tuck,
+    malformed,
 )
 from .components import (
     CARD_ID,
@@ -240,11 +241,11 @@ class SpaceAztecsState(State):
             f"now the owner of {CARD_ID[self.tuck_card]} decides whether to tuck it (tuck or keep)"
         )
 
+    _malformed = staticmethod(malformed)  # one check of an object's fields, in actions.py
+
     def _illegal_reason(self, action: Action, player: int) -> str | None:
         phase = self.phase
         if isinstance(action, Take):
-            if not 0 <= action.pile < NUM_PILES:
-                return "the piles are A to H"
             if phase is not Phase.PICK:
                 return f"piles are taken only at the start of a round; {self._phase_now()}"
             x = action.pile
@@ -256,8 +257,6 @@ class SpaceAztecsState(State):
                     " each player takes a different pile"
                 )
             return None
-        if isinstance(action, Choose | Capture) and not 0 <= action.card < NUM_CARDS:
-            return f"there is no card number {action.card}"
         if isinstance(action, Choose):
             if phase is not Phase.CHOOSE:
                 return f"cards are chosen once everyone has a pile; {self._phase_now()}"

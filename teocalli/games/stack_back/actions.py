@@ -13,7 +13,8 @@ values), y in 0..100 (51 values), the angle on multiples of 5 degrees in [0, 180
   place: ((colour * 36 + angle / 5) * 119 + x / 2) * 51 + y / 2      (0 .. 655451)
   pass:  655452 (= 3 * 36 * 119 * 51)
 A pose off that lattice has no index: `action_to_int` raises InvalidAction saying so. Every
-candidate in `legal_actions` is on the lattice; `apply` takes any pose.
+candidate in `legal_actions` is on the lattice; `apply` takes any pose the notation can write
+(whole tenths within 10 m, the angle folded into [0, 180): see `malformed`).
 """
 
 from __future__ import annotations
@@ -90,6 +91,11 @@ _PLACE = re.compile(
     rf"^(y|m|g|yellow|mauve|green)\s*{_NUMBER}\s*[,\s]\s*{_NUMBER}\s*@\s*{_NUMBER}$", re.IGNORECASE
 )
 _COLOUR_WORDS = {"y": 0, "m": 1, "g": 2, "yellow": 0, "mauve": 1, "green": 2}
+REACH10 = 100_000
+"""How far from the origin a pose's x and y may lie, in tenths of mm (10 m: far off the boards,
+so refused by the rules, but a number every part handles)."""
+HALF_TURN10 = 1800
+"""Angles are folded into [0, 180) degrees, in tenths: a stick turned half round is the same."""
 
 
 def quantise(value: str | float) -> int:
@@ -103,7 +109,7 @@ def quantise(value: str | float) -> int:
 
 def pose(colour: Colour | int, x: float, y: float, angle: float) -> Place:
     """A Place from millimetres and degrees, quantised as the notation is."""
-    a10 = quantise(angle) % 1800
+    a10 = quantise(angle) % HALF_TURN10
     return Place(Colour(colour), quantise(x), quantise(y), a10)
 
 
@@ -119,9 +125,33 @@ def parse(text: str) -> Action:
             "(colour Y, M or G; mm and degrees), or pass"
         )
     x10, y10, a10 = quantise(m[2]), quantise(m[3]), quantise(m[4])
-    if max(abs(x10), abs(y10)) > 100_000:
+    if max(abs(x10), abs(y10)) > REACH10:
         raise InvalidAction(f"{text!r}: a stick must be placed within 10 m of the boards")
-    return Place(Colour(_COLOUR_WORDS[m[1].lower()]), x10, y10, a10 % 1800)
+    return Place(Colour(_COLOUR_WORDS[m[1].lower()]), x10, y10, a10 % HALF_TURN10)
+
+
+def malformed(action: object) -> str | None:
+    """Why an action object is no Stack Back action at all (None: it is one).
+
+    The one check of an object's fields, so the rules may trust them: a Colour (not its number:
+    the notation prints its key), whole tenths (not floats, so never NaN or infinite) within the
+    reach the notation reads, and the angle folded into [0, 180) degrees as the notation folds it
+    (so a pose reads back as itself). Whether the pose stands is the rules' question.
+    """
+    if type(action) is Place:
+        if type(action.colour) is not Colour:
+            return f"{action!r}: the colour must be a Colour (YELLOW, MAUVE or GREEN)"
+        x10, y10, a10 = action.x10, action.y10, action.a10
+        if type(x10) is not int or type(y10) is not int or type(a10) is not int:
+            return f"{action!r}: x, y and the angle are whole numbers of tenths (of mm, of degrees)"
+        if max(abs(x10), abs(y10)) > REACH10:
+            return f"{action!r}: a stick must be placed within 10 m of the boards"
+        if not 0 <= a10 < HALF_TURN10:
+            return f"{action!r}: the angle is in tenths of a degree from 0 to {HALF_TURN10 - 1}"
+        return None
+    if type(action) is Pass:
+        return None
+    return f"{action!r} is not a Stack Back action"
 
 
 # --- dense indices ------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from teocalli.core import Effect, Outcome, State, ranks_from_keys
 
-from .actions import PASS, Action, Colour, Pass, Place, pose
+from .actions import PASS, Action, Colour, Pass, Place, malformed, pose
 from .balance import Stick
 from .candidates import all_free, is_free_wood, pile_moves, still_free, wood_moves
 from .components import SPEC
@@ -178,6 +178,8 @@ class StackBackState(State):
     def is_free_wood(self, place: Place) -> bool:
         """Whether `place` is a wood candidate still free (so a play on the wood, level 0)."""
         return is_free_wood(self.free, place)
+
+    _malformed = staticmethod(malformed)  # one check of an object's fields, in actions.py
 
     def _illegal_reason(self, action: Action, player: int) -> str | None:
         if isinstance(action, Pass):

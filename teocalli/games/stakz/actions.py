@@ -117,6 +117,27 @@ def parse(text: str) -> Action:
     return place(tile, stack)
 
 
+def malformed(action: object) -> str | None:
+    """Why an action object is no Stakz action at all (None: it is one).
+
+    The one check of an object's fields, so the rules may index by them: a tile type of the set,
+    a stack number below the bound on stacks, a colour of the set or no draw. Whether the stack
+    exists now is the rules' question.
+    """
+    if type(action) is Place:
+        if type(action.tile) is not int or not 0 <= action.tile < NUM_TILES:
+            return f"{action!r}: a tile type is a number 0 to {NUM_TILES - 1}"
+        if type(action.stack) is not int or not 0 <= action.stack < MAX_STACKS:
+            return f"{action!r}: a stack is a number 0 to {MAX_STACKS - 1}"
+        return None
+    if type(action) is EndTurn:
+        draw = action.draw
+        if draw is not None and (type(draw) is not int or not 0 <= draw < NUM_COLOURS):
+            return f"{action!r}: a draw is a colour 0 to {NUM_COLOURS - 1}, or None (no draw)"
+        return None
+    return f"{action!r} is not a Stakz action"
+
+
 def to_int(action: object) -> int:
     """The action's dense index (see the module docstring)."""
     if isinstance(action, Place):

@@ -152,11 +152,11 @@ class StakzState(State):
             out.append(table[act.END_INDEX])
         return out
 
+    _malformed = staticmethod(act.malformed)  # one check of an object's fields, in actions.py
+
     def _illegal_reason(self, action: object, player: int) -> str | None:
         if isinstance(action, Place):
             t, s = action.tile, action.stack
-            if not 0 <= t < NUM_TILES or s < 0:
-                return f"{action!r} names no tile or stack of Stakz"
             if s >= len(self.stacks):
                 return f"there is no stack {s}: the stacks are numbered 0 to {len(self.stacks) - 1}"
             if not self.hands[player][t]:
@@ -221,9 +221,12 @@ class StakzState(State):
             self.splits += 1
         else:
             self.stacks[s] = stack
+        # The placement shows a symbol the hand hid (only colours show on the backs): REVEALED,
+        # so the undo policy never takes it back, as the rulebook says ("once placed, your tile
+        # cannot be removed").
         if self.hand_size[player] == 0:
-            return self._end_round(player)
-        return Effect.NONE
+            return Effect.REVEALED | self._end_round(player)
+        return Effect.REVEALED
 
     def _end_turn(self, draw: int | None, player: int) -> Effect:
         effect = Effect.NONE

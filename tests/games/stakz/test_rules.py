@@ -9,6 +9,7 @@ import pytest
 import teocalli
 from teocalli.core import Effect, IllegalAction, Rng
 from teocalli.games.stakz import EndReason, StakzState
+from teocalli.games.stakz.actions import Place
 from teocalli.games.stakz.components import COLOUR, NUM_TILES, TILE_TEXT, parse_tile
 
 
@@ -267,7 +268,8 @@ def test_placing_the_last_tile_wins_the_round_and_deals_the_next() -> None:
     state.apply("Pt@1")
     assert state.scores == [3, 0, 5]
     assert state.rounds == [((3, 0, 5), 1)]
-    assert state.history[-1].effect == Effect.DREW, "the next round is dealt"
+    assert Effect.DREW in state.history[-1].effect, "the next round is dealt"
+    assert not state.can_undo(1)
     assert state.to_move() == (1,), "the next seat after the round's starter starts"
     assert state.starter == 1
     assert state.hand_size == [10, 10, 10]
@@ -377,6 +379,50 @@ def test_a_stuck_last_round_ends_the_match() -> None:
     assert out.reason is EndReason.STUCK_ROUND
     assert out.scores == (3.0, 12.0, 5.0)
     assert out.winners == (0,)
+
+
+# --- taking back (rulebook: "once placed, your tile cannot be removed") -----------------------
+def drained(seed: int) -> StakzState:
+    """A seeded game (so steps can be taken back) in which every turn drew and placed nothing,
+    until the pile ran out."""
+    state = teocalli.load("stakz", players=2).new_state(seed)
+    assert isinstance(state, StakzState)
+    while state.pile:
+        state.apply(next(a for a in state.legal_actions() if str(a).startswith("end ")))
+        assert state.history[-1].effect == Effect.DREW
+        assert not state.can_undo(state.history[-1].player), "a draw is never taken back"
+    return state
+
+
+def test_a_placement_reveals_the_tile_so_it_cannot_be_taken_back() -> None:
+    state = pos(BASIC)
+    state.apply("Rh@0")
+    assert state.history[-1].effect == Effect.REVEALED, "its symbol was hidden in the hand"
+    state = drained(seed=3)
+    player = state.current_player()
+    place = next(a for a in state.legal_actions() if isinstance(a, Place))
+    state.apply(place)
+    assert not state.can_undo(player)
+    with pytest.raises(IllegalAction, match="cannot be taken back"):
+        state.undo(player)
+    assert str(place) in {text for _, text in state.log(None)}
+
+
+def test_ending_a_turn_on_an_empty_pile_may_still_be_taken_back_but_not_the_tiles() -> None:
+    state = pos(BASIC + "pile: -\n")
+    state.apply("Rh@0")
+    state.apply("end")
+    assert state.history[-1].effect == Effect.NONE, "ending without a draw reveals nothing"
+    state = drained(seed=3)
+    player = state.current_player()
+    state.apply(next(a for a in state.legal_actions() if isinstance(a, Place)))
+    placed = state._full()
+    state.apply("end")
+    assert state.can_undo(player) and not state.can_undo(1 - player)
+    back = state.undo(player)
+    assert back._full() == placed, "the turn is open again, with the tile still placed"
+    assert back.current_player() == player
+    assert not back.can_undo(player)
 
 
 # --- hidden information -----------------------------------------------------------------------
