@@ -1,4 +1,4 @@
-"""The Aztack position and its rules (rules/aztack.md), on bit sets and precomputed match tables.
+"""The Aztack position and its rules (docs/games/aztack.md), on bit sets and precomputed tables.
 
 Hands are 60-bit sets of stone ids. For every cell pair with equal heights and two different top
 stones, the ordered pair of top halves keys the tables FIT0/FIT1 (components.py), so the stones a

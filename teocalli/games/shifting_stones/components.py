@@ -161,7 +161,7 @@ def matches(card_id: int, grid: list[int] | tuple[int, ...]) -> bool:
 
 
 def pattern_text(card_id: int) -> str:
-    """The card's pattern as in the ruling page: rows top to bottom separated by ' / '."""
+    """The card's pattern as the rules doc writes it: rows top to bottom separated by ' / '."""
     return " / ".join(
         " ".join(GREY if s is None else SYMBOLS[s] for s in row) for row in CARDS[card_id].rows
     )

@@ -1,4 +1,4 @@
-"""The Shifting Stones position and its rules (rules/shifting_stones.md).
+"""The Shifting Stones position and its rules (docs/games/shifting-stones.md).
 
 The grid is a list of 9 symbols (components.py); hands are sorted lists of card ids; the deck is a
 list whose top is its last element; the discard pile lists cards bottom first. Component tables

@@ -1,6 +1,6 @@
 """Space Aztecs' actions: notation and dense integer indices.
 
-Notation (card ids as on the ruling page, piles A-H; parsing ignores case and extra spaces):
+Notation (card ids as in the rules doc, piles A-H; parsing ignores case and extra spaces):
   `take C`          take pile C this round (a TURN, clockwise from the Starting Player)
   `choose PNK-05`   choose that card of your pile face down (the SIMULTANEOUS choice)
   `capture YEL-04`  your Flying Saucer takes that visible Aztec (when a victim has several)

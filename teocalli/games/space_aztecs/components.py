@@ -1,7 +1,8 @@
 """Space Aztecs' components as data: the 72 cards of cards.json, validated at load, and the piles.
 
-Card index = position in cards.json (the ruling page's list, in time order). Colours are ints
-0..3 (pink, yellow, blue, green) in the order of the file's "colours"; a Codex has colour -1.
+Card index = position in cards.json (the card list of docs/games/space-aztecs.md, by time).
+Colours are ints 0..3 (pink, yellow, blue, green) in the order of the file's "colours"; a Codex
+has colour -1.
 Piles are 0..7, written A..H (the eight Place tiles around the Sundial).
 Every table here is a tuple shared by all states: states hold only card ids and small ints.
 """

@@ -1,6 +1,6 @@
 """Positions written as text, so rule tests read like the rulebook.
 
-One statement per line (`#` starts a comment); card ids as on the ruling page, piles A-H:
+One statement per line (`#` starts a comment); card ids as in docs/games/space-aztecs.md, piles A-H:
 
     removed green          the set out of the game (2-4 players; default: the game's option)
     start 1                the Starting Player (default 0)

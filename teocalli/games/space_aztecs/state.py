@@ -1,4 +1,4 @@
-"""The Space Aztecs position and its rules (rules/space_aztecs.md).
+"""The Space Aztecs position and its rules (docs/games/space-aztecs.md).
 
 Every card has one place, `where[card]`: a pile 0..7, chosen face down by p (CHOSEN + p), in p's
 city in view (CITY + p: Aztecs, Temples, Saucers, Codex), under one of p's Temples (TEMPLED + p)

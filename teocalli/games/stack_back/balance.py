@@ -1,4 +1,4 @@
-"""The static balance model of the ruling page: beams on two contacts, loads by the lever rule.
+"""The static balance model of docs/games/stack-back.md: beams on two contacts, lever-rule loads.
 
 Each stick carries its own weight (its length: one density, one section) at its centre. A stick
 resting on two others, or straddling the gap on its two board contacts, is a beam: it stands when

@@ -1,6 +1,6 @@
 """Judging a pose: its derived level, what it rests on and whether the rules let it stay.
 
-The rules of rules/stack_back.md, in the order a refusal names them:
+The rules of docs/games/stack-back.md, in the order a refusal names them:
 - Level: 0 if the footprint touches no stick (overlap above the 3 mm² tolerance), else one above
   the highest stick it touches.
 - On the wood: within the boards and the gap; a stick over the gap must cross it, resting at least

@@ -1,4 +1,4 @@
-"""The Stack Back position and its turn rules (rules/stack_back.md).
+"""The Stack Back position and its turn rules (docs/games/stack-back.md).
 
 A position is the placed sticks in order (immutable records shared between clones), the loads on
 each (balance.py), the colours each already carries (bit sets), the footprints as arrays (a new

@@ -1,4 +1,4 @@
-"""Aztack rule scenarios, one per rule of rules/aztack.md and per rulebook example.
+"""Aztack rule scenarios, one per rule of docs/games/aztack.md and per rulebook example.
 
 Positions are written in Aztack notation (teocalli/games/aztack/position.py). The base used by
 most tests has these tops at level 1:

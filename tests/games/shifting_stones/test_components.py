@@ -1,4 +1,4 @@
-"""The component data: 9 tiles and the 72 pattern cards of the ruling page, validated at load."""
+"""The component data: 9 tiles and the 72 pattern cards of the rules doc, validated at load."""
 
 from __future__ import annotations
 

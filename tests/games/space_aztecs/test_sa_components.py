@@ -1,4 +1,4 @@
-"""The card list of the ruling page, as data, validated at load."""
+"""The card list of docs/games/space-aztecs.md, as data, validated at load."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stack Back's rules, one scenario each, from positions in notation (rules/stack_back.md)."""
+"""Stack Back's rules, one scenario each, from positions in notation (docs/games/stack-back.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stakz rules, one scenario per rule of the rulebook and the ruling page (rules/stakz.md)."""
+"""Stakz rules, one scenario per rule of the rules (docs/games/stakz.md)."""
 
 from __future__ import annotations
 
