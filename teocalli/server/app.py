@@ -196,6 +196,12 @@ def create_app(
         created = await manager.rematch(request.path_params["table_id"], token)
         return JSONResponse(created, status_code=201)
 
+    async def api_claim(request: Request) -> Response:
+        limiter.take("create", address(request.client))
+        body = await read_json(request)
+        p = request.path_params
+        return JSONResponse(await manager.claim(p["table_id"], p["seat"], body), status_code=201)
+
     async def api_replay(request: Request) -> Response:
         limiter.take("read", address(request.client))
         q = request.query_params
@@ -222,7 +228,7 @@ def create_app(
             await websocket.close(_close_code(err))
             return
         sockets[where] = sockets.get(where, 0) + 1
-        conn = Connection(seat)
+        conn = Connection(seat, token=q.get("token") if seat is not None else None)
         sender = asyncio.create_task(_send_loop(websocket, conn))
         try:
             await room.join(conn, name)
@@ -262,6 +268,7 @@ def create_app(
         Route("/api/tables/{table_id}", api_table),
         Route("/api/tables/{table_id}/rematch", api_rematch, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", api_replay),
+        Route("/api/tables/{table_id}/seats/{seat}/claim", api_claim, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table_id}", ws_table),
         Mount("/static", StaticFiles(directory=web_root, check_dir=False), name="static"),
     ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from typing import TYPE_CHECKING
 
 from teocalli.core import Decision, derive_seed
@@ -58,6 +59,15 @@ class BotDriver:
         spec = room.seats[seat].bot_spec or room.settings.get("timeout_bot", "greedy")
         return seat, spec, delay
 
+    def pace_left(self) -> float:
+        """Seconds until a bot may show its step: the table's pace after the last step, while a
+        person is connected (bot-only tables and empty rooms never wait)."""
+        room = self.room
+        pace = float(room.settings.get("pace", 0.0))
+        if pace <= 0 or not room.present():
+            return 0.0
+        return room.last_step_at + pace - time.monotonic()
+
     async def drive(self) -> None:
         """Play bot moves until no bot may act; re-think whenever the position changed."""
         room = self.room
@@ -76,6 +86,9 @@ class BotDriver:
                         continue
                 bot_seed = derive_seed(room.seed, len(state.history), seat)
                 move = await room.manager.pool.choose(state, seat, spec, bot_seed, table=room.id)
+                wait = self.pace_left()
+                if wait > 0:  # let the people at the table see the last step first
+                    await asyncio.sleep(wait)
                 async with room.lock:
                     if version != room.version:
                         continue

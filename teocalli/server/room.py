@@ -9,6 +9,7 @@ transaction, `store.py`), only then swap the new state in and tell every connect
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from .errors import Refused
 from .outbox import Outbox
 from .seats import HAND_OVER_GRACE, Seat, Seats
 from .store import TableStore
+from .tokens import hash_token, new_token
 from .views import state_message, visible_log
 
 if TYPE_CHECKING:
@@ -36,6 +38,8 @@ class Connection:
 
     seat: int | None
     outbox: Outbox = field(default_factory=Outbox)
+    token: str | None = field(default=None, repr=False)
+    """The seat's token as this connection presented it (memory only): its rematch link."""
 
 
 class Room:
@@ -61,6 +65,8 @@ class Room:
         self.state = state
         self.decisions = decisions
         self.version = 0
+        self.last_step_at = time.monotonic()
+        """When the last step was shown (real time: the bots' pace is for people's eyes)."""
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.store = TableStore(row.id, manager.db, manager.run_db)
@@ -77,14 +83,20 @@ class Room:
             "game": self.game.info.name,
             "options": dict(self.game.options),
             "status": self.status,
-            "seats": [s.summary() for s in self.seats],
+            "seats": [s.summary() | {"present": s.seat in self.present()} for s in self.seats],
             "created": self.created.isoformat(),
             "step": len(self.state.history),
             "clock": self.settings.get("clock"),
             "bot_delay": self.settings.get("bot_delay", 0.0),
+            "pace": self.settings.get("pace", 0.0),
+            "open_seats": self.settings.get("open_seats", False),
             "outcome": self.outcome,
             "rematch": self.settings.get("rematch"),
         }
+
+    def present(self) -> set[int]:
+        """Seats with a connection open now."""
+        return {c.seat for c in self.connections if c.seat is not None}
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
         return state_message(
@@ -133,6 +145,42 @@ class Room:
     def leave(self, conn: Connection) -> None:
         self.connections.discard(conn)
         self.seats.left(conn.seat, (c.seat for c in self.connections))
+        if conn.seat is not None and conn.seat not in self.present():
+            self.broadcast()  # the others see that this person is away
+
+    def announce_rematch(self, table_id: str) -> None:
+        """Tell every connection of the rematch, each person with their own link."""
+        spectate = f"/table/{table_id}"
+        for conn in self.connections:
+            link = None
+            if conn.seat is not None and conn.token:
+                link = f"/table/{table_id}?seat={conn.seat}#token={conn.token}"
+            conn.outbox.put(
+                {"type": "rematch", "table": table_id, "link": link, "spectate": spectate}
+            )
+
+    async def claim(self, seat: int, name: str | None) -> str:
+        """Give a free person's seat to whoever asks from the lobby (if the table allows it):
+        a fresh token, so the seat's old link no longer opens it."""
+        async with self.lock:
+            if not self.settings.get("open_seats"):
+                raise Refused("this table's seats are taken by invitation only", "closed", 403)
+            self._refuse_if_finished("seats are not taken")
+            if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+                raise Refused(f"seat {seat} is not a person's seat", "bad_seat")
+            if self.seats[seat].taken:
+                raise Refused(f"seat {seat + 1} is already taken", "seat_taken", 409)
+            token = new_token()
+            changes: dict[str, Any] = {"token_hash": hash_token(token), "taken": True}
+            if name:
+                changes["name"] = name
+            await self.store.update_seat(seat, **changes)
+            s = self.seats[seat]
+            s.token_hash, s.taken, s.name = changes["token_hash"], True, name or s.name
+            self.seats.left(seat, ())  # nobody is there yet: absent from now
+            await self._store_status()
+            self.broadcast()
+            return token
 
     def _refuse_if_finished(self, what: str) -> None:
         if self.state.is_terminal():
@@ -238,6 +286,7 @@ class Room:
         return changes, clocks
 
     def _swap(self, new: State, decisions: list[Decision | None]) -> None:
+        self.last_step_at = time.monotonic()
         self.state = new
         self.decisions = decisions
         if new.is_terminal():

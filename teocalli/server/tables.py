@@ -26,13 +26,17 @@ from teocalli.core import Decision, Game, Information, TeocalliError, secret_see
 from .bots import BotPool, BotSpecError, check_bot_spec
 from .db import DamagedRow, Database, SeatRow, StoredTable, TableRow, now_utc
 from .errors import Refused
-from .inputs import check_option_value, check_table_id, clip, excerpt
+from .inputs import check_name, check_option_value, check_table_id, clip, excerpt
 from .replays import ReplayCache
 from .room import Room
 from .seats import Seat
 from .tokens import check_token, hash_token, new_table_id, new_token
 from .views import visible_log
 
+DEFAULT_PACE = 0.8
+"""Seconds a bot's step waits after the previous step while a person is at the table, so that
+people can follow the game; bot-only tables never wait."""
+MAX_PACE = 10.0
 MAX_CLIENT_SEED = 2**31 - 1
 """A seed a client may choose (games without hidden information only)."""
 CLOCK_SAVE_EVERY = 5.0
@@ -162,8 +166,17 @@ class Manager:
             for e in page
         ], len(entries)
 
-    async def create(self, body: Any, rematch_of: str | None = None) -> dict[str, Any]:
-        """Create a table from a request body; the response carries each person's share link."""
+    async def create(
+        self,
+        body: Any,
+        rematch_of: str | None = None,
+        keep_tokens: dict[int, str | None] | None = None,
+    ) -> dict[str, Any]:
+        """Create a table from a request body; the response carries each person's share link.
+
+        `keep_tokens` (a rematch) gives seats the token hashes of the old table's seats: each
+        person's own link opens their seat at the rematch too, so it reaches everyone, even a
+        person who is away, and no token is ever stored in the clear."""
         spec = parse_create(body)
         game: Game = spec["game"]
         seed = spec["seed"] if spec["seed"] is not None else secret_seed()
@@ -174,7 +187,9 @@ class Manager:
         seat_rows: list[SeatRow] = []
         for k, seat in enumerate(spec["seats"]):
             token_hash = None
-            if seat["kind"] == "human":
+            if seat["kind"] == "human" and keep_tokens is not None:
+                token_hash = keep_tokens.get(k)
+            elif seat["kind"] == "human":
                 tokens[k] = new_token()
                 token_hash = hash_token(tokens[k])
             seat_rows.append(
@@ -190,9 +205,12 @@ class Manager:
                     clock_remaining=spec["clock"]["seconds"] if spec["clock"] else None,
                 )
             )
+        humans = any(seat["kind"] == "human" for seat in spec["seats"])
         settings: dict[str, Any] = {
             "clock": spec["clock"],
             "bot_delay": spec["bot_delay"],
+            "pace": spec["pace"] if humans else 0.0,
+            "open_seats": spec["open_seats"],
             "rematch_of": rematch_of,
             "rematch": None,
         }
@@ -201,7 +219,7 @@ class Manager:
             game=game.info.name,
             options=dict(game.options),
             seed=seed,
-            status="running" if not tokens else "open",
+            status="running" if not humans else "open",
             created=now_utc(),
             finished=None,
             settings=settings,
@@ -224,9 +242,7 @@ class Manager:
                 {
                     "seat": k,
                     "kind": s.kind,
-                    "link": f"/table/{table_id}?seat={k}#token={tokens[k]}"
-                    if k in tokens
-                    else None,
+                    "link": seat_link(table_id, k, tokens[k]) if k in tokens else None,
                 }
                 for k, s in enumerate(seat_rows)
             ],
@@ -234,10 +250,15 @@ class Manager:
         }
 
     async def rematch(self, table_id: str, token: Any) -> dict[str, Any]:
+        """A new table with the same game, seats and settings; every person's own link opens
+        their seat there, and each connected person is told (`{"type": "rematch"}`)."""
         room = await self.get(table_id)
-        if not isinstance(token, str) or not any(
-            check_token(token, s.token_hash) for s in room.seats
-        ):
+        mine = [
+            s.seat
+            for s in room.seats
+            if isinstance(token, str) and check_token(token, s.token_hash)
+        ]
+        if not mine:
             raise Refused("only a player at this table can ask for a rematch", "forged_token", 403)
         async with room.lock:
             if room.status != "finished":
@@ -257,12 +278,33 @@ class Manager:
                 ],
                 "clock": room.settings.get("clock"),
                 "bot_delay": room.settings.get("bot_delay", 0.0),
+                "pace": room.settings.get("pace", DEFAULT_PACE),
+                "open_seats": room.settings.get("open_seats", False),
             }
-            created = await self.create(body, rematch_of=table_id)
+            hashes = {s.seat: s.token_hash for s in room.seats if s.kind == "human"}
+            created = await self.create(body, rematch_of=table_id, keep_tokens=hashes)
             room.settings["rematch"] = created["id"]
             await self.run_db(self.db.update_table, table_id, {"settings": room.settings})
             room.broadcast()
+            room.announce_rematch(created["id"])
+        assert isinstance(token, str)
+        for entry in created["seats"]:
+            if entry["seat"] in mine:
+                entry["link"] = seat_link(created["id"], entry["seat"], token)
         return created
+
+    async def claim(self, table_id: str, seat_text: str, body: Any) -> dict[str, Any]:
+        """Take a free person's seat of a table whose creator let anyone do so from the lobby."""
+        room = await self.get(table_id)
+        try:
+            seat = int(seat_text)
+        except ValueError:
+            raise Refused(f"{excerpt(seat_text)} is not a seat number", "bad_seat") from None
+        name = body.get("name") if isinstance(body, dict) else None
+        if name is not None and not isinstance(name, str):
+            raise Refused("a name is text", "bad_name")
+        token = await room.claim(seat, check_name(name))
+        return {"table": table_id, "seat": seat, "link": seat_link(table_id, seat, token)}
 
     async def replay(self, table_id: str, seat_text: str | None, token: str | None) -> bytes:
         """The replay as `seat` may see it, as JSON: built off the event loop, cached."""
@@ -359,6 +401,12 @@ def parse_create(body: Any) -> dict[str, Any]:
             )
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_CLIENT_SEED:
             raise Refused(f"a seed is a whole number from 0 to {MAX_CLIENT_SEED}", "bad_seed")
+    pace = body.get("pace", DEFAULT_PACE)
+    if not isinstance(pace, int | float) or isinstance(pace, bool) or not 0 <= pace <= MAX_PACE:
+        raise Refused(f"pace is seconds from 0 to {MAX_PACE:.0f}", "bad_pace")
+    open_seats = body.get("open_seats", False)
+    if not isinstance(open_seats, bool):
+        raise Refused("open_seats is true or false", "bad_open_seats")
     bot_delay = body.get("bot_delay", 2.0)
     if (
         not isinstance(bot_delay, int | float)
@@ -372,7 +420,14 @@ def parse_create(body: Any) -> dict[str, Any]:
         "clock": clock,
         "seed": seed,
         "bot_delay": float(bot_delay),
+        "pace": float(pace),
+        "open_seats": open_seats,
     }
+
+
+def seat_link(table_id: str, seat: int, token: str) -> str:
+    """A person's share link: the token in the fragment, which browsers never send to servers."""
+    return f"/table/{table_id}?seat={seat}#token={token}"
 
 
 def damaged_summary(table_id: str, reason: str) -> dict[str, Any]:

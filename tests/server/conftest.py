@@ -149,6 +149,7 @@ class Kit:
             "seats": [
                 {"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats
             ],
+            "pace": 0,  # bots answer at once: no test waits for people's eyes
             **extra,
         }
         r = client.post("/api/tables", json=body)

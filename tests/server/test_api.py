@@ -26,6 +26,7 @@ def test_create_lists_open_then_running_table(serve: Any, kit: Any) -> None:
     assert lobby[table["id"]]["status"] == "open"
     assert lobby[table["id"]]["seats"][0] == {
         "seat": 0, "kind": "human", "bot": None, "taken": False, "name": None, "handed_to": None,
+        "present": False,
     }  # fmt: skip
     with kit.connect(client, table["id"], 0, table["tokens"][0]) as ws:
         kit.receive(ws)
@@ -97,26 +98,50 @@ def test_replay_shows_each_step_as_that_viewer_saw_it(serve: Any, kit: Any) -> N
     assert forged.status_code == 403 and "does not open seat 0" in forged.json()["error"]
 
 
-def test_rematch_makes_a_new_table_with_fresh_tokens(serve: Any, kit: Any) -> None:
+def test_a_rematch_reaches_every_person_with_their_own_link(serve: Any, kit: Any) -> None:
     client = serve()
-    table = kit.create(client, "aztack", ["human", "greedy"], seed=9)
-    tid, token = table["id"], table["tokens"][0]
-    early = client.post(f"/api/tables/{tid}/rematch", json={"token": token})
+    table = kit.create(client, "aztack", ["human", "human", "greedy"], seed=9)
+    tid, tokens = table["id"], table["tokens"]
+    early = client.post(f"/api/tables/{tid}/rematch", json={"token": tokens[0]})
     assert early.status_code == 409 and "not over" in early.json()["error"]
-    with kit.connect(client, tid, 0, token) as ws:
-        kit.play_out(ws, kit.receive(ws))
-    assert client.post(f"/api/tables/{tid}/rematch", json={"token": "x"}).status_code == 403
-    r = client.post(f"/api/tables/{tid}/rematch", json={"token": token})
-    assert r.status_code == 201
-    again = r.json()
-    assert again["id"] != tid and again["seats"][1] == {"seat": 1, "kind": "bot", "link": None}
-    new_token = again["seats"][0]["link"].split("#token=")[1]
-    assert new_token != token
-    summary = client.get(f"/api/tables/{again['id']}").json()
-    assert summary["game"] == "aztack" and summary["seats"][1]["bot"] == "greedy"
-    assert client.get(f"/api/tables/{tid}").json()["rematch"] == again["id"]
-    with kit.connect(client, again["id"], 0, token) as ws:  # the old token opens nothing here
-        assert kit.receive(ws)["code"] == "forged_token"
+    with kit.connect(client, tid, 0, tokens[0]) as ws0, kit.connect(client, tid, 1, tokens[1]) as ws1:
+        socks = {0: ws0, 1: ws1}
+        step = 0
+        while True:  # both people play their first legal move until the end
+            seen = {k: kit.until(ws, lambda m: m["type"] == "state" and m["step"] >= step)[-1]
+                    for k, ws in socks.items()}  # fmt: skip
+            step = min(m["step"] for m in seen.values())
+            now = seen[0] if seen[0]["step"] == step else seen[1]
+            if now["view"]["terminal"]:
+                break
+            mover = now["view"]["to_move"][0]
+            if mover in socks and seen[mover]["step"] == step:
+                action = seen[mover]["legal"][0]
+                socks[mover].send_json({"type": "act", "action": action, "step": step})
+            step += 1
+        assert client.post(f"/api/tables/{tid}/rematch", json={"token": "x"}).status_code == 403
+        r = client.post(f"/api/tables/{tid}/rematch", json={"token": tokens[1]})
+        assert r.status_code == 201
+        again = r.json()
+        new = again["id"]
+        assert new != tid and again["seats"][2] == {"seat": 2, "kind": "bot", "link": None}
+        assert again["seats"][1]["link"] == f"/table/{new}?seat=1#token={tokens[1]}"
+        assert again["seats"][0]["link"] is None  # only its own person learns a seat's link
+        for k, ws in socks.items():  # every connected person is told, with their own link
+            told = kit.until(ws, lambda m: m["type"] == "rematch")[-1]
+            assert told == {
+                "type": "rematch",
+                "table": new,
+                "link": f"/table/{new}?seat={k}#token={tokens[k]}",
+                "spectate": f"/table/{new}",
+            }
+    assert client.get(f"/api/tables/{tid}").json()["rematch"] == new
+    summary = client.get(f"/api/tables/{new}").json()
+    assert summary["game"] == "aztack" and summary["seats"][2]["bot"] == "greedy"
+    with kit.connect(client, new, 0, tokens[0]) as ws:  # a person away later: their link works
+        assert kit.receive(ws)["seat"] == 0
+    again = client.post(f"/api/tables/{tid}/rematch", json={"token": tokens[0]})
+    assert again.status_code == 409 and again.json()["code"] == "rematch_exists"
 
 
 def test_pages_and_static_files_are_served(serve: Any) -> None:

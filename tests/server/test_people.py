@@ -1,0 +1,93 @@
+"""People at the table: presence, seats taken from the lobby, and bots paced for people's eyes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def seats_of(client: Any, tid: str) -> list[dict[str, Any]]:
+    seats: list[dict[str, Any]] = client.get(f"/api/tables/{tid}").json()["seats"]
+    return seats
+
+
+def test_presence_follows_open_connections(serve: Any, kit: Any) -> None:
+    client = serve()
+    table = kit.create(client, "aztack", ["human", "human"])
+    tid, tokens = table["id"], table["tokens"]
+    with kit.connect(client, tid, 0, tokens[0]) as ws0:
+        kit.receive(ws0)
+        assert [s["present"] for s in seats_of(client, tid)] == [True, False]
+        with kit.connect(client, tid, 1, tokens[1]) as ws1:
+            kit.receive(ws1)
+            assert [s["present"] for s in seats_of(client, tid)] == [True, True]
+        # seat 1 closed its tab: seat 0 is told at once that they are away
+        msg = kit.until(
+            ws0, lambda m: m["type"] == "state" and not m["table"]["seats"][1]["present"]
+        )[-1]
+        assert msg["table"]["seats"][1]["taken"] is True
+    assert [s["present"] for s in seats_of(client, tid)] == [False, False]
+
+
+def test_a_free_seat_is_claimed_from_the_lobby_once(serve: Any, kit: Any) -> None:
+    client = serve()
+    table = kit.create(client, "stakz", ["human", "human"], open_seats=True)
+    tid, old = table["id"], table["tokens"][1]
+    lobby = {t["id"]: t for t in client.get("/api/tables").json()}
+    assert lobby[tid]["open_seats"] is True
+    r = client.post(f"/api/tables/{tid}/seats/1/claim", json={"name": "Ana"})
+    assert r.status_code == 201
+    link = r.json()["link"]
+    token = link.split("#token=")[1]
+    assert link == f"/table/{tid}?seat=1#token={token}" and token != old
+    again = client.post(f"/api/tables/{tid}/seats/1/claim", json={"name": "Bo"})
+    assert again.status_code == 409 and again.json()["code"] == "seat_taken"
+    assert seats_of(client, tid)[1] | {"present": False} == {
+        "seat": 1, "kind": "human", "bot": None, "taken": True, "name": "Ana",
+        "handed_to": None, "present": False,
+    }  # fmt: skip
+    with kit.connect(client, tid, 1, token) as ws:
+        assert kit.receive(ws)["seat"] == 1
+    with kit.connect(client, tid, 1, old) as ws:  # the unshared old link no longer opens it
+        assert kit.receive(ws)["code"] == "forged_token"
+
+
+@pytest.mark.parametrize(
+    ("body", "path", "code"),
+    [
+        ({"open_seats": False}, "seats/1/claim", "closed"),
+        ({"open_seats": True}, "seats/5/claim", "bad_seat"),
+        ({"open_seats": True}, "seats/x/claim", "bad_seat"),
+    ],
+)
+def test_claims_that_are_refused(
+    serve: Any, kit: Any, body: dict[str, Any], path: str, code: str
+) -> None:
+    client = serve()
+    table = kit.create(client, "aztack", ["human", "human"], **body)
+    r = client.post(f"/api/tables/{table['id']}/{path}", json={"name": "Ana"})
+    assert r.status_code in (400, 403) and r.json()["code"] == code
+    r = client.post(f"/api/tables/{table['id']}/seats/1/claim", json={"name": "a\x00"})
+    assert r.status_code in (400, 403)
+
+
+def test_bots_wait_the_pace_only_while_a_person_watches(serve: Any, kit: Any) -> None:
+    client = serve()
+    people = kit.create(client, "aztack", ["human", "greedy"], pace=3)
+    bots = kit.create(client, "aztack", ["greedy", "greedy"], pace=3)
+    manager = client.app.state.manager
+    assert client.get(f"/api/tables/{people['id']}").json()["pace"] == 3
+    assert client.get(f"/api/tables/{bots['id']}").json()["pace"] == 0  # bot-only: instant
+    room = manager.rooms[people["id"]]
+    assert room.bots.pace_left() == 0.0  # nobody is there to watch
+    with kit.connect(client, people["id"], 0, people["tokens"][0]) as ws:
+        kit.receive(ws)
+        room.last_step_at -= 1.0  # as if the last step was shown a second ago
+        assert 1.5 < room.bots.pace_left() <= 2.0
+        room.last_step_at -= 5.0
+        assert room.bots.pace_left() < 0
+    r = client.post("/api/tables", json={"game": "aztack", "seats": HUMANS, "pace": 11})
+    assert r.status_code == 400 and r.json()["code"] == "bad_pace"
