@@ -1,28 +1,33 @@
 """Run every benchmark with its defaults: `python -m benchmarks` (or `make bench`).
 
 Each module can also run alone (`python -m benchmarks.bench_aztack --help`). Figures are rates or
-ratios from one run on this machine; compare them only within a run.
+ratios from one run on this machine; compare them only within a run. Every registered game's own
+benchmark, `benchmarks/bench_<package>.py` (the convention of teocalli/parts.py), runs first; then
+the ones across games.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
-MODULES = [
-    "bench_aztack",
-    "bench_stakz",
-    "bench_shifting_stones",
-    "bench_space_aztecs",
-    "bench_stack_back",
-    "bench_arena",
-    "bench_server",
-]
+import teocalli
+from teocalli import parts
+
+ACROSS_GAMES = ["bench_arena", "bench_server"]
+
+
+def modules() -> list[str]:
+    """The benchmarks to run: each registered game's that exists, then those across games."""
+    here = Path(__file__).resolve().parent
+    own = [Path(parts.where(name, "benchmark")).stem for name in teocalli.games()]
+    return [m for m in own if (here / f"{m}.py").is_file()] + ACROSS_GAMES
 
 
 def main() -> int:
     failed = []
-    for module in MODULES:
+    for module in modules():
         print(f"== benchmarks.{module}", flush=True)
         if subprocess.call([sys.executable, "-m", f"benchmarks.{module}"]) != 0:
             failed.append(module)

@@ -113,7 +113,7 @@ def planning_bot(games: int) -> None:
 
 
 def solo(seeds: int) -> None:
-    from teocalli.games.shifting_stones.solo_bound import clairvoyant_wins
+    from teocalli.analysis.shifting_stones.solo_bound import clairvoyant_wins
 
     game = teocalli.load("shifting-stones", players=1)
     greedy = sum(

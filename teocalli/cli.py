@@ -10,6 +10,7 @@ from typing import Any
 
 import teocalli
 from teocalli.core import Decision, Game, State, TeocalliError
+from teocalli.core.outcome import TIE_BREAK, Part
 
 
 def _options(pairs: Sequence[str]) -> dict[str, str]:
@@ -29,6 +30,14 @@ def load_game(name: str, seats: Sequence[str], option_pairs: Sequence[str]) -> G
 
 
 # --- play --------------------------------------------------------------------------------------
+
+
+def breakdown_text(parts: Sequence[Part]) -> str:
+    """A player's score line by line: "card points: 15, one-point bonus: 3"; a tie-break part
+    (no points) is its label alone."""
+    return ", ".join(
+        p.label if p.label.startswith(TIE_BREAK) else f"{p.label}: {p.points:g}" for p in parts
+    )
 
 
 class TerminalTable:
@@ -76,10 +85,13 @@ class TerminalTable:
         self.write(state.render(None))
         out = state.outcome()
         self.write(f"game over: {out.reason.value}")
+        if out.lower_is_better:
+            self.write("scores: fewer is better")
         for p in range(self.game.num_players):
             self.write(
                 f"  player {p} ({self.seats[p]}): score {out.scores[p]:g}, place {out.ranks[p] + 1}"
             )
+            self.write(f"    {breakdown_text(out.breakdown[p])}")
         winners = ", ".join(f"player {w}" for w in out.winners) or "nobody"
         self.write(f"winner: {winners}")
         return state
@@ -217,6 +229,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         cells += [f"{v[k]:.2f}" for v in per_seat.values()]
         table.add_row(*cells)
     out.print(table)
+    outcomes = sim.outcomes()
+    means = sim.mean_breakdown(outcomes)
+    if means and means[0]:
+        fewer = "fewer is better" if outcomes[0].lower_is_better else None
+        parts = Table(title="mean score breakdown", caption=fewer)
+        parts.add_column("seat")
+        parts.add_column("bot")
+        for label in means[0]:
+            parts.add_column(label, justify="right")
+        for k, seat in enumerate(means):
+            parts.add_row(str(k), seats[k], *(f"{v:.2f}" for v in seat.values()))
+        out.print(parts)
     out.print(f"mean game length: {sim.mean_length():.1f} steps")
     for key, value in stats.items():
         if not isinstance(value, list):
@@ -329,21 +353,21 @@ def _add_backend(parser: argparse.ArgumentParser) -> None:
 
 # --- solve -------------------------------------------------------------------------------------
 
-SOLVERS = {"shifting-stones": "teocalli.games.shifting_stones.solve_cli:run"}
-"""Games with an exact solver, and the entry point that takes the rest of the command line."""
-
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    import importlib
+    """A game's exact solver: `run(argv)` of its optional module `teocalli.games.<package>.
+    solve_cli` (teocalli/parts.py), given the rest of the command line."""
+    from teocalli import parts
+    from teocalli.core import game_class
 
-    target = SOLVERS.get(args.game)
-    if target is None:
-        have = ", ".join(SOLVERS)
+    game_class(args.game)  # an unknown game is named as such, with the games there are
+    if parts.part(args.game, "solver") is None:
+        have = ", ".join(parts.having("solver")) or "none"
         raise TeocalliError(
-            f"there is no exact solver for {args.game!r} (solvers exist for: {have})"
+            f"there is no exact solver for {args.game!r} (solvers exist for: {have}; a game "
+            f"gets one from {parts.where(args.game, 'solver')} defining run(argv))"
         )
-    module, _, func = target.partition(":")
-    run: Callable[[list[str]], int] = getattr(importlib.import_module(module), func)
+    run: Callable[[list[str]], int] = parts.export(args.game, "solver")
     return run(list(args.rest))
 
 
@@ -371,13 +395,28 @@ def solo_report(
         game = load_game(game_name, [bot], options)
         row(bot, simulate(game, [bot], games, seed).wins[0])
     if game_name == "shifting-stones":
-        from teocalli.games.shifting_stones.solo_bound import clairvoyant_wins
+        from teocalli.analysis.shifting_stones.solo_bound import (
+            BEAM_NODES,
+            EXACT_NODES,
+            QUICK_NODES,
+            clairvoyant_wins,
+        )
 
         opts: dict[str, Any] = dict(load_game(game_name, ["x"], options).options)
         opts.pop("players")
-        found = clairvoyant_wins(range(seed, seed + games), **opts)
+        # node budgets, not time: the same seeds give the same verdicts on any machine
+        found = clairvoyant_wins(
+            range(seed, seed + games),
+            nodes=QUICK_NODES,
+            beam_nodes=BEAM_NODES,
+            exact_nodes=EXACT_NODES,
+            **opts,
+        )
         proven, unknown = found.count(True), found.count(None)
-        label = "clairvoyant (knows the deck; exact search)"
+        label = (
+            "clairvoyant (knows the deck; exact search, a budget of "
+            f"{16 * QUICK_NODES:,} turns + {BEAM_NODES + EXACT_NODES:,} positions a seed)"
+        )
         if unknown:
             table.add_row(
                 f"{label}: {unknown} seed(s) undecided",
@@ -549,10 +588,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_backend(rep)
     rep.set_defaults(func=cmd_report)
 
+    from teocalli.parts import having
+
     solve = sub.add_parser(
         "solve", help="exact solvers (Shifting Stones: actions before a card scores)"
     )
-    solve.add_argument("game", help=f"one of: {', '.join(SOLVERS)}")
+    solve.add_argument("game", help=f"one of: {', '.join(having('solver'))}")
     solve.add_argument("rest", nargs=argparse.REMAINDER, help="the solver's own arguments")
     solve.set_defaults(func=cmd_solve)
     add_serve_parser(sub)

@@ -1,8 +1,9 @@
 """Balance reports: simulate a game at every player count and write plots and tables.
 
 For designers: first-seat advantage by player count (with 95% intervals against the fair share),
-game length, score distributions per seat, and the game's own measures (every per-game statistic
-its engine reports, with the one that characterises the game drawn first).
+game length, score distributions per seat, what the scores are made of (the mean of each label of
+the outcomes' breakdown, per seat), and the game's own measures (every per-game statistic its
+engine reports, with the one that characterises the game drawn first).
 """
 
 from __future__ import annotations
@@ -21,18 +22,17 @@ matplotlib.use("Agg")  # files only: no display on servers and in CI
 import matplotlib.pyplot as plt
 
 from teocalli.core import load
+from teocalli.parts import part
 
 from .simulate import Simulation, simulate
 from .stats import mean, wilson_interval
 
-KEY_MEASURES = {
-    "aztack": "bonus_rate",
-    "stakz": "splits",
-    "shifting-stones": "points_per_turn",
-    "space-aztecs": "points_by_set",
-    "stack-back": "highest_level",
-}
-"""The per-game measure the issue names for each game's report (drawn first when present)."""
+
+def key_measures(game: str) -> tuple[str, ...]:
+    """The statistics that characterise the game, drawn first: `KEY_MEASURES` of its module
+    `teocalli.arena.measures.<package>` (teocalli/parts.py), none if it has no such module."""
+    module = part(game, "measures")
+    return tuple(getattr(module, "KEY_MEASURES", ()))
 
 
 @dataclass
@@ -59,6 +59,57 @@ class Report:
                 }
             )
         return rows
+
+    def breakdown_table(self) -> list[dict[str, Any]]:
+        """Per player count, the mean points of each score-breakdown label per seat (what the
+        scores are made of; tie-break parts carry no points and are left out)."""
+        rows = []
+        for n, sim in sorted(self.runs.items()):
+            outcomes = sim.outcomes()
+            means = sim.mean_breakdown(outcomes)
+            rows.append(
+                {
+                    "players": n,
+                    "lower_is_better": bool(outcomes) and outcomes[0].lower_is_better,
+                    "labels": list(means[0]) if means else [],
+                    "seats": [list(seat.values()) for seat in means],
+                }
+            )
+        return rows
+
+
+def _breakdown_md(rows: list[dict[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for r in rows:
+        fewer = " (fewer is better)" if r["lower_is_better"] else ""
+        lines += [
+            "",
+            f"### {r['players']} players: mean score breakdown per seat{fewer}",
+            "",
+            "| seat | " + " | ".join(r["labels"]) + " |",
+            "|---|" + "---|" * len(r["labels"]),
+        ]
+        lines += [
+            f"| {k} | " + " | ".join(f"{v:.2f}" for v in seat) + " |"
+            for k, seat in enumerate(r["seats"])
+        ]
+    return lines
+
+
+def _breakdown_html(rows: list[dict[str, Any]]) -> str:
+    out = []
+    for r in rows:
+        fewer = " (fewer is better)" if r["lower_is_better"] else ""
+        head = "".join(f"<th>{html.escape(label)}</th>" for label in r["labels"])
+        body = "".join(
+            f"<tr><td>{k}</td>" + "".join(f"<td>{v:.2f}</td>" for v in seat) + "</tr>"
+            for k, seat in enumerate(r["seats"])
+        )
+        out.append(
+            f"<h3>{r['players']} players: mean score breakdown per seat{fewer}</h3>"
+            f"<table border='1' class='breakdown'><tr><th>seat</th>{head}</tr>{body}</table>"
+        )
+    return "".join(out)
 
 
 def _png(fig: Any) -> bytes:
@@ -113,10 +164,8 @@ def _score_plot(report: Report) -> bytes:
 def _measure_plots(report: Report) -> list[tuple[str, bytes]]:
     first = next(iter(report.runs.values()))
     keys = list(first.results[0].stats) if first.results else []
-    key = KEY_MEASURES.get(report.game)
-    if key in keys:
-        keys.remove(key)
-        keys.insert(0, key)
+    leading = [k for k in key_measures(report.game) if k in keys]
+    keys = leading + [k for k in keys if k not in leading]
     plots = []
     for k in keys:
         fig, ax = plt.subplots(figsize=(6, 3))
@@ -189,6 +238,7 @@ def write_report(report: Report, path: Path, fmt: str = "html") -> list[Path]:
         *(_measure_plots(report)),
     ]
     rows = report.first_seat_table()
+    parts = report.breakdown_table()
     title = f"{report.game} balance report"
     intro = (
         f"{report.games} games per player count, seats filled by {', '.join(report.bots)} "
@@ -210,6 +260,7 @@ def write_report(report: Report, path: Path, fmt: str = "html") -> list[Path]:
                 f"| {r['players']} | {r['games']} | {r['seat0_win_rate']:.1%} | "
                 f"{lo:.1%}-{hi:.1%} | {r['fair_share']:.1%} | {r['mean_length']:.1f} |"
             )
+        lines += ["", "## score breakdown", *_breakdown_md(parts)]
         for i, (name, png) in enumerate(figures):
             image = path.with_name(f"{path.stem}-{i}.png")
             image.write_bytes(png)
@@ -233,6 +284,7 @@ def write_report(report: Report, path: Path, fmt: str = "html") -> list[Path]:
         f"<body><h1>{html.escape(title)}</h1><p>{html.escape(intro)}</p>"
         "<table border='1'><tr><th>players</th><th>games</th><th>seat 0 win rate</th>"
         f"<th>95% CI</th><th>fair share</th><th>mean length</th></tr>{table}</table>"
+        f"<h2>score breakdown</h2>{_breakdown_html(parts)}"
         f"{images}</body></html>\n"
     )
     return written

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from teocalli.agents import make_agent
-from teocalli.core import Game
+from teocalli.core import Game, Outcome
+from teocalli.core.outcome import TIE_BREAK
 
 from .backend import Job, run_jobs
 from .results import GameResult
@@ -51,7 +52,34 @@ class Simulation:
                 out[key] = mean(values)
         return out
 
+    def outcomes(self) -> list[Outcome]:
+        """Each game's full outcome (with its breakdown), rebuilt by replaying the game from its
+        result line: a result keeps the scores, not how they were made up."""
+        return [
+            self.game.replay(r.seed, [(p, a) for p, a in r.steps]).outcome() for r in self.results
+        ]
+
+    def mean_breakdown(self, outcomes: Sequence[Outcome] | None = None) -> list[dict[str, float]]:
+        """Per seat, each breakdown label's mean points over the games, labels in the order they
+        first appear (a label a game lacks, like a Stakz round it did not reach, counts 0 there).
+        Tie-break parts carry no points and are left out. `outcomes` saves a second replay."""
+        outs = self.outcomes() if outcomes is None else outcomes
+        labels: dict[str, None] = {}
+        for out in outs:
+            for parts in out.breakdown:
+                labels.update((p.label, None) for p in parts if not p.label.startswith(TIE_BREAK))
+        means = []
+        for seat in range(len(self.seats)):
+            totals = dict.fromkeys(labels, 0.0)
+            for out in outs:
+                for part in out.breakdown[seat]:
+                    if part.label in totals:
+                        totals[part.label] += part.points
+            means.append({k: v / max(1, len(outs)) for k, v in totals.items()})
+        return means
+
     def to_json(self) -> dict[str, Any]:
+        outcomes = self.outcomes()
         return {
             "game": self.game.info.name,
             "options": dict(self.game.options),
@@ -62,6 +90,8 @@ class Simulation:
             "win_rate_ci95": [list(ci) for ci in self.win_intervals()],
             "mean_length": self.mean_length(),
             "stats": self.mean_stats(),
+            "lower_is_better": bool(outcomes) and outcomes[0].lower_is_better,
+            "mean_breakdown": self.mean_breakdown(outcomes),
             "results": [r.to_json() for r in self.results],
         }
 

@@ -10,13 +10,21 @@ import pytest
 
 import teocalli
 from teocalli.core import Rng
-from teocalli.interop.observation import ENCODERS, encoder_for
+from teocalli.interop.observation import Encoder, encoder_class, encoder_for
 
 from .helpers import CONFIGS, random_states
 
 
 def test_every_registered_game_has_an_encoder() -> None:
-    assert sorted(ENCODERS) == teocalli.games()
+    for name in teocalli.games():
+        assert issubclass(encoder_class(name), Encoder), name
+
+
+def test_a_game_without_an_encoder_is_told_where_to_add_one() -> None:
+    from teocalli.parts import MissingPart
+
+    with pytest.raises(MissingPart, match=r"add teocalli/interop/observation/no_encoder\.py"):
+        encoder_class("no-encoder")
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGS)

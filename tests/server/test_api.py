@@ -104,12 +104,18 @@ def test_a_rematch_reaches_every_person_with_their_own_link(serve: Any, kit: Any
     tid, tokens = table["id"], table["tokens"]
     early = client.post(f"/api/tables/{tid}/rematch", json={"token": tokens[0]})
     assert early.status_code == 409 and "not over" in early.json()["error"]
-    with kit.connect(client, tid, 0, tokens[0]) as ws0, kit.connect(client, tid, 1, tokens[1]) as ws1:
+    with (
+        kit.connect(client, tid, 0, tokens[0]) as ws0,
+        kit.connect(client, tid, 1, tokens[1]) as ws1,
+    ):
         socks = {0: ws0, 1: ws1}
         step = 0
         while True:  # both people play their first legal move until the end
-            seen = {k: kit.until(ws, lambda m: m["type"] == "state" and m["step"] >= step)[-1]
-                    for k, ws in socks.items()}  # fmt: skip
+
+            def reached(m: dict[str, Any], at: int = step) -> bool:
+                return bool(m["type"] == "state" and m["step"] >= at)
+
+            seen = {k: kit.until(ws, reached)[-1] for k, ws in socks.items()}
             step = min(m["step"] for m in seen.values())
             now = seen[0] if seen[0]["step"] == step else seen[1]
             if now["view"]["terminal"]:

@@ -286,8 +286,9 @@ def test_a_damaged_row_damages_only_its_table(
         assert kit.receive(ws)["code"] == "damaged"
     with engine_of(client).connect() as conn:
         assert dump(conn, broken) == before  # nothing stored is touched
-    tid, token = healthy["id"], healthy["tokens"][0]  # every other table plays on
-    with kit.connect(client, tid, 0, token) as ws:
+    tid = healthy["id"]  # every other table plays on
+    mover = client.get(f"/api/tables/{tid}/replay").json()["frames"][-1]["view"]["to_move"][0]
+    with kit.connect(client, tid, mover, healthy["tokens"][mover]) as ws:
         msg = kit.receive(ws)
         assert msg["step"] == 2 and msg["legal"]
         ws.send_json({"type": "act", "action": msg["legal"][0], "step": 2})

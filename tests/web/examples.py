@@ -18,14 +18,30 @@ from teocalli.agents import make_agent
 WEB = Path(__file__).resolve().parents[2] / "teocalli" / "web"
 EXAMPLES = WEB / "examples"
 
-# game -> (options, seed, greedy steps to play before taking the picture)
-SETUPS: dict[str, tuple[dict[str, Any], int, int]] = {
-    "aztack": ({"players": 2}, 7, 6),
-    "stakz": ({"players": 2}, 7, 5),
-    "shifting-stones": ({"players": 2}, 7, 4),
-    "space-aztecs": ({"players": 3}, 7, 6),
-    "stack-back": ({"players": 2}, 7, 8),
+SEED = 7
+DEFAULT: dict[str, Any] = {"players": 2, "steps": 6}
+"""The picture of a game: its options (2 players), then 6 greedy steps from seed 7."""
+
+OTHER_SETTINGS: dict[str, dict[str, Any]] = {
+    "stakz": {"steps": 5},
+    "shifting-stones": {"steps": 4},
+    "space-aztecs": {"players": 3},
+    "stack-back": {"steps": 8},
 }
+"""Only the games whose picture differs from the default (a new game needs no line here)."""
+
+
+def setup(name: str) -> tuple[dict[str, Any], int, int]:
+    """A game's example: (options, seed, greedy steps to play before taking the picture)."""
+    settings = {**DEFAULT, **OTHER_SETTINGS.get(name, {})}
+    steps = settings.pop("steps")
+    return settings, SEED, steps
+
+
+SETUPS: dict[str, tuple[dict[str, Any], int, int]] = {
+    name: setup(name) for name in teocalli.games()
+}
+"""Every registered game's example setup."""
 
 
 def example(name: str) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """End to end in real headless Chromium against a real `teocalli serve`: a table is created in the
-lobby, then a full game of each of the five games is played against bots by clicking the board,
+lobby, then a full game of each registered game is played against bots by clicking the board,
 and the final screen must show every player's score."""
 
 from __future__ import annotations
@@ -10,16 +10,21 @@ from typing import Any
 
 import pytest
 
+import teocalli
+
 from .play import create_table, final_scores, play_by_clicking
 
-# game -> (seats, lobby options that keep it short, picked-up moves per turn)
-GAMES: dict[str, tuple[list[str], dict[str, Any], int | None]] = {
-    "aztack": (["human", "greedy"], {}, None),
-    "stakz": (["human", "greedy"], {"target": 1}, 1),
-    "shifting-stones": (["human", "greedy"], {}, 1),
-    "space-aztecs": (["human", "greedy"], {"removed_set": "pink"}, None),
-    "stack-back": (["human", "greedy"], {}, None),
+SEATS = ["human", "greedy"]
+"""Every game is played by a person (the test) against the greedy bot."""
+
+SHORT_OPTIONS: dict[str, dict[str, Any]] = {
+    "stakz": {"target": 1},
+    "space-aztecs": {"removed_set": "pink"},
 }
+"""Lobby options that keep a game short, only for games that need some (default: none)."""
+
+PER_TURN: dict[str, int] = {"stakz": 1, "shifting-stones": 1}
+"""Picked-up moves per turn, only for games whose turn goes on until ended (default: no limit)."""
 
 
 def _summary(base: str, table_id: str) -> Any:
@@ -27,9 +32,9 @@ def _summary(base: str, table_id: str) -> Any:
         return json.loads(response.read())
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", teocalli.games())
 def test_full_game_by_clicking(server: str, page: Any, game: str) -> None:
-    seats, options, per_turn = GAMES[game]
+    seats, options, per_turn = SEATS, SHORT_OPTIONS.get(game, {}), PER_TURN.get(game)
     link = create_table(page, server, game, seats, options)
     page.goto(f"{server}{link}")
     page.wait_for_selector("#board svg")

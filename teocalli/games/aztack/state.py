@@ -12,6 +12,7 @@ import enum
 from typing import TYPE_CHECKING, Any
 
 from teocalli.core import Decision, Effect, Outcome, Rng, State, ranks_from_keys
+from teocalli.core.outcome import TIE_BREAK, Part
 
 from .actions import KEEP, PASS, Action, Discard, Keep, Match, Pass, Place, malformed
 from .components import (
@@ -274,14 +275,32 @@ class AztackState(State):
     def _outcome(self) -> Outcome:
         n = self.game.num_players
         left = [h.bit_count() for h in self.hands]
+        last = -1  # Speed Stack, everyone stuck: the last placer wins whatever the counts
         if self.speed and self.winner < 0:
             latest = max(range(n), key=lambda p: self.last_placed[p])
-            first = latest if self.last_placed[latest] >= 0 else -1
+            last = first = latest if self.last_placed[latest] >= 0 else -1
             keys = [(p == first, -left[p], self.last_placed[p]) for p in range(n)]
         else:
             keys = [(p == self.winner, -left[p], self.last_placed[p]) for p in range(n)]
         reason = EndReason.EMPTIED_HAND if self.winner >= 0 else EndReason.BLOCKED
-        return Outcome(tuple(float(x) for x in left), ranks_from_keys(keys), reason)
+        return Outcome(
+            tuple(float(x) for x in left),
+            ranks_from_keys(keys),
+            reason,
+            breakdown=tuple(self._breakdown(p, left, last) for p in range(n)),
+            lower_is_better=True,
+        )
+
+    def _breakdown(self, player: int, left: list[int], last: int) -> tuple[Part, ...]:
+        """Stones left, and what broke a tie: who placed most recently (or the last placer)."""
+        parts = [Part("pieces left", float(left[player]))]
+        if player == last:
+            parts.append(Part(f"{TIE_BREAK}: placed the last stone", 0.0))
+        elif left.count(left[player]) > 1:
+            step = self.last_placed[player]
+            when = f"last placed at step {step}" if step >= 0 else "never placed"
+            parts.append(Part(f"{TIE_BREAK}: {when}", 0.0))
+        return tuple(parts)
 
     def _stats(self) -> dict[str, float | list[float]]:
         placements = len(self.placed) - BASE_STONES

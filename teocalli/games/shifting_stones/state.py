@@ -12,6 +12,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any
 
 from teocalli.core import Effect, Outcome, Rng, State, ranks_from_keys
+from teocalli.core.outcome import Part
 
 from .actions import END, SKIP, Action, End, Flip, Score, Shift, Skip, malformed
 from .components import CARD_IDS, CELLS, HAND_SIZE, POINTS, SOLO_DECK, SWAPS, matches
@@ -223,13 +224,27 @@ class ShiftingStonesState(State):
         return [self.points(p) + b for p, b in enumerate(self.bonus())]
 
     def _outcome(self) -> Outcome:
+        """Most points wins, ties share. Solo: the one player ranks 0 of 1 and `won` says whether
+        all 16 cards were scored (a loss by strikes has no winner)."""
         assert self.ended is not None
         scores = self.final_scores()
         if self.solo:
-            ranks: tuple[int, ...] = (0 if self.ended is EndReason.SOLO_WIN else 1,)
-        else:
-            ranks = ranks_from_keys(scores)
-        return Outcome(tuple(float(s) for s in scores), ranks, self.ended)
+            return Outcome(
+                (float(scores[0]),),
+                (0,),
+                self.ended,
+                breakdown=((Part("card points", float(self.points(0))),),),
+                won=(self.ended is EndReason.SOLO_WIN,),
+            )
+        return Outcome(
+            tuple(float(s) for s in scores),
+            ranks_from_keys(scores),
+            self.ended,
+            breakdown=tuple(
+                (Part("card points", float(self.points(p))), Part("one-point bonus", float(b)))
+                for p, b in enumerate(self.bonus())
+            ),
+        )
 
     def turns_of(self, player: int) -> int:
         n = self.game.num_players

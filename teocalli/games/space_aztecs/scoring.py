@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from teocalli.core.outcome import Part
+
 from .components import (
     BONUS,
     CODEX_RATE,
@@ -65,6 +67,16 @@ class Sheet:
     @property
     def total(self) -> int:
         return self.codex + sum(self.aztecs) + self.pink_penalty + self.saucers
+
+    def breakdown(self) -> tuple[Part, ...]:
+        """The sheet as the outcome's labelled parts (they add up to `total`); every line is
+        there, zeros included, so each game shows the same labels."""
+        return (
+            Part("Codex bonus", float(self.codex)),
+            *(Part(f"{c} set", float(v)) for c, v in zip(COLOURS, self.aztecs, strict=True)),
+            Part("pink penalty", float(self.pink_penalty)),
+            Part("Flying Saucers", float(self.saucers)),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -429,9 +429,15 @@ class SpaceAztecsState(State):
 
     # --- the end ------------------------------------------------------------------------------
     def _outcome(self) -> Outcome:
-        totals = [s.total for s in self.sheets()]
+        sheets = self.sheets()
+        totals = [s.total for s in sheets]
         assert self.end_reason is not None
-        return Outcome(tuple(float(t) for t in totals), ranks_from_keys(totals), self.end_reason)
+        return Outcome(
+            tuple(float(t) for t in totals),
+            ranks_from_keys(totals),  # equal totals share
+            self.end_reason,
+            breakdown=tuple(s.breakdown() for s in sheets),
+        )
 
     def _stats(self) -> dict[str, float | list[float]]:
         sheets = self.sheets()

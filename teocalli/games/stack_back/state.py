@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from teocalli.core import Effect, Outcome, State, ranks_from_keys
+from teocalli.core.outcome import Part
 
 from .actions import PASS, Action, Colour, Pass, Place, malformed, pose
 from .balance import Stick
@@ -269,7 +270,13 @@ class StackBackState(State):
     def _outcome(self) -> Outcome:
         left = [self.left(p) for p in range(2)]
         reason = EndReason.ALL_PLACED if 0 in left else EndReason.BLOCKED
-        return Outcome(tuple(float(n) for n in left), ranks_from_keys([-n for n in left]), reason)
+        return Outcome(
+            tuple(float(n) for n in left),
+            ranks_from_keys([-n for n in left]),
+            reason,
+            breakdown=tuple((Part("pieces left", float(n)),) for n in left),  # equal counts share
+            lower_is_better=True,
+        )
 
     def _view(self, player: int | None) -> dict[str, Any]:
         return {

@@ -16,6 +16,7 @@ import enum
 from typing import TYPE_CHECKING, Any, Self
 
 from teocalli.core import Action, Effect, Outcome, Rng, State, ranks_from_keys
+from teocalli.core.outcome import Part
 
 from . import actions as act
 from .actions import EndTurn, Place
@@ -266,6 +267,22 @@ class StakzState(State):
             scores=tuple(float(s) for s in self.scores),
             ranks=ranks_from_keys([-s for s in self.scores]),
             reason=self.reason,
+            breakdown=self._breakdown(),
+            lower_is_better=True,
+        )
+
+    def _breakdown(self) -> tuple[tuple[Part, ...], ...]:
+        """Each player's points round by round ("round 1", ...); a position set up with totals
+        already on the board carries them as "earlier rounds" first. Equal totals share places."""
+        n = self.num_players
+        earlier = [self.scores[p] - sum(pts[p] for pts, _ in self.rounds) for p in range(n)]
+        head = any(earlier)
+        return tuple(
+            (
+                *((Part("earlier rounds", float(earlier[p])),) if head else ()),
+                *(Part(f"round {k}", float(pts[p])) for k, (pts, _) in enumerate(self.rounds, 1)),
+            )
+            for p in range(n)
         )
 
     def _stats(self) -> dict[str, float | list[float]]:

@@ -94,3 +94,7 @@ class AztackEncoder(Encoder):
         for p, step in enumerate(state["last_placed"]):
             out[self.f_last.start + p] = scaled(step + 1, self.game.max_length)
         out[self.f_out.start] = scaled(state["out_of_play"], NUM_STONES)
+
+
+ENCODER = AztackEncoder
+"""The game's encoder, found by name (teocalli/parts.py)."""

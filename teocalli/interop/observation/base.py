@@ -145,7 +145,8 @@ class Encoder(ABC):
         out[self.f_terminal.start] = float(view["terminal"])
         out[self.f_progress.start] = scaled(view["step"], self.game.max_length)
         if view["outcome"] is not None:
-            self.f_result.of(out)[:] = returns_from_ranks(view["outcome"]["ranks"])
+            outcome = view["outcome"]
+            self.f_result.of(out)[:] = returns_from_ranks(outcome["ranks"], outcome.get("won"))
         self._encode(view["state"], player, out)
         np.clip(out, self.low, self.high, out=out)
         return out
@@ -154,11 +155,12 @@ class Encoder(ABC):
         return self.layout.describe()
 
 
-def returns_from_ranks(ranks: list[int]) -> list[float]:
-    """The core's rank-to-reward rule (Outcome.returns), from the ranks a view shows."""
+def returns_from_ranks(ranks: list[int], won: list[bool] | None = None) -> list[float]:
+    """The core's rank-to-reward rule (Outcome.returns), from the ranks a view shows; a solo
+    game's reward follows whether the player won (`won`), its only rank being 0."""
     n = len(ranks)
     if n == 1:
-        return [1.0 if ranks[0] == 0 else -1.0]
+        return [1.0 if (won[0] if won is not None else ranks[0] == 0) else -1.0]
     out = []
     for r in ranks:
         tied = sum(1 for x in ranks if x == r)

@@ -76,3 +76,7 @@ class ShiftingStonesEncoder(Encoder):
         hand = state["hand"] if "hand" in state else state["hands"][player]
         for card in hand:
             one_hot(self.f_hand, out, card - 1)
+
+
+ENCODER = ShiftingStonesEncoder
+"""The game's encoder, found by name (teocalli/parts.py)."""

@@ -144,3 +144,7 @@ class SpaceAztecsEncoder(Encoder):
             out[self.f_memory_round.start + x] = scaled(entry["held_in_round"], MAX_ROUND)
             for card_id in entry["cards"]:
                 one_hot(self.f_memory, out, _card(card_id), x)
+
+
+ENCODER = SpaceAztecsEncoder
+"""The game's encoder, found by name (teocalli/parts.py)."""

@@ -85,3 +85,7 @@ class StackBackEncoder(Encoder):
             out[self.f_piled.start + p] = scaled(state["piled_plays"][p], 30)
             out[self.f_passes.start + p] = scaled(state["passes"][p], 30)
             out[self.f_fumbles.start + p] = scaled(state["fumbles"][p], 30)
+
+
+ENCODER = StackBackEncoder
+"""The game's encoder, found by name (teocalli/parts.py)."""

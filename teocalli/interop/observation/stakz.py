@@ -103,3 +103,7 @@ class StakzEncoder(Encoder):
                 hand_colours[p, c] = scaled(hand["colours"][letter], 10)
             for text in hand.get("tiles", ()):
                 hand_tiles[p, _tile(text)] += 0.25
+
+
+ENCODER = StakzEncoder
+"""The game's encoder, found by name (teocalli/parts.py)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import teocalli
@@ -95,12 +95,26 @@ def test_every_action_index_round_trips_through_notation(index: int) -> None:
     )
 
 
-@given(st.text(max_size=20))
+NOTATION = teocalli.load("aztack", players=2, speed=True, declare=True)
+TEXTS = st.one_of(
+    st.text(max_size=20),  # nearly always refused
+    st.integers(0, NOTATION.num_distinct_actions - 1).map(
+        lambda i: str(NOTATION.action_from_int(i))
+    ),  # read: so the round trip below is checked too
+)
+
+
+@given(TEXTS)
+@example("Gf/Ow@a1-b1=c")
+@example("~ not a move ~")
 def test_parser_never_fails_except_with_invalid_action(text: str) -> None:
     from teocalli.core import InvalidAction
 
     try:
         action = parse(text)
-    except InvalidAction:
-        return
-    assert parse(str(action)) == action
+    except InvalidAction as err:
+        action = err
+    if isinstance(action, InvalidAction):
+        assert str(action).strip(), "a refusal says why"
+    else:
+        assert parse(str(action)) == action

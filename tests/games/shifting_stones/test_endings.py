@@ -104,7 +104,8 @@ def test_solo_four_strikes_lose() -> None:
     state.apply("flip 1 1", 0)
     state.apply("end", 0)
     out = state.outcome()
-    assert out.reason is EndReason.SOLO_STRIKES and out.ranks == (1,) and out.returns() == (-1.0,)
+    assert out.reason is EndReason.SOLO_STRIKES and out.ranks == (0,) and out.won == (False,)
+    assert out.returns() == (-1.0,) and out.winners == ()
 
 
 def test_solo_skip_gives_a_strike_by_default_and_not_with_the_option() -> None:

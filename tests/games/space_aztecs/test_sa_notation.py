@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from teocalli.core import InvalidAction
@@ -47,7 +47,14 @@ def test_every_index_round_trips_through_text_and_repr(index: int) -> None:
     assert eval(repr(action), namespace) == action
 
 
-@given(st.text(max_size=20))
+@given(
+    st.one_of(
+        st.text(max_size=20),  # nearly always refused
+        st.integers(0, NUM_ACTIONS - 1).map(lambda i: str(from_int(i))),  # read
+    )
+)
+@example("take A")
+@example("~ not a move ~")
 def test_parsing_anything_either_reads_an_action_or_says_why(text: str) -> None:
     try:
         action = parse(text)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import teocalli
@@ -38,12 +38,19 @@ def test_case_and_spaces_do_not_matter(index: int, upper: bool, pad: str) -> Non
 
 
 @given(st.text(max_size=12))
+@example(" rc@0 ")  # texts that parse: that branch always runs
+@example("end r")
+@example("end")
 def test_any_text_parses_or_is_refused_with_invalid_action(text: str) -> None:
     try:
         action: object = parse(text)
     except InvalidAction as err:
-        action = str(err)
-    assert isinstance(action, Place | EndTurn) or action, "a refusal has a message"
+        action = err
+    if isinstance(action, InvalidAction):
+        assert str(action).strip(), "a refusal has a message"
+    else:
+        assert isinstance(action, Place | EndTurn)
+        assert parse(str(action)) == action
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
-// One renderer module per game, named as the registry names the game (aztack, stakz,
-// shifting-stones, space-aztecs, stack-back). Each exports render(view, ui) -> <svg> and
-// describe(action, t) -> words for a move.
+// One renderer module per game, <name>.js, named as the registry names the game (the convention
+// of teocalli/parts.py; tests/test_parts.py names a registered game without one). Each exports
+// render(view, ui) -> <svg> and describe(action, t) -> words for a move.
 const cache = new Map();
 
 export async function loadRenderer(game) {

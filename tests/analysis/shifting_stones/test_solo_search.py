@@ -8,20 +8,20 @@ from typing import Any
 import pytest
 
 import teocalli
-from teocalli.core import Rng
-from teocalli.games.shifting_stones.actions import END, Flip, Score, Shift
-from teocalli.games.shifting_stones.solo_bound import solo_bound
-from teocalli.games.shifting_stones.solo_search import (
+from teocalli.analysis.shifting_stones.solo_bound import solo_bound
+from teocalli.analysis.shifting_stones.solo_search import (
     Options,
     Search,
     Verdict,
     cards_of,
     solve_position,
 )
+from teocalli.core import Rng
+from teocalli.games.shifting_stones.actions import END, Flip, Score, Shift
+from teocalli.games.shifting_stones.game import ShiftingStones
+from teocalli.games.shifting_stones.position import from_position
 from teocalli.games.shifting_stones.solver import SOLVER
 from teocalli.games.shifting_stones.state import EndReason, ShiftingStonesState
-
-from .helpers import position
 
 FISH_CENTRE = 12  # `.. .. .. / .. Fi .. / .. .. ..`
 GRIDS = {
@@ -32,9 +32,16 @@ GRIDS = {
 }
 
 
+def position(text: str) -> ShiftingStonesState:
+    """A solo position in the game's notation (as in tests/games/shifting_stones/helpers.py)."""
+    game = teocalli.load("shifting-stones", players=1)
+    assert isinstance(game, ShiftingStones)
+    return from_position(game, text)
+
+
 def test_the_grids_have_the_distances_the_tests_assume() -> None:
     for d, grid in GRIDS.items():
-        state = position(f"grid: {grid}\nhands: {FISH_CENTRE}", players=1)
+        state = position(f"grid: {grid}\nhands: {FISH_CENTRE}")
         assert SOLVER.distance(FISH_CENTRE, state.grid) == d
 
 
@@ -44,8 +51,8 @@ def test_a_lone_card_needs_one_strike_per_move(d: int, strikes: int) -> None:
     # Independent argument: the only card pays for each move, so it is never in hand on the
     # same turn as a move; every turn before it matches is a strike. Win iff strikes + d <= 3.
     text = f"grid: {GRIDS[d]}\nhands: {FISH_CENTRE}\nstrikes: {strikes}"
-    state = position(text, players=1)
-    result, line = solve_position(state, node_limit=1000, time_limit=20)
+    state = position(text)
+    result, line = solve_position(state, nodes=1000)
     if strikes + d <= 3:
         assert result.verdict is Verdict.WINNABLE and line is not None
         final = state.clone()
@@ -95,8 +102,8 @@ def test_verdicts_agree_with_a_brute_force_over_legal_actions(seed: int) -> None
         b = a % 72 + 1
     strikes = 2 + rng.randrange(2)
     text = f"grid: {grid}\nhands: {a}\ndiscard: {b}\nstrikes: {strikes}"
-    state = position(text, players=1)
-    result, _ = solve_position(state, node_limit=20_000, time_limit=20)
+    state = position(text)
+    result, _ = solve_position(state, nodes=20_000)
     assert result.verdict is not Verdict.UNKNOWN
     assert (result.verdict is Verdict.WINNABLE) == _brute_force(state.clone(), {})
 
@@ -104,7 +111,7 @@ def test_verdicts_agree_with_a_brute_force_over_legal_actions(seed: int) -> None
 def test_the_model_draws_exactly_as_the_engine() -> None:
     # Random turns on real seeds, through reshuffles: the model predicts every turn's cards.
     game = teocalli.load("shifting-stones", players=1, solo_skip_strikes=False)
-    search = Search(Options(skip_strikes=False), 0, 0.0)
+    search = Search(Options(skip_strikes=False), nodes=0)
     for seed in range(8):
         state = game.new_state(seed)
         assert isinstance(state, ShiftingStonesState)
@@ -143,7 +150,7 @@ def test_the_model_draws_exactly_as_the_engine() -> None:
 
 
 def test_a_real_seed_is_decided_winnable_with_a_replayed_line() -> None:
-    bound = solo_bound(0, exact_seconds=5)
+    bound = solo_bound(0, nodes=300, beam_nodes=0, exact_nodes=0)
     assert bound.verdict is Verdict.WINNABLE and bound.line is not None
     game = teocalli.load("shifting-stones", players=1)
     assert game.replay(0, [(0, a) for a in bound.line]).outcome().reason is EndReason.SOLO_WIN
@@ -153,5 +160,19 @@ def test_the_exhaustive_search_stops_at_its_budget() -> None:
     game = teocalli.load("shifting-stones", players=1)
     state = game.new_state(1)
     assert isinstance(state, ShiftingStonesState)
-    result, line = solve_position(state, node_limit=3, time_limit=20, beam_width=0)
-    assert result.verdict is Verdict.UNKNOWN and line is None
+    result, line = solve_position(state, nodes=3, beam_width=0)
+    assert result.verdict is Verdict.UNKNOWN and line is None and result.nodes == 3
+
+
+def test_the_beam_stops_at_its_node_budget_and_its_verdict_depends_on_nothing_else() -> None:
+    # seed 3: a beam of width 2 finds a win (the quick search of solo_bound needs thousands of
+    # turns); it needs `result.nodes` positions, and with one fewer it must answer UNKNOWN.
+    game = teocalli.load("shifting-stones", players=1)
+    state = game.new_state(3)
+    assert isinstance(state, ShiftingStonesState)
+    result, line = solve_position(state, nodes=1000, beam_width=2)
+    assert result.verdict is Verdict.WINNABLE and line is not None and result.nodes < 100
+    again, same = solve_position(state, nodes=result.nodes, beam_width=2)
+    assert again.verdict is Verdict.WINNABLE and same == line and again.steps == result.steps
+    short, none = solve_position(state, nodes=result.nodes - 1, beam_width=2)
+    assert short.verdict is Verdict.UNKNOWN and none is None and short.nodes == result.nodes - 1

@@ -18,8 +18,9 @@ from teocalli.core import Rng, State
 from teocalli.games.shifting_stones.actions import END, SKIP, Action, Flip, Score, Shift
 from teocalli.games.shifting_stones.components import POINTS, SWAPS
 from teocalli.games.shifting_stones.grid import grid_index, neighbours, parse_grid
-from teocalli.games.shifting_stones.planner import best_turn, path_for, within_reach
 from teocalli.games.shifting_stones.solver import SOLVER
+
+from .planner import best_turn, path_for, within_reach
 
 TURN_SEARCH: dict[str, float] = {"iterations": 1500, "confidence": 1.0}
 """The turn search's defaults here: 1,500 playouts, about 1 s a turn on one core (`confidence=1`

@@ -25,8 +25,12 @@ Pruning (each sound, i.e. it never discards a winning line):
 - a turn that scores every remaining card wins at once (the engine ends the game mid-turn).
 
 The order in which outcomes are tried is a heuristic (more cards scored, no strike, the next hand
-close to scoring); it only changes how fast a win is found, never the verdict. The search stops
-at `node_limit` expanded positions or `time_limit` seconds and then answers UNKNOWN.
+close to scoring); it only changes how fast a win is found, never the verdict.
+
+The budget is a number of expanded positions, `nodes`, shared by the beam and the exhaustive
+search: past it the search answers UNKNOWN, so every verdict is a function of the position and
+the budget alone. `seconds` is an optional extra cap for interactive use; a verdict cut by time
+depends on the machine and its load, so tests, simulations and benchmarks never set it.
 """
 
 from __future__ import annotations
@@ -42,16 +46,25 @@ import numpy as np
 import numpy.typing as npt
 
 from teocalli.core import Rng
-
-from .actions import END, SKIP, Action, Flip, Score, Shift
-from .components import CELLS, HAND_SIZE, SWAPS
-from .grid import NUM_MASKS, SWAP_RANK, grid_index
-from .solver import SOLVER
-from .state import SKIP_DRAW, SKIP_UP_TO, SOLO_STRIKES, ShiftingStonesState
+from teocalli.games.shifting_stones.actions import END, SKIP, Action, Flip, Score, Shift
+from teocalli.games.shifting_stones.components import CELLS, HAND_SIZE, SWAPS, matches
+from teocalli.games.shifting_stones.grid import NUM_MASKS, SWAP_RANK, grid_index
+from teocalli.games.shifting_stones.solver import SOLVER
+from teocalli.games.shifting_stones.state import (
+    SKIP_DRAW,
+    SKIP_UP_TO,
+    SOLO_STRIKES,
+    EndReason,
+    ShiftingStonesState,
+)
 
 _SWAP = np.array(SWAP_RANK, dtype=np.int64)  # (5040, 12)
 _BITS = 16  # hand positions packed below the grid index in a walk key
 _NUM_MOVES = len(SWAPS) + CELLS
+
+DEFAULT_NODES = 20_000
+"""`solve_position`'s default budget in expanded positions (the exhaustive search expands about
+2,000-4,000 a second on one core here, the beam 200-300: each of its positions is a wide turn)."""
 
 
 class Verdict(enum.Enum):
@@ -210,7 +223,7 @@ _Node = tuple["Cards", int, list["Step"]]
 
 
 class _Budget(Exception):
-    """Raised inside the exhaustive search when its node or time budget is spent."""
+    """Raised inside the searches when the node budget (or the optional time cap) is spent."""
 
 
 @dataclass
@@ -222,13 +235,24 @@ class Result:
 
 
 class Search:
-    def __init__(self, options: Options, node_limit: int, time_limit: float) -> None:
+    """The beam and the exhaustive search over turn-start positions, with one budget: `nodes`
+    expanded positions, and optionally `seconds` (interactive use only: not deterministic)."""
+
+    def __init__(self, options: Options, nodes: int, seconds: float | None = None) -> None:
         self.options = options
-        self.node_limit = node_limit
-        self.deadline = time.perf_counter() + time_limit
+        self.node_limit = nodes
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.nodes = 0
         # (cards key, grid) -> the fewest strikes proven lost, for last_skip False / True
         self.lost: dict[tuple[object, int], list[int]] = {}
+
+    def _expanding(self) -> None:
+        """Count one more expanded position, or raise _Budget if the budget is spent."""
+        if self.nodes >= self.node_limit:
+            raise _Budget
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Budget
+        self.nodes += 1
 
     def _is_lost(self, cards: Cards, grid: int) -> bool:
         entry = self.lost.get((cards.key(), grid))
@@ -311,9 +335,7 @@ class Search:
         unless the budget runs out, which raises _Budget)."""
         if cards.strikes >= SOLO_STRIKES or self._is_lost(cards, grid):
             return None
-        self.nodes += 1
-        if self.nodes > self.node_limit or time.perf_counter() > self.deadline:
-            raise _Budget
+        self._expanding()
         win, groups, w = self.expand(cards, grid)
         if win is not None:
             return win
@@ -338,9 +360,7 @@ class Search:
             values: list[npt.NDArray[np.float64]] = []
             owners: list[tuple[_Node, Group, Walks]] = []
             for node in frontier:
-                self.nodes += 1
-                if time.perf_counter() > self.deadline:
-                    raise _Budget
+                self._expanding()
                 win, groups, w = self.expand(node[0], node[1])
                 if win is not None:
                     return [*node[2], *win]
@@ -405,8 +425,6 @@ def step_actions(grid: Sequence[int], hand: Sequence[int], step: Step) -> list[A
     by the next payer, then `end` (or just `skip`)."""
     if step.skip:
         return [SKIP]
-    from .components import matches
-
     g = list(grid)
     left = list(step.scored)
     out: list[Action] = []
@@ -444,19 +462,25 @@ def cards_of(state: ShiftingStonesState) -> Cards:
 
 def solve_position(
     state: ShiftingStonesState,
-    node_limit: int = 20_000,
-    time_limit: float = 30.0,
+    nodes: int = DEFAULT_NODES,
+    *,
     beam_width: int = 64,
+    seconds: float | None = None,
 ) -> tuple[Result, list[Action] | None]:
     """The exact verdict for a solo turn-start position, and a winning line replayed through the
-    engine (on a clone) when it is winnable."""
+    engine (on a clone) when it is winnable.
+
+    A beam of `beam_width` (0: none) looks for a win first, then the exhaustive search proves or
+    finds one; both stop after `nodes` expanded positions in all (UNKNOWN), which decides the
+    verdict deterministically. `seconds` optionally caps the time too: for interactive use only,
+    never in tests (a verdict cut by time depends on the machine's speed and load)."""
     if not state.solo:
         raise ValueError("the solo search needs a one-player game")
     start = time.perf_counter()
     options = Options(
         bool(state.game.options["solo_skip_strikes"]), state.game.options["skip_mode"] == "upto6"
     )
-    search = Search(options, node_limit, time_limit)
+    search = Search(options, nodes, seconds)
     try:
         root, grid = cards_of(state), grid_index(state.grid)
         steps = search.beam(root, grid, beam_width) if beam_width else None
@@ -477,8 +501,6 @@ def solve_position(
                 break
             world.apply(action, 0)
             line.append(action)
-    from .state import EndReason
-
     if world.ended is not EndReason.SOLO_WIN:  # pragma: no cover - the model is exact
         raise AssertionError("the exact search's line does not replay to a solo win")
     return Result(Verdict.WINNABLE, steps, search.nodes, seconds), line

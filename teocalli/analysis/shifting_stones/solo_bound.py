@@ -1,10 +1,13 @@
 """The solo bound: can a player who knows the deck order win the solo game of a given seed?
 
 `solo_bound(seed)` answers WINNABLE (with a line replayed through the engine), NOT_WINNABLE
-(proven by the exhaustive search of solo_search.py) or UNKNOWN (that search ran out of its time
-or node budget). It tries, cheapest first: this module's quick search, solo_search's beam, this
-module's search with a larger node limit, then solo_search's exhaustive search. Only the last can
-prove a seed lost; every win any of them finds is replayed through the engine.
+(proven by the exhaustive search of solo_search.py) or UNKNOWN (that search ran out of its node
+budget). It tries, cheapest first: this module's quick search (`nodes` turns), solo_search's beam
+and then its exhaustive search (`beam_nodes` positions), this module's search with 15 times the
+turns, then solo_search's exhaustive search alone (`exact_nodes` positions). Only the exhaustive
+search can prove a seed lost; every win any of them finds is replayed through the engine. The
+budgets are node counts, so a verdict depends on the seed and the budgets alone; `seconds` is an
+optional extra cap for interactive use, never for tests (a time cut depends on the machine).
 
 The quick search, `clairvoyant_line`, searches whole turns depth first on real engine states
 (clones), knowing the deck order and the seeded reshuffles. At each turn it tries, in order:
@@ -16,10 +19,11 @@ The quick search, `clairvoyant_line`, searches whole turns depth first on real e
 4. with strikes to spare, a scoreless turn spending cards towards each hand card.
 Positions already explored are not searched again.
 
-On its own it is a LOWER bound on the clairvoyant. `True` is exact: the winning line is
-replayed through the engine (every action legal, the game ends in SOLO_WIN). `False` means no win
-was found within `node_limit` turns of search, not that none exists. By construction the result is
-at least the greedy bot's result on every seed.
+On its own it is a LOWER bound on the clairvoyant. A line it returns is exact: it is replayed
+through the engine (every action legal, the game ends in SOLO_WIN). `None` means no win was found
+within `nodes` turns of search, not that none exists. By construction it wins on every seed the
+greedy bot wins, given at least as many turns of budget as the greedy bot's game lasts (the
+greedy line is the first one searched).
 """
 
 from __future__ import annotations
@@ -30,24 +34,30 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from teocalli.agents.heuristics.shifting_stones import choose
+from teocalli.agents.heuristics.shifting_stones.planner import path_for, scores_along
 from teocalli.core import load
+from teocalli.games.shifting_stones.actions import END, SKIP, Action, Flip, Score, Shift
+from teocalli.games.shifting_stones.components import POINTS, SWAPS
+from teocalli.games.shifting_stones.grid import grid_index
+from teocalli.games.shifting_stones.solver import SOLVER
+from teocalli.games.shifting_stones.state import SOLO_STRIKES, EndReason, ShiftingStonesState
 
-from .actions import END, SKIP, Action, Flip, Score, Shift
-from .components import POINTS, SWAPS
-from .grid import grid_index
-from .planner import path_for, scores_along
 from .solo_search import Verdict, solve_position
-from .solver import SOLVER
-from .state import SOLO_STRIKES, EndReason, ShiftingStonesState
 
-DEFAULT_NODE_LIMIT = 2000
-EXACT_SECONDS = 20.0
-"""Time for the beam and the exhaustive search per seed when the quick search finds no win."""
-EXACT_NODES = 1_000_000
+QUICK_NODES = 2000
+"""Turns the quick search explores first (its second try explores 15 times as many: 30,000 turns,
+about 5-6 s on one core here when it finds nothing)."""
+BEAM_NODES = 4000
+"""Positions for solo_search's beam of width 256 and then its exhaustive search. The beam runs to
+its end in 2,300-3,100 positions on seeds 0-9 (10-15 s on one core here), so it is never cut."""
+EXACT_NODES = 20_000
+"""Positions for the last, exhaustive search alone (5-10 s on one core here). On real seeds it
+proves nothing in any practical budget; it still finds wins the beam missed."""
 
 
 class _Budget(Exception):
-    """The search used its node limit."""
+    """The quick search used its node budget."""
 
 
 def _move(card: int, move: int) -> Action:
@@ -69,8 +79,6 @@ def _key(s: ShiftingStonesState) -> tuple[Any, ...]:
 
 
 def _greedy_turn(state: ShiftingStonesState) -> list[Action]:
-    from teocalli.agents.heuristics.shifting_stones import choose
-
     world = state.clone()
     assert isinstance(world, ShiftingStonesState)
     turns = world.turns
@@ -152,26 +160,25 @@ def _turn_options(state: ShiftingStonesState) -> list[list[Action]]:
     return options
 
 
-def clairvoyant_line(
-    seed: int, node_limit: int = DEFAULT_NODE_LIMIT, **options: Any
-) -> list[Action] | None:
-    """A winning line for the solo game of `seed` (verified by replay), or None if none found."""
+def clairvoyant_line(seed: int, nodes: int = QUICK_NODES, **options: Any) -> list[Action] | None:
+    """A winning line for the solo game of `seed` (verified by replay), or None if none was found
+    within `nodes` turns of search."""
     game = load("shifting-stones", players=1, **options)
     root = game.new_state(seed)
     assert isinstance(root, ShiftingStonesState)
     seen: set[tuple[Any, ...]] = set()
-    nodes = 0
+    expanded = 0
 
     def search(state: ShiftingStonesState) -> list[Action] | None:
-        nonlocal nodes
+        nonlocal expanded
         if state.ended is not None:
             return [] if state.ended is EndReason.SOLO_WIN else None
         key = _key(state)
         if key in seen:
             return None
         seen.add(key)
-        nodes += 1
-        if nodes > node_limit:
+        expanded += 1
+        if expanded > nodes:
             raise _Budget
         tried: set[tuple[Any, ...]] = set()
         for turn in _turn_options(state):
@@ -204,7 +211,8 @@ def clairvoyant_line(
 
 @dataclass
 class SoloBound:
-    """The clairvoyant verdict for one seed, the winning line when winnable, and the time."""
+    """The clairvoyant verdict for one seed, the winning line when winnable, and the time taken
+    (reported only: the verdict never depends on it unless a `seconds` cap was set)."""
 
     seed: int
     verdict: Verdict
@@ -214,43 +222,72 @@ class SoloBound:
 
 def solo_bound(
     seed: int,
-    node_limit: int = DEFAULT_NODE_LIMIT,
-    exact_seconds: float = EXACT_SECONDS,
+    *,
+    nodes: int = QUICK_NODES,
+    beam_nodes: int = BEAM_NODES,
     exact_nodes: int = EXACT_NODES,
+    seconds: float | None = None,
     **options: Any,
 ) -> SoloBound:
-    """WINNABLE, NOT_WINNABLE or UNKNOWN for the solo game of `seed` (see the module)."""
+    """WINNABLE, NOT_WINNABLE or UNKNOWN for the solo game of `seed` (see the module), decided by
+    the node budgets; `seconds` optionally caps the two exact searches' time too (interactive use
+    only: a verdict cut by time is not reproducible)."""
     start = time.perf_counter()
-    line = clairvoyant_line(seed, node_limit, **options)
+    line = clairvoyant_line(seed, nodes, **options)
     if line is None:
         state = load("shifting-stones", players=1, **options).new_state(seed)
         assert isinstance(state, ShiftingStonesState)
-        result, line = solve_position(state, exact_nodes, exact_seconds * 0.6, beam_width=256)
+        cap = None if seconds is None else seconds * 0.6
+        result, line = solve_position(state, beam_nodes, beam_width=256, seconds=cap)
         if result.verdict is Verdict.UNKNOWN:
-            line = clairvoyant_line(seed, node_limit * 15, **options)
+            line = clairvoyant_line(seed, nodes * 15, **options)
             if line is None:
-                result, line = solve_position(state, exact_nodes, exact_seconds * 0.4, beam_width=0)
+                cap = None if seconds is None else seconds * 0.4
+                result, line = solve_position(state, exact_nodes, beam_width=0, seconds=cap)
     verdict = Verdict.WINNABLE if line is not None else result.verdict
     return SoloBound(seed, verdict, line, time.perf_counter() - start)
 
 
 def clairvoyant_verdicts(
     seeds: Sequence[int],
-    node_limit: int = DEFAULT_NODE_LIMIT,
-    exact_seconds: float = EXACT_SECONDS,
+    *,
+    nodes: int = QUICK_NODES,
+    beam_nodes: int = BEAM_NODES,
+    exact_nodes: int = EXACT_NODES,
+    seconds: float | None = None,
     **options: Any,
 ) -> list[SoloBound]:
-    return [solo_bound(seed, node_limit, exact_seconds, **options) for seed in seeds]
+    """`solo_bound` for each seed, with the same budgets."""
+    return [
+        solo_bound(
+            seed,
+            nodes=nodes,
+            beam_nodes=beam_nodes,
+            exact_nodes=exact_nodes,
+            seconds=seconds,
+            **options,
+        )
+        for seed in seeds
+    ]
 
 
 def clairvoyant_wins(
     seeds: Sequence[int],
-    node_limit: int = DEFAULT_NODE_LIMIT,
-    exact_seconds: float = EXACT_SECONDS,
+    *,
+    nodes: int = QUICK_NODES,
+    beam_nodes: int = BEAM_NODES,
+    exact_nodes: int = EXACT_NODES,
+    seconds: float | None = None,
     **options: Any,
 ) -> list[bool | None]:
     """Per seed: True winnable (a replayed line), False proven not winnable, None unknown."""
     answer = {Verdict.WINNABLE: True, Verdict.NOT_WINNABLE: False, Verdict.UNKNOWN: None}
-    return [
-        answer[b.verdict] for b in clairvoyant_verdicts(seeds, node_limit, exact_seconds, **options)
-    ]
+    verdicts = clairvoyant_verdicts(
+        seeds,
+        nodes=nodes,
+        beam_nodes=beam_nodes,
+        exact_nodes=exact_nodes,
+        seconds=seconds,
+        **options,
+    )
+    return [answer[b.verdict] for b in verdicts]

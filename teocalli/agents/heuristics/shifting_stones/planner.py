@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from .components import POINTS, SWAPS
-from .grid import grid_index, neighbours
-from .solver import SOLVER, Solver
+from teocalli.games.shifting_stones.components import POINTS, SWAPS
+from teocalli.games.shifting_stones.grid import grid_index, neighbours
+from teocalli.games.shifting_stones.solver import SOLVER, Solver
 
 MAX_PLANNED_HAND = 10
 """Hands beyond this (only after repeated skips) plan with their 10 most promising cards."""
