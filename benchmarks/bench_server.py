@@ -37,15 +37,19 @@ def free_port() -> int:
         return port
 
 
-UNLIMITED = ["--rate-limit", "create=100000/0.001", "--rate-limit", "connect=100000/0.001"]
+UNLIMITED = [
+    *("--rate-limit", "create=100000/0.001", "--rate-limit", "connect=100000/0.001"),
+    *("--connections-per-address", "100000"),
+]
 """The load comes from one address: lift the per-address limits (they protect a public server)."""
 
 
-def start_server(database: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(database: str, port: int, log: Path, workers: int = 1) -> subprocess.Popen[bytes]:
     exe = Path(sys.executable).with_name("teocalli")
+    more = ["--workers", str(workers)] if workers > 1 else []
     with log.open("ab") as out:
         proc = subprocess.Popen(
-            [exe, "serve", "--port", str(port), "--database", database, *UNLIMITED],
+            [exe, "serve", "--port", str(port), "--database", database, *UNLIMITED, *more],
             stdout=out,
             stderr=subprocess.STDOUT,
         )
@@ -181,11 +185,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--bot-tables", type=int, default=20)
     parser.add_argument("--database", default=None, help="a database URL (default: a new SQLite)")
+    parser.add_argument(
+        "--workers",
+        default="1",
+        help="server processes, or a list compared side by side in one run (e.g. 1,2; "
+        "more than 1 needs PostgreSQL)",
+    )
     args = parser.parse_args(argv)
+    for workers in [int(w) for w in args.workers.split(",")]:
+        run_once(args, workers)
+    return 0
+
+
+def run_once(args: argparse.Namespace, workers: int) -> None:
+    """Start a server of `workers` processes, drive it, print the figures."""
     with tempfile.TemporaryDirectory(prefix="teocalli-bench-") as tmp:
         database = args.database or str(Path(tmp) / "bench.sqlite3")
         port = free_port()
-        proc = start_server(database, port, Path(tmp) / "server.log")
+        proc = start_server(database, port, Path(tmp) / "server.log", workers)
         base = f"127.0.0.1:{port}"
         try:
             stats, seconds = asyncio.run(
@@ -199,7 +216,10 @@ def main(argv: list[str] | None = None) -> int:
             proc.wait(30)
     lat = [x * 1000 for x in stats.latencies]
     db = "SQLite (synchronous=FULL)" if args.database is None else args.database.split(":")[0]
-    print(f"server on {db}; {args.tables} concurrent {args.game} tables of {args.players} seats")
+    print(
+        f"server on {db}, {workers} process(es); {args.tables} concurrent {args.game} tables "
+        f"of {args.players} seats"
+    )
     print(
         f"people's actions: {len(lat)} in {seconds:.1f} s = {len(lat) / seconds:.0f} actions/s; "
         f"{stats.finished} games finished, {stats.errors} refused"
@@ -214,7 +234,6 @@ def main(argv: list[str] | None = None) -> int:
         f"bot tables: {bot_done} greedy-vs-greedy games, {bot_steps} steps in {bot_seconds:.1f} s "
         f"= {bot_steps / bot_seconds:.0f} bot steps/s"
     )
-    return 0
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -129,9 +130,15 @@ class TerminalTable:
                 return False
             if text in ("help", "?"):
                 self.write(
-                    "type a move in notation or its number; "
+                    "type a move in notation or its number; 'hint' suggests one; "
                     "'undo' takes back a safe step; 'quit' leaves"
                 )
+                continue
+            if text == "hint":
+                from teocalli.agents.solo import hint_with_reason
+
+                action, why = hint_with_reason(state, player)
+                self.write(f"hint: {action}  ({why})")
                 continue
             if text == "undo":
                 if state.can_undo(player):
@@ -437,6 +444,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from teocalli.server import create_app
+    from teocalli.server.app import SERVE_SETTINGS
     from teocalli.server.ratelimit import DEFAULT_LIMITS, Limit
 
     limits = dict(DEFAULT_LIMITS)
@@ -451,20 +459,46 @@ def cmd_serve(args: argparse.Namespace) -> int:
             ) from None
         if kind not in DEFAULT_LIMITS or limits[kind].burst < 1 or not limits[kind].every > 0:
             raise SystemExit(f"--rate-limit {text!r}: KIND is one of {', '.join(DEFAULT_LIMITS)}")
-    app = create_app(
-        args.database, bot_workers=args.bot_workers, think_cap=args.think_cap, rate_limits=limits
-    )
+    options = {
+        "database": args.database,
+        "bot_workers": args.bot_workers,
+        "think_cap": args.think_cap,
+        "rate_limits": {k: [v.burst, v.every] for k, v in limits.items()},
+        "connections_per_address": args.connections_per_address,
+    }
+    served = {
+        "host": args.host,
+        "port": args.port,
+        "ws_max_size": 65_536,
+        "limit_concurrency": args.max_connections,
+        "forwarded_allow_ips": args.forwarded_allow_ips,
+        "proxy_headers": args.forwarded_allow_ips is not None,
+        "log_level": "warning",
+    }
     print(f"teocalli: the web table is at http://{args.host}:{args.port}/", file=sys.stderr)
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        ws_max_size=65_536,
-        limit_concurrency=args.max_connections,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-        proxy_headers=args.forwarded_allow_ips is not None,
-        log_level="warning",
+    if args.workers > 1:
+        if "://" not in args.database or args.database.startswith("sqlite"):
+            raise SystemExit(
+                "--workers: SQLite serves from one process; give a PostgreSQL --database URL "
+                "(postgresql+psycopg://...) to run several"
+            )
+        # each worker process builds its own app (bots, leases, news) from these settings
+        os.environ[SERVE_SETTINGS] = json.dumps(options)
+        uvicorn.run(
+            "teocalli.server.app:app_from_environment",
+            factory=True,
+            workers=args.workers,
+            **served,
+        )
+        return 0
+    app = create_app(
+        args.database,
+        bot_workers=args.bot_workers,
+        think_cap=args.think_cap,
+        rate_limits=limits,
+        connections_per_address=args.connections_per_address,
     )
+    uvicorn.run(app, **served)
     return 0
 
 
@@ -481,6 +515,12 @@ def add_serve_parser(sub: Any) -> None:
         "--bot-workers", type=int, default=1, help="processes where bots think (0: threads)"
     )
     serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes sharing the port (PostgreSQL only; each has its own bot workers)",
+    )
+    serve.add_argument(
         "--think-cap", type=float, default=10.0, help="seconds a bot may think before it is stopped"
     )
     serve.add_argument(
@@ -490,6 +530,12 @@ def add_serve_parser(sub: Any) -> None:
         metavar="KIND=BURST/SECONDS",
         help="per client address: create (tables), read (lobby, replays), connect (WebSockets); "
         "e.g. create=10/6 allows 10 at once, then one every 6 s",
+    )
+    serve.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=64,
+        help="open WebSockets one client address may hold (then close 4429)",
     )
     serve.add_argument(
         "--max-connections", type=int, default=2000, help="open connections at most (then 503)"

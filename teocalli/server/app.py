@@ -121,13 +121,15 @@ def create_app(
     tick_seconds: float | None = 0.25,
     web_root: Path = WEB,
     rate_limits: dict[str, Limit] | None = None,
+    connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
 ) -> Starlette:
     """The web table on a database (any SQLAlchemy URL, or a SQLite file path).
 
     `bot_workers=0` runs bots in threads instead of processes (quick to start, for tests);
     `now` is the clocks' (and rate limits') time source and `tick_seconds=None` turns the clock
     ticker off, so tests move time by hand and call `app.state.manager.tick()`.
-    `rate_limits` replaces the default per-address limits (ratelimit.DEFAULT_LIMITS).
+    `rate_limits` replaces the default per-address limits (ratelimit.DEFAULT_LIMITS) and
+    `connections_per_address` the cap on one address's open WebSockets.
     """
     db = Database(database_url)
     manager = Manager(db, BotPool(bot_workers, think_cap), now, 1 if db.is_sqlite else 8)
@@ -214,9 +216,9 @@ def create_app(
         where = address(websocket.client)
         try:
             limiter.take("connect", where)
-            if sockets.get(where, 0) >= MAX_CONNECTIONS_PER_ADDRESS:
+            if sockets.get(where, 0) >= connections_per_address:
                 raise Refused(
-                    f"at most {MAX_CONNECTIONS_PER_ADDRESS} connections from one address",
+                    f"at most {connections_per_address} connections from one address",
                     "too_many_connections",
                     429,
                 )
@@ -282,6 +284,47 @@ def create_app(
     app.state.db = db
     app.state.limiter = limiter
     return app
+
+
+SERVE_SETTINGS = "TEOCALLI_SERVE"
+"""The environment variable through which `teocalli serve --workers N` hands its settings to
+each worker process."""
+
+
+def app_from_environment() -> Starlette:
+    """The app of one worker process of `teocalli serve --workers N` (uvicorn's factory).
+
+    The worker dies with the process that started it (`prctl(PR_SET_PDEATHSIG)`), so a
+    SIGKILLed server leaves no worker behind, and with them no bot workers either."""
+    import json
+    import os
+
+    die_with_parent()
+    settings = json.loads(os.environ[SERVE_SETTINGS])
+    limits = {k: Limit(int(b), float(e)) for k, (b, e) in settings["rate_limits"].items()}
+    return create_app(
+        settings["database"],
+        bot_workers=settings["bot_workers"],
+        think_cap=settings["think_cap"],
+        rate_limits=limits,
+        connections_per_address=settings["connections_per_address"],
+    )
+
+
+def die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (elsewhere: nothing)."""
+    import ctypes
+    import os
+    import signal
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # 1 = PR_SET_PDEATHSIG
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() == 1:  # the parent died before prctl took effect
+        os._exit(0)
 
 
 class UrlLimit:

@@ -34,7 +34,7 @@ class BotDriver:
     def kick(self) -> None:
         """Make sure a bot task runs if some bot may have to act (room lock held)."""
         room = self.room
-        if self.task is None and not room.state.is_terminal() and self.next_turn():
+        if room.owned and self.task is None and not room.state.is_terminal() and self.next_turn():
             self.task = asyncio.create_task(self.drive(), name=f"bots-{room.id}")
             room.manager.tasks.add(self.task)
             self.task.add_done_callback(room.manager.tasks.discard)
@@ -95,7 +95,10 @@ class BotDriver:
                     by = "timeout" if seat in room.seats.timed_out else "bot"
                     try:
                         await room.apply(seat, move, by)
-                    except Refused:
+                    except Refused as err:
+                        if err.code == "stale":  # another process stored a step first
+                            self.task = None
+                            return
                         log.exception("bot move %r refused at table %s", move, room.id)
                         await room.apply(seat, fallback_move(state, seat, bot_seed), by)
         except asyncio.CancelledError:

@@ -34,6 +34,10 @@ class Base(DeclarativeBase):
     pass
 
 
+class NotLastStep(Exception):
+    """An undo of a step that is no longer the last (another process stored one after it)."""
+
+
 class DamagedRow(Exception):
     """A stored table that cannot be read back as a game; the message says what is wrong."""
 
@@ -196,11 +200,16 @@ class Database:
     ) -> None:
         """Undo: delete step `index` (which must be the last) with the table's new state."""
         with self.sessions.begin() as session:
+            later = session.scalar(
+                select(StepRow.index).where(StepRow.table_id == table_id, StepRow.index > index)
+            )
+            if later is not None:
+                raise NotLastStep(f"step {later} of table {table_id} follows step {index}")
             gone = session.execute(
                 delete(StepRow).where(StepRow.table_id == table_id, StepRow.index == index)
             )
             if gone.rowcount != 1:  # type: ignore[attr-defined]
-                raise RuntimeError(f"step {index} of table {table_id} is not stored")
+                raise NotLastStep(f"step {index} of table {table_id} is not stored")
             self._update(session, table_id, table_changes, clocks)
 
     def update_table(

@@ -18,11 +18,11 @@ from teocalli.core import Decision, Game, State, TeocalliError
 from .bot_driver import BotDriver
 from .bots import BotSpecError, check_bot_spec
 from .clocks import TableClock, follow_the_mover
-from .db import TableRow, now_utc
+from .db import StoredTable, TableRow, now_utc
 from .errors import Refused
 from .outbox import Outbox
 from .seats import HAND_OVER_GRACE, Seat, Seats
-from .store import TableStore
+from .store import StepConflict, TableStore
 from .tokens import hash_token, new_token
 from .views import state_message, visible_log
 
@@ -69,7 +69,9 @@ class Room:
         """When the last step was shown (real time: the bots' pace is for people's eyes)."""
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
-        self.store = TableStore(row.id, manager.db, manager.run_db)
+        self.store = TableStore(row.id, manager.db, manager.run_db, manager.cluster)
+        self.owned = False
+        """Whether this process drives the table's bots and clock (it holds the lease)."""
         self.bots = BotDriver(self)
         self.clock: TableClock | None = None
         spec = self.settings.get("clock")
@@ -218,7 +220,10 @@ class Room:
             new = self.state.undo(seat)
             index = len(self.state.history) - 1
             changes, clocks = self._after(new)
-            await self.store.remove_last_step(index, changes, clocks)
+            try:
+                await self.store.remove_last_step(index, changes, clocks)
+            except StepConflict:
+                raise self._stale() from None
             self._swap(new, self.decisions[:-1])
 
     async def hand_to_bot(self, seat: int | None, target: int | None, spec: str) -> None:
@@ -259,15 +264,59 @@ class Room:
         except TeocalliError as err:
             raise Refused(str(err), "illegal") from None
         changes, clocks = self._after(new)
-        await self.store.append_step(
-            index=len(new.history) - 1,
-            player=seat,
-            action=str(new.history[-1].action),
-            by=by,
-            changes=changes,
-            clocks=clocks,
-        )
+        try:
+            await self.store.append_step(
+                index=len(new.history) - 1,
+                player=seat,
+                action=str(new.history[-1].action),
+                by=by,
+                changes=changes,
+                clocks=clocks,
+            )
+        except StepConflict:
+            raise self._stale() from None
         self._swap(new, [*self.decisions, decision])
+
+    def _stale(self) -> Refused:
+        """Another process stored a step first: catch up (after the lock) and say so."""
+        if self.clock is not None:
+            self.follow_clock(self.state)  # `_after` moved the clock for a step never stored
+        task = asyncio.create_task(self.manager.refresh(self), name=f"refresh-{self.id}")
+        self.manager.tasks.add(task)
+        task.add_done_callback(self.manager.tasks.discard)
+        return Refused(
+            "someone else moved first at another server: look again and choose your move",
+            "stale",
+        )
+
+    def catch_up(self, item: StoredTable) -> None:
+        """Take what the database holds (lock held): another process changed this table."""
+        row = item.row
+        self.settings, self.status, self.outcome = dict(row.settings), row.status, row.outcome
+        for seat, stored in zip(self.seats, item.seats, strict=True):
+            seat.taken, seat.name = stored.taken, stored.name
+            seat.handed_to, seat.token_hash = stored.handed_to, stored.token_hash
+        ours = [(s.player, str(s.action)) for s in self.state.history]
+        if item.steps != ours:
+            prefix = item.steps[: len(ours)] == ours
+            new = self.state.clone() if prefix else self.game.new_state(self.seed)
+            decisions = list(self.decisions) if prefix else []
+            for player, action in item.steps[len(ours) if prefix else 0 :]:
+                decisions.append(new.decision())
+                new.apply(action, player)
+            self.state, self.decisions = new, decisions
+            self.last_step_at = time.monotonic()
+        if self.clock is not None:
+            for stored in item.seats:
+                if stored.clock_remaining is not None:
+                    self.clock.remaining[stored.seat] = stored.clock_remaining
+            terminal = self.state.is_terminal()
+            self.clock.running_for = None if terminal else row.clock_running_for
+            self.clock.started = self.manager.now()
+        self.version += 1
+        self.broadcast()
+        if self.owned:
+            self.bots.kick()
 
     def _after(self, new: State) -> tuple[dict[str, Any], list[float] | None]:
         """The table's stored fields once `new` is the position (the clock already moved on)."""
@@ -333,7 +382,7 @@ class Room:
     async def check_clock(self) -> None:
         """If the timed person's time is up: they pass where the rules allow it (the game's
         declared pass, keep or end of turn), else a bot plays the rest of their turn."""
-        if self.clock is None:
+        if self.clock is None or not self.owned:
             return
         async with self.lock:
             seat = self.clock.expired()

@@ -1,7 +1,9 @@
-"""One table's writes, each one transaction, always off the event loop.
+"""One table's writes, each one transaction, always off the event loop, each announced.
 
 The room decides what changes; this says how it is stored (through the manager's database
 threads), so the room's logic reads without SQL and the writes can be checked on their own.
+After each write the other server processes are told (cluster.py). A step stored by another
+process at the same index first is a `StepConflict`: the database serialises steps.
 """
 
 from __future__ import annotations
@@ -9,16 +11,30 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .db import Database
+from sqlalchemy.exc import IntegrityError
+
+from .cluster import PgCluster, Solo
+from .db import Database, NotLastStep
+
+
+class StepConflict(Exception):
+    """Another process stored a step at this index first (or after the one to take back)."""
 
 
 class TableStore:
     """The database as one table sees it."""
 
-    def __init__(self, table_id: str, db: Database, run: Callable[..., Awaitable[Any]]) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        db: Database,
+        run: Callable[..., Awaitable[Any]],
+        cluster: Solo | PgCluster,
+    ) -> None:
         self.id = table_id
         self.db = db
         self.run = run
+        self.cluster = cluster
 
     async def append_step(
         self,
@@ -30,28 +46,43 @@ class TableStore:
         changes: dict[str, Any],
         clocks: list[float] | None,
     ) -> None:
-        await self.run(
-            self.db.append_step,
-            self.id,
-            index=index,
-            player=player,
-            action=action,
-            by=by,
-            table_changes=changes,
-            clocks=clocks,
-        )
+        try:
+            await self.run(
+                self.db.append_step,
+                self.id,
+                index=index,
+                player=player,
+                action=action,
+                by=by,
+                table_changes=changes,
+                clocks=clocks,
+            )
+        except IntegrityError:
+            raise StepConflict(f"step {index} of table {self.id} is already stored") from None
+        await self.cluster.announce(self.id)
 
     async def remove_last_step(
         self, index: int, changes: dict[str, Any], clocks: list[float] | None
     ) -> None:
-        await self.run(
-            self.db.remove_last_step, self.id, index=index, table_changes=changes, clocks=clocks
-        )
+        try:
+            await self.run(
+                self.db.remove_last_step,
+                self.id,
+                index=index,
+                table_changes=changes,
+                clocks=clocks,
+            )
+        except NotLastStep:
+            raise StepConflict(f"step {index} of table {self.id} is no longer the last") from None
+        await self.cluster.announce(self.id)
 
     async def update_seat(self, seat: int, **changes: Any) -> None:
         await self.run(self.db.update_seat, self.id, seat, **changes)
+        await self.cluster.announce(self.id)
 
     async def update_table(
         self, changes: dict[str, Any], clocks: list[float] | None = None
     ) -> None:
         await self.run(self.db.update_table, self.id, changes, clocks)
+        if changes:  # a periodic store of the clocks alone is news to nobody
+            await self.cluster.announce(self.id)

@@ -24,6 +24,7 @@ import teocalli
 from teocalli.core import Decision, Game, Information, TeocalliError, secret_seed
 
 from .bots import BotPool, BotSpecError, check_bot_spec
+from .cluster import PgCluster, Solo
 from .db import DamagedRow, Database, SeatRow, StoredTable, TableRow, now_utc
 from .errors import Refused
 from .inputs import check_name, check_option_value, check_table_id, clip, excerpt
@@ -68,6 +69,7 @@ class Manager:
         self.db_limiter = anyio.CapacityLimiter(db_threads)
         self.replays = ReplayCache()
         self.clocks_saved = now()
+        self.cluster: Solo | PgCluster = Solo() if db.is_sqlite else PgCluster(db.url)
 
     async def run_db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking database call in a worker thread (never on the event loop)."""
@@ -78,7 +80,9 @@ class Manager:
         return await anyio.to_thread.run_sync(call, limiter=self.db_limiter)
 
     async def start(self) -> None:
-        """Rebuild every unfinished table from the database and restart its bots and clock."""
+        """Rebuild every unfinished table from the database; drive the bots and clocks of those
+        whose lease this process gets (all of them, alone on SQLite)."""
+        await self.cluster.start(self.on_news)
         for table_id in await self.run_db(self.db.unfinished_ids):
             try:
                 item = await self.run_db(self.db.load_checked, table_id)
@@ -89,8 +93,45 @@ class Manager:
                 self._mark_damaged(table_id, str(err))
                 continue
             self.rooms[room.id] = room
-            async with room.lock:
-                room.bots.kick()
+            await self.take_lease(room, fresh=True)
+
+    async def take_lease(self, room: Room, *, fresh: bool = False) -> None:
+        """Drive `room`'s bots and clock if this process gets its lease (refreshed first unless
+        just read: the process that held it may have stored steps this one has not heard of)."""
+        if room.owned or room.state.is_terminal() or not await self.cluster.lease(room.id):
+            return
+        if self.cluster.multi and not fresh:
+            await self.refresh(room)
+        async with room.lock:
+            room.owned = True
+            if room.clock is not None:
+                room.clock.started = self.now()
+            room.bots.kick()
+
+    async def on_news(self, table_id: str) -> None:
+        """Another process changed `table_id`: reload it if this process holds it, else learn of
+        the new table (so that it can take the table over if that process dies)."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            await self.refresh(room)
+        elif table_id not in self.damaged:
+            with contextlib.suppress(Refused):
+                await self.get(table_id)
+
+    async def refresh(self, room: Room) -> None:
+        """Bring `room` up to what the database says (steps, seats, settings, clock)."""
+        try:
+            item = await self.run_db(self.db.load_checked, room.id)
+        except DamagedRow as err:
+            self._mark_damaged(room.id, str(err))
+            self.rooms.pop(room.id, None)
+            return
+        if item is None:
+            return
+        async with room.lock:
+            room.catch_up(item)
+            if room.state.is_terminal():
+                await self.cluster.release(room.id)
 
     def _mark_damaged(self, table_id: str, reason: str) -> None:
         """Keep a table that cannot be rebuilt aside; its rows stay untouched in the database."""
@@ -103,6 +144,7 @@ class Manager:
         for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.cluster.stop()
 
     def _build(self, item: StoredTable) -> Room:
         """The room a table's rows replay to; DamagedRow says why they do not."""
@@ -199,8 +241,9 @@ class Manager:
                     kind=seat["kind"],
                     bot=seat.get("bot"),
                     token_hash=token_hash,
-                    taken=False,
-                    name=None,
+                    # a seat named at creation is its creator's: reserved, never free in the lobby
+                    taken=bool(seat.get("name")),
+                    name=seat.get("name"),
                     handed_to=None,
                     clock_remaining=spec["clock"]["seconds"] if spec["clock"] else None,
                 )
@@ -229,12 +272,12 @@ class Manager:
         await self.run_db(self.db.create_table, row, seat_rows)
         room = self._build(StoredTable(row, seat_rows, []))
         self.rooms[table_id] = room
-        async with room.lock:
-            if room.clock is not None:
-                await self.run_db(
-                    self.db.update_table, table_id, {"clock_running_for": room.clock.running_for}
-                )
-            room.bots.kick()
+        if room.clock is not None:
+            await self.run_db(
+                self.db.update_table, table_id, {"clock_running_for": room.clock.running_for}
+            )
+        await self.cluster.announce(table_id)
+        await self.take_lease(room, fresh=True)
 
         return {
             "id": table_id,
@@ -328,7 +371,11 @@ class Manager:
         if save:
             self.clocks_saved = self.now()
         for room in list(self.rooms.values()):
-            if room.clock is not None and room.status != "finished":
+            if room.status == "finished":
+                continue
+            if not room.owned:  # the process that drove it may have died: take it over
+                await self.take_lease(room)
+            if room.owned and room.clock is not None:
                 await room.check_clock()
                 if save and room.clock.running_for is not None:
                     await room.save_clock()
@@ -376,7 +423,10 @@ def parse_create(body: Any) -> dict[str, Any]:
                 raise Refused(f"seat {k}: {err}", "bad_seats") from None
             clean_seats.append({"kind": "bot", "bot": spec})
         else:
-            clean_seats.append({"kind": "human"})
+            name = seat.get("name")
+            if name is not None and not isinstance(name, str):
+                raise Refused(f"seat {k}: a name is text", "bad_name")
+            clean_seats.append({"kind": "human", "name": check_name(name)})
     clock = body.get("clock")
     if clock is not None:
         if (

@@ -224,6 +224,7 @@ class Server:
     """`teocalli serve` as a subprocess on a free port."""
 
     def __init__(self, database_url: str, port: int, log: Path, *extra: str) -> None:
+        self.url = database_url
         self.base = f"http://127.0.0.1:{port}"
         self.ws_base = f"ws://127.0.0.1:{port}"
         exe = Path(sys.executable).with_name("teocalli")

@@ -91,3 +91,21 @@ def test_bots_wait_the_pace_only_while_a_person_watches(serve: Any, kit: Any) ->
         assert room.bots.pace_left() < 0
     r = client.post("/api/tables", json={"game": "aztack", "seats": HUMANS, "pace": 11})
     assert r.status_code == 400 and r.json()["code"] == "bad_pace"
+
+
+def test_a_seat_named_at_creation_is_its_creators_and_never_free(serve: Any) -> None:
+    client = serve()
+    body = {
+        "game": "aztack",
+        "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human"}],
+        "open_seats": True,
+        "pace": 0,
+    }
+    tid = client.post("/api/tables", json=body).json()["id"]
+    seats = seats_of(client, tid)
+    assert (seats[0]["name"], seats[0]["taken"], seats[1]["taken"]) == ("Ana", True, False)
+    r = client.post(f"/api/tables/{tid}/seats/0/claim", json={"name": "Bo"})
+    assert r.status_code == 409 and r.json()["code"] == "seat_taken"
+    body["seats"] = [{"kind": "human", "name": "a\x00"}, {"kind": "human"}]
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 400 and r.json()["code"] == "bad_name"
