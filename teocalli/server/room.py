@@ -169,7 +169,7 @@ class Room:
                 raise Refused("this table's seats are taken by invitation only", "closed", 403)
             self._refuse_if_finished("seats are not taken")
             if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
-                raise Refused(f"seat {seat} is not a person's seat", "bad_seat")
+                raise Refused(f"Seat {seat + 1} is not a person's seat", "bad_seat")
             if self.seats[seat].taken:
                 raise Refused(f"seat {seat + 1} is already taken", "seat_taken", 409)
             token = new_token()

@@ -87,12 +87,16 @@ class Seats:
         except ValueError:
             raise Refused(f"{seat_text[:20]!r} is not a seat number", "bad_seat", 403) from None
         if not 0 <= seat < len(self.all):
-            raise Refused(f"this table has no seat {seat}", "bad_seat", 403)
+            raise Refused(
+                f"this table has no seat {seat} (seats are numbered from 0 in links)",
+                "bad_seat",
+                403,
+            )
         if self.all[seat].kind != "human":
-            raise Refused(f"seat {seat} is a bot's seat", "bad_seat", 403)
+            raise Refused(f"Seat {seat + 1} is a bot's seat", "bad_seat", 403)
         if not check_token(token, self.all[seat].token_hash):
             raise Refused(
-                f"that link's token does not open seat {seat}: ask for the table's link again",
+                f"that link's token does not open Seat {seat + 1}: ask for the table's link again",
                 "forged_token",
                 403,
             )
@@ -111,16 +115,16 @@ class Seats:
         """Another person's seat may be handed to a bot only if they have been away long enough
         (HAND_OVER_GRACE) and none of their connections is open."""
         if not 0 <= target < len(self.all) or self.all[target].kind != "human":
-            raise Refused(f"seat {target} is not a person's seat", "bad_seat")
+            raise Refused(f"Seat {target + 1} is not a person's seat", "bad_seat")
         if target in set(connected):
             raise Refused(
-                f"the person at seat {target} is still here: only they can hand it over",
+                f"the person at Seat {target + 1} is still here: only they can hand it over",
                 "seat_present",
             )
         away = self.now() - self.absent_since.get(target, self.now())
         if away < HAND_OVER_GRACE:
             raise Refused(
-                f"the person at seat {target} left {away:.0f} s ago: their seat can be handed "
+                f"the person at Seat {target + 1} left {away:.0f} s ago: their seat can be handed "
                 f"to a bot once they have been away {HAND_OVER_GRACE:.0f} s",
                 "grace",
             )

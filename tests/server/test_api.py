@@ -95,7 +95,7 @@ def test_replay_shows_each_step_as_that_viewer_saw_it(serve: Any, kit: Any) -> N
     last = mine["frames"][-1]["view"]
     assert last["terminal"] and "tiles" in last["state"]["hands"][1]  # revealed at the end
     forged = client.get(f"/api/tables/{tid}/replay?seat=0&token=forged")
-    assert forged.status_code == 403 and "does not open seat 0" in forged.json()["error"]
+    assert forged.status_code == 403 and "does not open Seat 1" in forged.json()["error"]
 
 
 def test_a_rematch_reaches_every_person_with_their_own_link(serve: Any, kit: Any) -> None:

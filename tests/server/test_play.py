@@ -86,8 +86,8 @@ def test_forged_tokens_and_unknown_tables_are_refused(serve: Any, kit: Any) -> N
     table = kit.create(client, "aztack", ["human", "greedy"], seed=4)
     tid, token = table["id"], table["tokens"][0]
     cases = [
-        (f"/ws/tables/{tid}?seat=0&token=AAAA{token[4:]}", "forged_token", "does not open seat 0"),
-        (f"/ws/tables/{tid}?seat=0", "forged_token", "does not open seat 0"),
+        (f"/ws/tables/{tid}?seat=0&token=AAAA{token[4:]}", "forged_token", "does not open Seat 1"),
+        (f"/ws/tables/{tid}?seat=0", "forged_token", "does not open Seat 1"),
         (f"/ws/tables/{tid}?seat=1&token={token}", "bad_seat", "bot's seat"),
         (f"/ws/tables/{tid}?seat=5&token={token}", "bad_seat", "no seat 5"),
         (f"/ws/tables/{tid}?token={token}", "bad_seat", "seat number"),

@@ -36,7 +36,7 @@ def test_seats_open_only_with_their_token_and_say_who_controls_them() -> None:
     seats = roster(Clock())
     assert seats.authenticate("0", "tok0") == 0 and seats.authenticate(None, None) is None
     for text, token, words in [
-        ("1", "tok0", "does not open seat 1"),
+        ("1", "tok0", "does not open Seat 2"),
         ("2", "x", "a bot's seat"),
         ("7", "tok0", "no seat 7"),
         ("x", "tok0", "not a seat number"),
