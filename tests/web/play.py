@@ -32,19 +32,21 @@ def create_table(
     options: dict[str, Any],
     *,
     bot_delay: float | None = None,
+    open_seats: bool | None = None,
+    name: str | None = None,
 ) -> str:
-    """Fill in the lobby form (seat 1 a person, the rest bots) and return seat 1's link."""
+    """Fill in the lobby form (seat 1 a person, the rest bots) and return seat 1's link.
+
+    A seat is "human" or a bot: its spec as the lobby offers it ("random", "greedy",
+    "mcts:time=1") or a bare technical name ("mcts", "ismcts": the first level that uses it).
+    """
     page.goto(f"{base}/")
     page.wait_for_selector("body[data-ready='true']")
-    page.select_option("#game", game)
-    for name, value in options.items():
-        field_ = page.locator(f"#option-{name}")
-        if isinstance(value, bool):
-            field_.set_checked(value)
-        elif field_.evaluate("e => e.tagName") == "SELECT":
-            field_.select_option(f'"{value}"')
-        else:
-            field_.fill(str(value))
+    page.click(f"#game-card-{game}")  # the game's picture card (a radio button)
+    page.wait_for_function("(g) => document.getElementById('game').value === g", arg=game)
+    if name is not None:
+        page.fill("#player-name", name)
+    # Seats first: some options apply only to some player counts (the lobby hides the others).
     while page.locator("#seats li").count() > len(seats):
         page.click("#remove-seat")
     while page.locator("#seats li").count() < len(seats):
@@ -53,9 +55,28 @@ def create_table(
         kind = "human" if seat == "human" else "bot"
         page.select_option(f"#seat-{i}-kind", kind)
         if kind == "bot":
-            page.select_option(f"#seat-{i}-bot", seat)
+            value = page.eval_on_selector(
+                f"#seat-{i}-bot",
+                """(select, want) => {
+                    const values = [...select.options].map((o) => o.value);
+                    return values.find((v) => v === want)
+                        ?? values.find((v) => v.split(":")[0] === want) ?? want;
+                }""",
+                seat,
+            )
+            page.select_option(f"#seat-{i}-bot", value)
+    for option, value in options.items():
+        field_ = page.locator(f"#option-{option}")
+        if isinstance(value, bool):
+            field_.set_checked(value)
+        elif field_.evaluate("e => e.tagName") == "SELECT":
+            field_.select_option(f'"{value}"')
+        else:
+            field_.fill(str(value))
     if bot_delay is not None:
         page.fill("#bot-delay", str(bot_delay))
+    if open_seats is not None:
+        page.locator("#open-seats").set_checked(open_seats)
     page.click("#create")
     page.wait_for_selector("#created:not([hidden])")
     link = page.locator("#links a").first

@@ -20,9 +20,26 @@ export function lookup(key) {
   return node;
 }
 
-/** The catalogue's text for `key` with {name} placeholders filled from `params`. */
+const pluralRules = new Map();
+
+/**
+ * The key to read for a count: `params.count` (or `params.n`) picks `key_one`, `key_other`...
+ * (the language's plural forms) when the catalogue has that form; else `key` itself, which is
+ * always there (the "other" form), so a form may be added only where a language needs it.
+ */
+function pluralKey(key, params) {
+  const count = params.count ?? params.n;
+  if (typeof count !== "number") return key;
+  const lang = document.documentElement.lang || "en";
+  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+  const form = `${key}_${pluralRules.get(lang).select(count)}`;
+  return typeof lookup(form) === "string" ? form : key;
+}
+
+/** The catalogue's text for `key` with {name} placeholders filled from `params` (plural forms:
+ * see pluralKey). */
 export function t(key, params = {}) {
-  const text = lookup(key);
+  const text = lookup(pluralKey(key, params));
   if (typeof text !== "string") return key;
   return text.replace(/\{(\w+)\}/g, (whole, name) =>
     params[name] === undefined ? whole : String(params[name]),

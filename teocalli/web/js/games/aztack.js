@@ -1,6 +1,8 @@
 // Aztack: the pyramid seen from above (every cell's top half, its level, the top stones' outlines),
 // then a small map per level, then the hands. Select one of your stones, then press a highlighted
 // place on the pyramid; after a bonus, press a stone of your hand to discard it.
+// What the last step changed carries `data-last` (the stone placed, the hand that passed...), and
+// cells and stones explain themselves in `data-tip` (their halves in words, where a stone fits).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
 import { heading, ink } from "./common.js";
 
@@ -8,9 +10,14 @@ export const COLOURS = { G: "#2e8b57", O: "#f28c28", Y: "#a8a8a8", B: "#3b6fd8",
 export const GLYPHS = { f: "✿", w: "≈", d: "Ψ", t: "▲" };
 const CELL = 56;
 const COLUMNS = "abcdef";
+const TIP_PLACES = 6; // places named in a stone's tip before "and N more"
 
 function cellXY(cell) {
   return [COLUMNS.indexOf(cell[0]), Number(cell[1]) - 1];
+}
+
+function cellName(i) {
+  return `${COLUMNS[i % 6]}${Math.floor(i / 6) + 1}`;
 }
 
 /** Words for a half such as "Gf": "green flower". */
@@ -26,6 +33,160 @@ function stoneWords(stone, t) {
 /** The same stone whichever way round it is written. */
 function stoneKey(stone) {
   return stone.split("/").sort().join("/");
+}
+
+/** The singular key when the count is 1, else the plural one: never "1 stones". */
+function counted(t, count, one, other, params) {
+  return t(count === 1 ? one : other, params);
+}
+
+function capital(words) {
+  return words ? words[0].toUpperCase() + words.slice(1) : words;
+}
+
+/** Names seats as the table does when it says how, else "Seat N". */
+function nameOf(playerName, t) {
+  return (p) => (playerName ? playerName(p) : t("table.seat_name", { n: p + 1 }));
+}
+
+/** Mark an element as changed by the last step (`kind` says how), if it was. */
+function mark(node, kind) {
+  if (kind) node.setAttribute("data-last", kind);
+  return node;
+}
+
+/** Give a piece words on hover and focus; focusable unless it already is (a move target). */
+function tip(node, words) {
+  node.setAttribute("data-tip", words);
+  if (!node.hasAttribute("tabindex")) {
+    node.setAttribute("tabindex", "0");
+    if (!node.hasAttribute("role")) node.setAttribute("role", "img");
+    if (!node.hasAttribute("aria-label")) node.setAttribute("aria-label", words);
+  }
+  return node;
+}
+
+/** Index in the pyramid of the stone whose half shows on each cell (the newest covering it). */
+function topStones(s) {
+  const topOf = new Map();
+  s.pyramid.forEach((entry, index) => entry.cells.forEach((c) => topOf.set(c, index)));
+  return topOf;
+}
+
+/** How halves a, b lying on halves x, y match: "cg" (a bonus), "c", "g" or null. */
+function matchKind(a, b, x, y) {
+  const colours = a[0] === x[0] && b[0] === y[0];
+  const glyphs = a[1] === x[1] && b[1] === y[1];
+  if (colours && glyphs) return "cg";
+  if (colours) return "c";
+  if (glyphs) return "g";
+  return null;
+}
+
+/**
+ * Every place `stone` fits on the pyramid as it stands (the rules' geometry: two adjacent cells of
+ * one height on two different stones, both halves matching by colour or both by glyph), as
+ * [{cells: "a1-b1", kinds: Set of "c" | "g" | "cg"}].
+ */
+export function fits(stone, s) {
+  const topOf = topStones(s);
+  const [a, b] = stone.split("/");
+  const out = [];
+  for (let i = 0; i < 24; i += 1) {
+    const neighbours = [];
+    if (i % 6 < 5) neighbours.push(i + 1);
+    if (i < 18) neighbours.push(i + 6);
+    for (const j of neighbours) {
+      const [ci, cj] = [cellName(i), cellName(j)];
+      if (s.heights[i] < 1 || s.heights[i] !== s.heights[j]) continue;
+      if (topOf.get(ci) === topOf.get(cj)) continue;
+      const kinds = new Set();
+      for (const kind of [matchKind(a, b, s.tops[i], s.tops[j]), matchKind(b, a, s.tops[i], s.tops[j])]) {
+        if (kind) kinds.add(kind);
+      }
+      if (kinds.size) out.push({ cells: `${ci}-${cj}`, kinds });
+    }
+  }
+  return out;
+}
+
+function fitsWords(stone, s, t) {
+  const places = fits(stone, s);
+  if (!places.length) return t("aztack.tip_fits_none");
+  const named = places.slice(0, TIP_PLACES).map(({ cells, kinds }) => {
+    const how = ["cg", "c", "g"].filter((k) => kinds.has(k)).map((k) => t(`aztack.match.${k}`));
+    return t("aztack.tip_place", { cells, how: how.join(", ") });
+  });
+  const more = places.length - named.length;
+  const list = named.join("; ") + (more > 0 ? `; ${t("aztack.tip_more", { count: more })}` : "");
+  return t("aztack.tip_fits", { places: list });
+}
+
+function stoneTip(stone, s, t) {
+  return `${capital(t("aztack.tip_stone", { stone: stoneWords(stone, t), code: stone }))} ${fitsWords(stone, s, t)}`;
+}
+
+/** Where a placement notation puts its stone: {stone, cells: [c1, c2]} or null. */
+function parsePlacement(notation) {
+  const match = /^(\w\w\/\w\w)@(\w\d)-(\w\d)/.exec(notation ?? "");
+  return match ? { stone: match[1], cells: [match[2], match[3]] } : null;
+}
+
+/**
+ * What the last step changed: {placed: Set of pyramid indices, hands: Map player -> kind,
+ * discarded: bool}. From the previous view when the table has it (any player's step, bots
+ * included), else from the last log entry's notation; a caller that knows neither (the how-to
+ * page) gets the newest placed stone.
+ */
+function lastChange(view, ui) {
+  const s = view.state;
+  const change = { placed: new Set(), hands: new Map(), discarded: false };
+  const prev = ui.prev?.state;
+  if (prev && Array.isArray(prev.pyramid)) {
+    for (let i = prev.pyramid.length; i < s.pyramid.length; i += 1) change.placed.add(i);
+    s.hands.forEach((hand, p) => {
+      const before = prev.hands[p]?.length ?? hand.length;
+      if (hand.length < before) change.hands.set(p, "placed");
+    });
+    if (s.discarded.length > prev.discarded.length) {
+      change.discarded = true;
+      for (const p of change.hands.keys()) {
+        if (prev.bonus_pending.includes(p)) change.hands.set(p, "discarded");
+      }
+    }
+    for (const p of prev.bonus_pending) {
+      if (!s.bonus_pending.includes(p) && !change.hands.has(p)) change.hands.set(p, "kept");
+    }
+    const nothing = !change.placed.size && !change.discarded && !change.hands.size;
+    if (nothing && prev.turn !== null && prev.turn !== undefined && view.step > ui.prev.step) {
+      change.hands.set(prev.turn, "passed");
+    }
+    return change;
+  }
+  const log = ui.lastLog;
+  if (Array.isArray(log) && log.length >= 2) {
+    const [player, notation] = log;
+    const placement = parsePlacement(notation);
+    if (placement) {
+      const want = [...placement.cells].sort().join();
+      for (let i = s.pyramid.length - 1; i >= 12; i -= 1) {
+        if ([...s.pyramid[i].cells].sort().join() === want) {
+          change.placed.add(i);
+          break;
+        }
+      }
+      change.hands.set(player, "placed");
+    } else if (notation.startsWith("discard ")) {
+      change.discarded = true;
+      change.hands.set(player, "discarded");
+    } else if (notation === "keep") change.hands.set(player, "kept");
+    else if (notation === "pass") change.hands.set(player, "passed");
+    return change;
+  }
+  if (!("prev" in ui) && !("lastLog" in ui) && s.pyramid.length > 12) {
+    change.placed.add(s.pyramid.length - 1);
+  }
+  return change;
 }
 
 function half(x, y, size, halfText, attrs = {}) {
@@ -63,20 +224,34 @@ function domino(x, y, size, stone, attrs = {}) {
   );
 }
 
-function pyramid(view, ui, ox, oy) {
+function pyramid(view, ui, ox, oy, change) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "pyramid" });
   g.append(heading(ox, oy - 10, t("aztack.pyramid")));
+  const topOf = topStones(s);
+  const placedCells = new Map();
+  for (const index of change.placed) {
+    for (const c of s.pyramid[index].cells) placedCells.set(c, index);
+  }
   for (let i = 0; i < 24; i += 1) {
     const x = ox + (i % 6) * CELL;
     const y = oy + Math.floor(i / 6) * CELL;
     const top = s.tops[i];
     const level = s.heights[i];
-    const cellName = `${COLUMNS[i % 6]}${Math.floor(i / 6) + 1}`;
+    const name = cellName(i);
+    const entry = s.pyramid[topOf.get(name)];
     const cell = half(x, y, CELL, top, {
-      "aria-label": t("aztack.cell", { cell: cellName, level, half: halfWords(top, t) }),
+      class: "cell",
+      "aria-label": t("aztack.cell", { cell: name, level, half: halfWords(top, t) }),
     });
+    const words = [capital(t("aztack.cell", { cell: name, level, half: halfWords(top, t) }))];
+    if (entry) {
+      words.push(t("aztack.tip_cell_stone", { stone: stoneWords(entry.stone, t), cells: entry.cells.join("-") }));
+    }
+    if (placedCells.has(name)) words.push(t("aztack.tip_last"));
+    tip(cell, `${words.join(". ")}.`);
+    mark(cell, placedCells.has(name) ? "placed" : null);
     g.append(cell);
     // The level: a number in the corner and a darker rim the higher the cell stands.
     g.append(
@@ -89,32 +264,35 @@ function pyramid(view, ui, ox, oy) {
         stroke: "#000",
         "stroke-opacity": Math.min(0.15 * level, 0.9),
         "stroke-width": 2 * level,
+        "pointer-events": "none",
       }),
-      text(x + CELL - 9, y + 9, String(level), { class: "level-badge", "font-size": 11 }),
+      text(x + CELL - 9, y + 9, String(level), { class: "level-badge", "font-size": 11, "pointer-events": "none" }),
     );
   }
-  // Outline the stone that lies on top of each cell (the newest stone covering it).
-  const topOf = new Map();
-  s.pyramid.forEach((entry, index) => entry.cells.forEach((c) => topOf.set(c, index)));
+  // Outline the stone that lies on top of each cell (the newest stone covering it); the stone the
+  // last step placed gets a thick black-and-yellow rim.
   for (const index of new Set(topOf.values())) {
     const entry = s.pyramid[index];
     if (!entry.cells.every((c) => topOf.get(c) === index)) continue;
     const [[x1, y1], [x2, y2]] = entry.cells.map(cellXY);
-    // The newest stone, once a player has placed one (the first 12 are the base).
-    const last = s.pyramid.length > 12 && index === s.pyramid.length - 1;
-    g.append(
-      el("rect", {
-        x: ox + Math.min(x1, x2) * CELL + 1,
-        y: oy + Math.min(y1, y2) * CELL + 1,
-        width: (Math.abs(x1 - x2) + 1) * CELL - 2,
-        height: (Math.abs(y1 - y2) + 1) * CELL - 2,
-        fill: "none",
-        stroke: last ? "#ffd400" : "#000",
-        "stroke-width": last ? 4 : 2.5,
-        rx: 5,
-        class: last ? "last-move" : null,
-      }),
-    );
+    const last = change.placed.has(index);
+    const box = {
+      x: ox + Math.min(x1, x2) * CELL + 1,
+      y: oy + Math.min(y1, y2) * CELL + 1,
+      width: (Math.abs(x1 - x2) + 1) * CELL - 2,
+      height: (Math.abs(y1 - y2) + 1) * CELL - 2,
+      fill: "none",
+      rx: 5,
+      "pointer-events": "none",
+    };
+    if (last) {
+      g.append(
+        el("rect", { ...box, stroke: "#000", "stroke-width": 7, "data-last": "placed" }),
+        el("rect", { ...box, stroke: "#ffd400", "stroke-width": 4, class: "last-move", "data-last": "placed" }),
+      );
+    } else {
+      g.append(el("rect", { ...box, stroke: "#000", "stroke-width": 2.5 }));
+    }
   }
   for (let x = 0; x < 6; x += 1) {
     g.append(text(ox + x * CELL + CELL / 2, oy + 4 * CELL + 12, COLUMNS[x], { "font-size": 12 }));
@@ -210,7 +388,7 @@ function levels(view, ui, ox, oy) {
   return g;
 }
 
-function hands(view, ui, ox, oy) {
+function hands(view, ui, ox, oy, change) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "hands" });
@@ -219,10 +397,11 @@ function hands(view, ui, ox, oy) {
   let y = oy;
   s.hands.forEach((hand, player) => {
     const mine = player === ui.seat;
+    const params = { player: ui.playerName(player), count: hand.length };
     const label = mine
-      ? t("aztack.your_hand", { count: hand.length })
-      : t("aztack.hand_of", { player: ui.playerName(player), count: hand.length });
-    g.append(heading(ox, y - 6, label));
+      ? counted(t, hand.length, "aztack.your_hand_one", "aztack.your_hand", params)
+      : counted(t, hand.length, "aztack.hand_of_one", "aztack.hand_of", params);
+    g.append(mark(heading(ox, y - 6, label, { class: "svg-heading hand-label" }), change.hands.get(player)));
     hand.forEach((stone, i) => {
       const x = ox + (i % perRow) * (2 * size + 10);
       const yy = y + Math.floor(i / perRow) * (size + 10);
@@ -240,14 +419,16 @@ function hands(view, ui, ox, oy) {
           }
         }
       }
-      g.append(node);
+      g.append(tip(node, stoneTip(stone, s, t)));
     });
     y += Math.max(1, Math.ceil(hand.length / perRow)) * (size + 10) + 26;
   });
   if (s.discarded.length) {
-    g.append(
-      heading(ox, y - 6, t("aztack.discarded", { count: s.discarded.length }), { "font-size": 12 }),
-    );
+    const count = s.discarded.length;
+    const words = counted(t, count, "aztack.discarded_one", "aztack.discarded", { count });
+    const out = heading(ox, y - 6, words, { "font-size": 12 });
+    tip(out, t("aztack.tip_discarded", { stones: s.discarded.map((st) => `${st} (${stoneWords(st, t)})`).join(", ") }));
+    g.append(mark(out, change.discarded ? "discarded" : null));
     y += 6;
   }
   return { g, bottom: y };
@@ -257,11 +438,12 @@ export function render(view, ui) {
   const s = view.state;
   // Placements are reached on the board (select a stone, press a place), whatever is selected.
   for (const action of ui.legal) if (action.includes("@")) ui.board.add(action);
+  const change = lastChange(view, ui);
   const svg = root(720, 1, ui.t("aztack.board_label"));
-  svg.append(pyramid(view, ui, 24, 34));
+  svg.append(pyramid(view, ui, 24, 34, change));
   if (ui.selected) svg.append(targets(view, ui, 24, 34));
   svg.append(levels(view, ui, 390, 48));
-  const handsPart = hands(view, ui, 24, 34 + 4 * CELL + 50);
+  const handsPart = hands(view, ui, 24, 34 + 4 * CELL + 50, change);
   svg.append(handsPart.g);
   if (s.bonus_pending && s.bonus_pending.length) {
     const names = s.bonus_pending.map((p) => ui.playerName(p)).join(", ");
@@ -269,6 +451,62 @@ export function render(view, ui) {
   }
   svg.setAttribute("viewBox", `0 0 720 ${handsPart.bottom}`);
   return svg;
+}
+
+/**
+ * Sentences for what changed the game's course between `prev` and `view` (one step apart): a
+ * bonus (which stone, where, and that its placer may put a stone out), its discard or keep, a pass,
+ * the end. `playerName` (optional) names a seat as the table does.
+ */
+export function announce(prev, view, t, playerName) {
+  if (!prev?.state || !view?.state) return [];
+  const name = nameOf(playerName, t);
+  const s = view.state;
+  const before = prev.state;
+  const out = [];
+  const fresh = s.pyramid.slice(before.pyramid.length);
+  for (const p of s.bonus_pending) {
+    if (before.bonus_pending.includes(p)) continue;
+    const entry = fresh.find((e) => {
+      const [a, b] = e.stone.split("/");
+      const under = e.cells.map((c) => {
+        const [x, y] = cellXY(c);
+        return before.tops[y * 6 + x];
+      });
+      return matchKind(a, b, under[0], under[1]) === "cg";
+    }) ?? fresh[fresh.length - 1];
+    out.push(
+      t("aztack.announce_bonus", {
+        player: name(p),
+        stone: entry ? stoneWords(entry.stone, t) : "",
+        cells: entry ? entry.cells.join("-") : "",
+      }),
+    );
+  }
+  for (const p of before.bonus_pending) {
+    if (s.bonus_pending.includes(p)) continue;
+    const gone = s.discarded.filter((st) => !before.discarded.includes(st));
+    if (gone.length) {
+      const stone = gone.map((st) => stoneWords(st, t)).join(", ");
+      out.push(t("aztack.announce_discard", { player: name(p), stone }));
+    } else if ((s.hands[p]?.length ?? 0) === (before.hands[p]?.length ?? 0)) {
+      out.push(t("aztack.announce_keep", { player: name(p) }));
+    }
+  }
+  const unchanged =
+    !fresh.length && s.discarded.length === before.discarded.length && !out.length && !view.terminal;
+  if (unchanged && before.turn !== null && before.turn !== undefined && view.step > prev.step) {
+    out.push(t("aztack.announce_pass", { player: name(before.turn) }));
+  }
+  if (view.terminal && !prev.terminal && view.outcome) {
+    const winners = view.outcome.winners.map(name).join(", ");
+    out.push(
+      view.outcome.winners.length === 1
+        ? t("aztack.announce_won_one", { players: winners })
+        : t("aztack.announce_won_other", { players: winners }),
+    );
+  }
+  return out;
 }
 
 /** Words for an action in the move list and the buttons beside the board. */
@@ -282,4 +520,3 @@ export function describe(action, t) {
   if (match) return t("aztack.place", { stone: stoneWords(match[1], t), from: match[2], to: match[3] });
   return action;
 }
-

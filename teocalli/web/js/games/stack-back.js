@@ -2,6 +2,9 @@
 // level (darker = higher, with the level number on it). Select a colour of your supply, then press
 // one of the marks: each is a place the stick may go (its centre, a tick along its direction);
 // hovering or focusing a mark shows the stick there.
+// What the last step changed carries `data-last` (the stick just laid or piled, the supply it came
+// from; on a pass, the player's supply label), and sticks and supplies explain themselves in
+// `data-tip` (colour, length, level, what a stick rests on and may still carry).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
 import { heading, ink } from "./common.js";
 
@@ -46,6 +49,120 @@ function colourWords(letter, t) {
   return t(`stackback.colours.${letter}`);
 }
 
+function capital(words) {
+  return words ? words[0].toUpperCase() + words.slice(1) : words;
+}
+
+/** Names seats as the table does when it says how, else "Seat N". */
+function nameOf(playerName, t) {
+  return (p) => (playerName ? playerName(p) : t("table.seat_name", { n: p + 1 }));
+}
+
+/** Mark an element as changed by the last step (`kind` says how), if it was. */
+function mark(node, kind) {
+  if (kind) node.setAttribute("data-last", kind);
+  return node;
+}
+
+/** Give a piece words on hover and focus; focusable unless it already is (a move target). */
+function tip(node, words) {
+  node.setAttribute("data-tip", words);
+  if (!node.hasAttribute("tabindex")) {
+    node.setAttribute("tabindex", "0");
+    if (!node.hasAttribute("role")) node.setAttribute("role", "img");
+    if (!node.hasAttribute("aria-label")) node.setAttribute("aria-label", words);
+  }
+  return node;
+}
+
+/**
+ * What the last step changed: {sticks: Set of indices, supply: Map player -> colour, labels: Map
+ * player -> kind}. From the previous view when the table has it (any player's step, bots
+ * included), else from the last log entry's notation.
+ */
+function lastChange(view, ui) {
+  const s = view.state;
+  const change = { sticks: new Set(), supply: new Map(), labels: new Map() };
+  const prev = ui.prev?.state;
+  if (prev && Array.isArray(prev.sticks)) {
+    for (let i = prev.sticks.length; i < s.sticks.length; i += 1) {
+      change.sticks.add(i);
+      const pose = parsePose(s.sticks[i].pose);
+      if (pose) change.supply.set(s.sticks[i].owner, pose.colour);
+    }
+    if (!change.sticks.size && view.step > ui.prev.step) {
+      const player = prev.turn;
+      const fumbled = (s.fumbles?.[player] ?? 0) > (prev.fumbles?.[player] ?? 0);
+      change.labels.set(player, fumbled ? "fumbled" : "passed");
+    }
+    return change;
+  }
+  const log = ui.lastLog;
+  if (Array.isArray(log) && log.length >= 2) {
+    const [player, notation] = log;
+    if (notation === "pass") {
+      change.labels.set(player, "passed");
+      return change;
+    }
+    let index = -1;
+    for (let i = s.sticks.length - 1; i >= 0 && index < 0; i -= 1) {
+      if (s.sticks[i].pose === notation) index = i;
+    }
+    // A steadiness-disturbed stick lies a little off what was played: the newest of that player.
+    if (index < 0 && s.sticks.length && s.sticks[s.sticks.length - 1].owner === player) {
+      index = s.sticks.length - 1;
+    }
+    if (index >= 0) {
+      change.sticks.add(index);
+      change.supply.set(player, parsePose(s.sticks[index].pose)?.colour);
+    }
+  }
+  return change;
+}
+
+/** Where a stick on the wood lies: on board A, on board B, or across the gap on both. */
+function woodWords(pose, t) {
+  const half = (LENGTH[pose.colour] / 2) * Math.abs(Math.cos((pose.angle * Math.PI) / 180));
+  const [left, right] = [pose.x - half, pose.x + half];
+  if (left < BOARDS[0][2] && right > BOARDS[1][0]) return t("stackback.tip_across");
+  return t("stackback.tip_on_board", { board: pose.x < (BOARDS[0][2] + BOARDS[1][0]) / 2 ? "A" : "B" });
+}
+
+/** A stick in words: colour, length, owner, level, what it rests on, carries and may still carry. */
+function stickWords(index, view, ui) {
+  const { t } = ui;
+  const all = view.state.sticks;
+  const stick = all[index];
+  const pose = parsePose(stick.pose);
+  const parts = [
+    capital(
+      t("stackback.tip_stick", {
+        colour: colourWords(pose.colour, t),
+        length: LENGTH[pose.colour],
+        player: ui.playerName(stick.owner),
+        level: stick.level,
+      }),
+    ),
+  ];
+  const supports = (stick.supports ?? []).map((i) => all[i]).filter(Boolean);
+  if (stick.level === 0 || supports.length < 2) parts.push(woodWords(pose, t));
+  else {
+    const [a, b] = supports.map((st) => colourWords(parsePose(st.pose)?.colour, t));
+    parts.push(t("stackback.tip_rests_on", { a, b, level: stick.level - 1 }));
+  }
+  const carried = all.filter((st) => (st.supports ?? []).includes(index)).map((st) => parsePose(st.pose)?.colour);
+  if (carried.length) {
+    parts.push(t("stackback.tip_carries", { colours: carried.map((c) => colourWords(c, t)).join(", ") }));
+  }
+  const free = ["Y", "M", "G"].filter((c) => c !== pose.colour && !carried.includes(c));
+  parts.push(
+    free.length
+      ? t("stackback.tip_can_carry", { colours: free.map((c) => colourWords(c, t)).join(", ") })
+      : t("stackback.tip_can_carry_none"),
+  );
+  return parts.join(" ");
+}
+
 function poseWords(action, t) {
   const pose = parsePose(action);
   if (!pose) return action;
@@ -57,7 +174,7 @@ function poseWords(action, t) {
   });
 }
 
-function sticks(view, ui) {
+function sticks(view, ui, change) {
   const { t } = ui;
   const g = el("g", { class: "sticks" });
   const list = view.state.sticks.map((s, i) => ({ ...s, i, pose: parsePose(s.pose) }));
@@ -84,7 +201,23 @@ function sticks(view, ui) {
         "font-weight": "bold",
       }),
     );
-    g.append(group);
+    const kind = change.sticks.has(stick.i) ? (stick.level > 0 ? "piled" : "placed") : null;
+    const words = stickWords(stick.i, view, ui);
+    g.append(mark(tip(group, kind ? `${words} ${t("stackback.tip_last")}` : words), kind));
+  }
+  // The stick the last step laid: a thick black-and-yellow rim drawn over the others (a shape,
+  // not a colour alone).
+  for (const stick of list) {
+    if (!stick.pose || !change.sticks.has(stick.i)) continue;
+    const kind = stick.level > 0 ? "piled" : "placed";
+    g.append(
+      el(
+        "g",
+        { class: "last-move", "data-last": kind, "pointer-events": "none" },
+        stickShape(stick.pose, { fill: "none", stroke: "#000", "stroke-width": 7 }),
+        stickShape(stick.pose, { fill: "none", stroke: "#ffd400", "stroke-width": 3.5 }),
+      ),
+    );
   }
   return g;
 }
@@ -112,14 +245,37 @@ function candidates(view, ui) {
   return g;
 }
 
-function supplies(view, ui, ox, oy) {
+function supplies(view, ui, ox, oy, change) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "supply" });
   s.supply.forEach((supply, p) => {
     const mine = p === ui.seat;
     const y = oy + p * 52;
-    g.append(heading(ox, y, t(mine ? "stackback.your_supply" : "stackback.supply_of", { player: ui.playerName(p) })));
+    const who = { player: ui.playerName(p) };
+    const label = heading(ox, y, t(mine ? "stackback.your_supply" : "stackback.supply_of", who), {
+      class: "svg-heading supply-label",
+    });
+    // On a pass (or a stick that slipped) the player's label is what changed: a framed row
+    // (under the supply's colours, which keep their own tips) that says so.
+    const labelKind = change.labels.get(p);
+    if (labelKind) {
+      const words = t(labelKind === "fumbled" ? "stackback.tip_fumbled" : "stackback.tip_passed", who);
+      const frame = el("rect", {
+        x: ox - 6,
+        y: y - 14,
+        // The row's three colours, or the label if longer (about 7.6 px a character at 13 px).
+        width: Math.max(3 * 120 + 4, label.textContent.length * 7.6 + 12),
+        height: 50,
+        rx: 6,
+        fill: "transparent",
+        stroke: "#000",
+        "stroke-width": 3,
+      });
+      g.append(mark(tip(el("g", { class: "last-move supply-row" }, frame, label), words), labelKind));
+    } else {
+      g.append(label);
+    }
     ["Y", "M", "G"].forEach((c, i) => {
       const x = ox + i * 120;
       const fill = FILL[c];
@@ -132,7 +288,10 @@ function supplies(view, ui, ox, oy) {
       if (mine && ui.legal.some((a) => a.startsWith(c))) {
         node = selectTarget(node, c, t("stackback.select", { colour: colourWords(c, t), count: supply[c] }), ui);
       }
-      g.append(node);
+      const count = supply[c] ?? 0;
+      const params = { player: ui.playerName(p), colour: colourWords(c, t), count, length: LENGTH[c] };
+      const words = count === 1 ? t("stackback.tip_supply_one", params) : t("stackback.tip_supply_other", params);
+      g.append(mark(tip(node, words), change.supply.get(p) === c ? "placed" : null));
     });
   });
   return g;
@@ -145,7 +304,15 @@ export function render(view, ui) {
   const width = OX * 2 + 236 * S;
   const svg = root(width, 1, t("stackback.board_label"));
   svg.append(
-    heading(OX, 20, t("stackback.status", { player: ui.playerName(s.turn), placed: s.placed_this_turn }), { "font-size": 13 }),
+    heading(
+      OX,
+      20,
+      t(s.placed_this_turn === 1 ? "stackback.status_one" : "stackback.status", {
+        player: ui.playerName(s.turn),
+        placed: s.placed_this_turn,
+      }),
+      { "font-size": 13 },
+    ),
   );
   BOARDS.forEach(([x0, y0, x1, y1], i) => {
     const [ax, ay] = px(x0, y1);
@@ -154,13 +321,46 @@ export function render(view, ui) {
       text(ax + 14, ay + 12, i === 0 ? "A" : "B", { "font-size": 12, fill: "#5a3e1b" }),
     );
   });
-  svg.append(sticks(view, ui));
+  const change = lastChange(view, ui);
+  svg.append(sticks(view, ui, change));
   svg.append(candidates(view, ui));
   const bottom = OY + 100 * S + 24;
-  svg.append(supplies(view, ui, OX, bottom));
+  svg.append(supplies(view, ui, OX, bottom, change));
   svg.append(heading(OX, bottom + 112, t("stackback.legend"), { "font-size": 11 }));
   svg.setAttribute("viewBox", `0 0 ${width} ${bottom + 124}`);
   return svg;
+}
+
+/**
+ * Sentences for what changed the game's course between `prev` and `view` (one step apart): a pass
+ * (who; and after piles, how many), a stick that slipped, one more turn without a stick ending the
+ * game, the end. `playerName` (optional) names a seat as the table does.
+ */
+export function announce(prev, view, t, playerName) {
+  if (!prev?.state || !view?.state) return [];
+  const name = nameOf(playerName, t);
+  const [s, before] = [view.state, prev.state];
+  const out = [];
+  if (s.sticks.length === before.sticks.length && view.step > prev.step) {
+    const p = before.turn;
+    const params = { player: name(p), count: before.placed_this_turn };
+    if ((s.fumbles?.[p] ?? 0) > (before.fumbles?.[p] ?? 0)) out.push(t("stackback.announce_fumble", params));
+    else if (before.placed_this_turn === 0) out.push(t("stackback.announce_pass", params));
+    else if (before.placed_this_turn === 1) out.push(t("stackback.announce_pass_after_one", params));
+    else out.push(t("stackback.announce_pass_after_other", params));
+    if (!view.terminal && s.idle_turns > (before.idle_turns ?? 0) && s.idle_turns >= 1) {
+      out.push(t("stackback.announce_idle"));
+    }
+  }
+  if (view.terminal && !prev.terminal && view.outcome) {
+    const winners = view.outcome.winners.map(name).join(", ");
+    out.push(
+      view.outcome.winners.length === 1
+        ? t("stackback.announce_won_one", { players: winners })
+        : t("stackback.announce_won_other", { players: winners }),
+    );
+  }
+  return out;
 }
 
 export function describe(action, t) {
