@@ -15,7 +15,7 @@ from pathlib import Path
 import teocalli
 from teocalli import parts
 
-ACROSS_GAMES = ["bench_arena", "bench_server"]
+ACROSS_GAMES = ["bench_arena", "bench_server", "bench_interop"]
 
 
 def modules() -> list[str]:

@@ -7,7 +7,7 @@ simultaneous choice or a race, and the same errors for an illegal action.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,54 @@ Mask = npt.NDArray[np.int8]
 SEED_BOUND = 2**63 - 1
 """Deal seeds drawn from a NumPy generator are below this (teocalli seeds are Python ints)."""
 
+OnIllegal = Literal["lose", "raise"]
+"""What an illegal action does: "lose" (the default) ends the episode, the offender's reward -1
+and the others' 0 (PettingZoo's classic games, their TerminateIllegalWrapper); "raise" raises the
+engine's IllegalAction, whose message names the rule."""
+
+ILLEGAL_REWARD = -1.0
+
+NO_OP = 0
+"""The one action a terminal mask marks legal: once an episode is over nothing is legal, but
+maskers (MaskablePPO, `Discrete.sample(mask)`, vector auto-reset) need a non-empty mask; an
+action sent then is ignored (PettingZoo takes None, a vector env resets)."""
+
+RENDER_MODES = ["human", "ansi"]
+""""ansi" returns the text picture of the position; "human" prints it and returns None."""
+
+
+def check_on_illegal(on_illegal: str) -> OnIllegal:
+    if on_illegal == "lose":
+        return "lose"
+    if on_illegal == "raise":
+        return "raise"
+    raise ValueError(f"on_illegal must be 'lose' or 'raise', not {on_illegal!r}")
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+    return render_mode
+
+
+def check_max_cycles(max_cycles: int | None) -> int | None:
+    if max_cycles is not None and (
+        isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1
+    ):
+        raise ValueError(f"max_cycles must be None or a positive int, not {max_cycles!r}")
+    return max_cycles
+
+
+def render(state: State | None, player: int | None, render_mode: str | None) -> str | None:
+    """The render protocol of both libraries: text for "ansi", printed for "human"."""
+    if render_mode is None or state is None:
+        return None
+    text = state.render(player)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
 
 def agent_name(player: int) -> str:
     """PettingZoo's recommended agent naming: player_0, player_1, ..."""
@@ -29,8 +77,18 @@ def agent_index(agent: str) -> int:
     return int(agent.rpartition("_")[2])
 
 
-def action_mask(state: State, player: int, size: int) -> Mask:
-    """1 for each dense action index `player` may play now (all 0 if they may not act)."""
+def terminal_mask(size: int) -> Mask:
+    """The mask once the episode is over: only NO_OP marked (see NO_OP)."""
+    mask = np.zeros(size, np.int8)
+    mask[NO_OP] = 1
+    return mask
+
+
+def action_mask(state: State, player: int, size: int, over: bool = False) -> Mask:
+    """1 for each dense action index `player` may play now (all 0 if they may not act); once the
+    game or the episode is `over`, only NO_OP."""
+    if over or state.is_terminal():
+        return terminal_mask(size)
     mask = np.zeros(size, np.int8)
     if player in state.to_move():
         mask[state.legal_action_ints(player)] = 1

@@ -1,22 +1,30 @@
-"""A Gymnasium single-agent environment: one seat learns, the other seats are teocalli bots.
+"""A Gymnasium single-agent environment: one seat learns, the other seats are opponents.
 
-`env(name, opponents="greedy", seat=0, **options)`. The observation is the game's fixed-shape
-float32 encoding of `view(seat)` (teocalli/interop/observation/); actions are the game's dense
-action integers, with the legal ones in `info["action_mask"]` (int8). The reward is 0 until the
-end, then the seat's `returns()` value in [-1, 1]. Bots act between the learner's steps, each with
-its own seed derived from the deal, and see only what their seat may know (they use views and
-`determinize`, never the true state's hidden parts).
+`env(name, opponents="random", seat=0, **options)`, or `gymnasium.make("teocalli/Stakz-v0")`
+once this module is imported (every game is registered: `GYM_IDS`; without importing it first,
+`gymnasium.make("teocalli.interop.gymnasium:teocalli/Stakz-v0")` imports it). The observation is
+the game's fixed-shape float32 encoding of `view(seat)` (teocalli/interop/observation/); actions
+are the game's dense action integers, with the legal ones in `info["action_mask"]` (int8). The
+reward is 0 until the end, then the seat's `returns()` value in [-1, 1].
 
-An illegal action raises the engine's IllegalAction (its message names the rule) by default. With
-`on_illegal="lose"` it ends the episode instead with reward -1 and the message in
-`info["illegal_action"]`, the convention of PettingZoo's TerminateIllegalWrapper: use it for
-learners or tools that sample unmasked actions, such as Gymnasium's own `check_env`.
+Opponents act between the learner's steps. Each is a teocalli bot spec (`"random"`, `"greedy"`,
+`"mcts:iterations=200"`), a teocalli `Agent`, or a policy over observations: a callable
+`(observation, mask) -> action` (self-play: pass your learner's policy) or an object with such a
+method `act(observation, mask)`; a policy gets its own seat's observation and mask, built like the
+learner's. Bots get their own seed derived from the deal, and see only what their seat may know.
+
+An illegal action ends the episode (`on_illegal="lose"`, the default) with reward -1 and the
+engine's reason in `info["illegal_action"]` (PettingZoo's TerminateIllegalWrapper convention), so
+that tools sampling unmasked actions (Gymnasium's `check_env`) run on the default env;
+`on_illegal="raise"` raises the engine's IllegalAction instead. Once the episode is over, the
+mask marks only action 0 (`common.NO_OP`), so masked samplers never see an empty mask (a vector
+env's auto-reset step ignores the action).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, SupportsInt, runtime_checkable
 
 import gymnasium as gym
 import numpy as np
@@ -26,51 +34,93 @@ import teocalli
 from teocalli.agents import Agent, make_agent
 from teocalli.core import Decision, IllegalAction, InvalidAction, State
 
-from .common import SEED_BOUND, action_mask, apply_index, next_mover, seed_from
+from .common import (
+    ILLEGAL_REWARD,
+    RENDER_MODES,
+    SEED_BOUND,
+    Mask,
+    OnIllegal,
+    action_mask,
+    apply_index,
+    check_on_illegal,
+    check_render_mode,
+    next_mover,
+    render,
+    seed_from,
+)
 from .observation import Array, encoder_for
 
-OnIllegal = Literal["raise", "lose"]
+
+@runtime_checkable
+class Policy(Protocol):
+    """A policy object: `act(observation, mask)` gives a dense action integer."""
+
+    def act(self, observation: Array, mask: Mask) -> SupportsInt: ...
+
+
+PolicyFn = Callable[[Array, Mask], SupportsInt]
+Opponent = str | Agent | Policy | PolicyFn
+
+
+class _PolicySeat:
+    """An opponent that acts from its seat's observation and mask."""
+
+    def __init__(self, policy: Policy | PolicyFn, env: TeocalliGymEnv) -> None:
+        self.choose: PolicyFn = policy.act if isinstance(policy, Policy) else policy
+        self.env = env
+
+    def act(self, state: State, player: int) -> int:
+        observation = self.env.encoder.encode(state.view(player))
+        mask = action_mask(state, player, self.env.game.num_distinct_actions)
+        return int(self.choose(observation, mask))
 
 
 class TeocalliGymEnv(gym.Env[Array, np.int64]):
-    """One seat of a teocalli game against bots (see the module docstring)."""
+    """One seat of a teocalli game against opponents (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
         name: str,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         seat: int | None = 0,
-        on_illegal: OnIllegal = "raise",
+        on_illegal: OnIllegal = "lose",
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        self.metadata = {"render_modes": ["ansi"]}
         self.game = teocalli.load(name, **options)
         self.encoder = encoder_for(self.game)
         n = self.game.num_players
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat must be None (a random seat) or 0 to {n - 1}, not {seat!r}")
-        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        specs: list[Opponent] = (
+            list(opponents)
+            if isinstance(opponents, Sequence) and not isinstance(opponents, str)
+            else [opponents] * (n - 1)
+        )
         if len(specs) != n - 1:
             raise ValueError(
-                f"a {n}-player game needs {n - 1} opponent bot(s), one per other seat in seat "
+                f"a {n}-player game needs {n - 1} opponent(s), one per other seat in seat "
                 f"order, not {len(specs)}"
             )
         for spec in specs:
-            make_agent(spec, self.game)  # a bad spec fails now, with the bot registry's message
-        if on_illegal not in ("raise", "lose"):
-            raise ValueError(f"on_illegal must be 'raise' or 'lose', not {on_illegal!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            if isinstance(spec, str):
+                make_agent(spec, self.game)  # a bad spec fails now, with the registry's message
+            elif not (isinstance(spec, Agent | Policy) or callable(spec)):
+                raise TypeError(
+                    "an opponent is a bot spec, a teocalli Agent, a callable (observation, mask)"
+                    f" -> action or an object with act(observation, mask), not {spec!r}"
+                )
+        self.on_illegal: OnIllegal = check_on_illegal(on_illegal)
+        self.render_mode = check_render_mode(render_mode)
         self.opponent_specs = specs
         self.fixed_seat = seat
-        self.on_illegal: OnIllegal = on_illegal
-        self.render_mode = render_mode
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
         self.seat = 0 if seat is None else seat
         self.game_state: State | None = None
-        self.bots: dict[int, Agent] = {}
+        self.bots: dict[int, Agent | _PolicySeat] = {}
         self._lost = False
 
     # --- the episode --------------------------------------------------------------------------
@@ -85,13 +135,20 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
             self.seat = int(self.np_random.integers(n))
         others = [p for p in range(n) if p != self.seat]
         self.bots = {
-            p: make_agent(spec, self.game, seed=_bot_seed(deal, p))
+            p: self._opponent(spec, deal, p)
             for p, spec in zip(others, self.opponent_specs, strict=True)
         }
         self.game_state = self.game.new_state(deal)
         self._lost = False
         self._play_bots()
         return self._observation(), self._info()
+
+    def _opponent(self, spec: Opponent, deal: int, player: int) -> Agent | _PolicySeat:
+        if isinstance(spec, str):
+            return make_agent(spec, self.game, seed=_bot_seed(deal, player))
+        if isinstance(spec, Agent):
+            return spec
+        return _PolicySeat(spec, self)
 
     def step(
         self, action: int | np.integer[Any]
@@ -109,7 +166,7 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
             self._lost = True
             info = self._info()
             info["illegal_action"] = str(err)
-            return self._observation(), -1.0, True, False, info
+            return self._observation(), ILLEGAL_REWARD, True, False, info
         self._play_bots()
         terminated = state.is_terminal()
         reward = float(state.returns()[self.seat]) if terminated else 0.0
@@ -121,12 +178,16 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
         assert state is not None
         while True:
             movers = state.to_move()
-            if not movers or (state.decision() is not Decision.RACE and self.seat in movers):
+            if not movers or (self.seat in movers and state.decision() is not Decision.RACE):
                 return
             mover = next_mover(state, self.np_random)
             if mover is None or mover == self.seat:
                 return
-            state.apply(self.bots[mover].act(state, mover), mover)
+            choice = self.bots[mover].act(state, mover)
+            if isinstance(choice, int):
+                apply_index(state, choice, mover)
+            else:
+                state.apply(choice, mover)
 
     def _observation(self) -> Array:
         assert self.game_state is not None
@@ -135,23 +196,21 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
     def _info(self) -> dict[str, Any]:
         state = self.game_state
         assert state is not None
-        info: dict[str, Any] = {
-            "action_mask": action_mask(state, self.seat, self.game.num_distinct_actions),
-            "seat": self.seat,
-        }
+        info: dict[str, Any] = {"action_mask": self._mask(), "seat": self.seat}
         if state.is_terminal():
             info["outcome"] = state.outcome().to_json()
         return info
 
+    def _mask(self) -> Mask:
+        assert self.game_state is not None, "call reset() first"
+        return action_mask(self.game_state, self.seat, self.game.num_distinct_actions, self._lost)
+
     def action_masks(self) -> np.ndarray:
         """The current legal-action mask (the method name sb3-contrib's MaskablePPO calls)."""
-        assert self.game_state is not None, "call reset() first"
-        return action_mask(self.game_state, self.seat, self.game.num_distinct_actions).astype(bool)
+        return self._mask().astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode == "ansi" and self.game_state is not None:
-            return self.game_state.render(self.seat)
-        return None
+        return render(self.game_state, self.seat, self.render_mode)
 
 
 def _bot_seed(deal: int, player: int) -> int:
@@ -161,17 +220,18 @@ def _bot_seed(deal: int, player: int) -> int:
 
 def env(
     name: str,
-    opponents: str | Sequence[str] = "random",
+    opponents: Opponent | Sequence[Opponent] = "random",
     seat: int | None = 0,
-    on_illegal: OnIllegal = "raise",
+    on_illegal: OnIllegal = "lose",
     render_mode: str | None = None,
     **options: Any,
 ) -> TeocalliGymEnv:
-    """A game for one learning seat against bots, e.g. `env("stakz", opponents="greedy")`.
+    """A game for one learning seat against opponents, e.g. `env("stakz", opponents="greedy")`.
 
-    `opponents` is one bot spec for every other seat or a list, one per other seat in seat order
-    (`"random"`, `"greedy"`, `"mcts:iterations=200"`, ...); `seat=None` draws the learner's seat
-    each episode; `options` are the game's (`players=3`, ...).
+    `opponents` is one opponent for every other seat or a list, one per other seat in seat order:
+    a bot spec (`"random"`, `"greedy"`, `"mcts:iterations=200"`, ...), a teocalli Agent, a
+    callable `(observation, mask) -> action` or an object with `act(observation, mask)`;
+    `seat=None` draws the learner's seat each episode; `options` are the game's (`players=3`).
     """
     return TeocalliGymEnv(
         name,
@@ -183,4 +243,23 @@ def env(
     )
 
 
-__all__ = ["TeocalliGymEnv", "env"]
+def gym_id(name: str) -> str:
+    """The `gymnasium.make` id of a game: `teocalli/ShiftingStones-v0` for shifting-stones."""
+    return "teocalli/" + "".join(part.capitalize() for part in name.split("-")) + "-v0"
+
+
+def register_all() -> dict[str, str]:
+    """Register every game with Gymnasium (idempotent); {game name: id}."""
+    ids = {}
+    for name in teocalli.games():
+        ids[name] = gym_id(name)
+        if ids[name] not in gym.registry:
+            gym.register(
+                id=ids[name], entry_point=f"{__name__}:TeocalliGymEnv", kwargs={"name": name}
+            )
+    return ids
+
+
+GYM_IDS = register_all()
+
+__all__ = ["GYM_IDS", "Policy", "TeocalliGymEnv", "env", "gym_id", "register_all"]

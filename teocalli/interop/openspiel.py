@@ -15,7 +15,14 @@ How the games map onto OpenSpiel's model:
   Stack), who acts first is a second kind of chance node: uniform over the players who may act.
 - Dynamics: simultaneous for games with a simultaneous choice (Space Aztecs: its hidden card
   choice is a simultaneous node; pile picks and effect choices stay single-player nodes), otherwise
-  sequential.
+  sequential. The parameter `turn_based=True` (games with a simultaneous choice only) presents each
+  simultaneous choice as turns instead, lowest seat first, every chooser seeing nothing of the
+  earlier choices (views hide them): a sequential game for MCTSBot, ISMCTS, `rl_environment` and
+  every other sequential-only algorithm.
+- Resampling: `resample_from_infostate(player, sampler)` gives a world consistent with what the
+  player knows: teocalli's `determinize`, seeded from the sampler, and a fresh generator for the
+  world's later chance events (so a search never sees the real future draws). Perfect-information
+  games give a copy.
 - Information: perfect or imperfect as the game declares. Utility: zero-sum with 2+ players
   (rank-based returns sum to 0), general-sum solo. Reward model: terminal, returns in [-1, 1].
 - Observation string: the player's view as canonical JSON; observation tensor: the game's encoder
@@ -35,8 +42,9 @@ import numpy as np
 import pyspiel
 
 import teocalli
-from teocalli.core import Decision, Game, Information, State, game_class
+from teocalli.core import Decision, Game, Information, Rng, State, game_class
 
+from .common import SEED_BOUND
 from .observation import Encoder, encoder_for
 
 PREFIX = "teocalli_"
@@ -52,17 +60,21 @@ def short_name(name: str) -> str:
 class _Shared:
     """What every state of one loaded game shares; never copied by OpenSpiel's deep copies."""
 
-    def __init__(self, name: str, options: dict[str, Any], deals: int) -> None:
+    def __init__(
+        self, name: str, options: dict[str, Any], deals: int, turn_based: bool = False
+    ) -> None:
         self.name, self.options, self.deals = name, options, deals
+        self.turn_based = turn_based
         self.game: Game = teocalli.load(name, **options)
         self.encoder: Encoder = encoder_for(self.game)
         self.race = Decision.RACE in self.game.info.decisions
+        self.simultaneous = Decision.SIMULTANEOUS in self.game.info.decisions and not turn_based
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_Shared, (self.name, self.options, self.deals))
+        return (_Shared, (self.name, self.options, self.deals, self.turn_based))
 
 
 class _Core:
@@ -84,12 +96,15 @@ def _load_core(name: str, options: dict[str, Any], save: dict[str, Any]) -> _Cor
     return _Core(teocalli.load(name, **options).state_from_json(save))
 
 
-def _game_type(name: str, num_players: int | None = None) -> Any:
+def _game_type(name: str, num_players: int | None = None, turn_based: bool = False) -> Any:
     cls = game_class(name)
     info = cls.info
     params: dict[str, Any] = {o.name: o.default for o in cls.all_options()}
     params["deals"] = DEFAULT_DEALS
     sim = Decision.SIMULTANEOUS in info.decisions
+    if sim:
+        params["turn_based"] = False
+    sim = sim and not turn_based
     zero_sum = (num_players if num_players is not None else info.min_players) >= 2
     return pyspiel.GameType(
         short_name=short_name(name),
@@ -121,17 +136,18 @@ class TeocalliGame(pyspiel.Game):
     """One teocalli game with its options, as a pyspiel game."""
 
     def __init__(self, name: str, params: dict[str, Any]) -> None:
-        options = {k: v for k, v in params.items() if k != "deals"}
+        options = {k: v for k, v in params.items() if k not in ("deals", "turn_based")}
         deals = int(params.get("deals", DEFAULT_DEALS))
         if deals < 1:
             raise ValueError(f"deals must be at least 1, not {deals}")
-        self.shared = _Shared(name, options, deals)
+        turn_based = bool(params.get("turn_based", False))
+        self.shared = _Shared(name, options, deals, turn_based)
         game = self.shared.game
         n = game.num_players
         zero_sum = n >= 2
         race_nodes = game.max_length if self.shared.race else 0
         super().__init__(
-            _game_type(name, n),
+            _game_type(name, n, turn_based),
             pyspiel.GameInfo(
                 num_distinct_actions=game.num_distinct_actions,
                 max_chance_outcomes=max(deals, n),
@@ -178,7 +194,7 @@ class TeocalliState(pyspiel.State):
             return int(pyspiel.PlayerId.TERMINAL)
         if self._race_pending(state):
             return int(pyspiel.PlayerId.CHANCE)
-        if state.decision() is Decision.SIMULTANEOUS:
+        if self._shared.simultaneous and state.decision() is Decision.SIMULTANEOUS:
             return int(pyspiel.PlayerId.SIMULTANEOUS)
         return self._racer if self._racer >= 0 else state.to_move()[0]
 
@@ -217,6 +233,19 @@ class TeocalliState(pyspiel.State):
         for p in movers:
             trial.apply(int(actions[p]), p)
         self._core = _Core(trial)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TeocalliState:
+        """A state consistent with everything `player_id` knows here, the rest sampled: the
+        teocalli state's `determinize`, seeded from `probability_sampler()` (a uniform [0, 1)
+        draw, as OpenSpiel's ISMCTS passes), with a fresh generator for later chance events."""
+        world = self.clone()
+        if self._core is None or self._core.state.is_terminal():
+            return world
+        rng = Rng(int(float(probability_sampler()) * SEED_BOUND))
+        sampled = self._core.state.determinize(player_id, rng)
+        sampled.rng = rng.spawn()
+        world._core = _Core(sampled)
+        return world
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -4,8 +4,22 @@
 Observations follow PettingZoo's classic board games (chess, connect four): a dict with
 "observation" (the game's fixed-shape float32 encoding of `view(player)`, see
 teocalli/interop/observation/) and "action_mask" (int8 over the game's dense action integers).
-Rewards come once, at the end, from `State.returns()`. An illegal action raises the engine's
-IllegalAction, whose message names the rule.
+Rewards come once, at the end, from `State.returns()`.
+
+Conventions (docs/interop/pettingzoo.md):
+
+- An illegal action ends the episode (`on_illegal="lose"`, the default, as PettingZoo's classic
+  games do): the offender's reward is -1, everyone else's 0, every agent is terminated and the
+  offender's info has "illegal_action" (the engine's reason). `on_illegal="raise"` raises the
+  engine's IllegalAction instead.
+- Once an agent's episode is over (terminated or truncated), its mask marks only action 0
+  (`common.NO_OP`) so that maskers never see an empty mask; it must then step None (AEC).
+- `max_cycles=N` truncates the episode: after N Parallel steps, or after N times the number of
+  agents AEC steps (a cycle: as many steps as agents). None (the default): games end by their
+  rules, within `Game.max_length` steps.
+- `state()` is every player's observation, concatenated in seat order (what all players know
+  together; never a deck order or a pending secret no player knows).
+- Render modes: "ansi" returns the text picture, "human" prints it.
 
 Who acts (AEC): `agent_selection` follows `to_move()`. At a simultaneous choice the choosers act
 one after another (lowest seat first) and see nothing of the others' pending choices, since
@@ -22,9 +36,24 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 import teocalli
-from teocalli.core import Decision, Game, IllegalAction, State
+from teocalli.core import Decision, Game, IllegalAction, InvalidAction, State
 
-from .common import Mask, action_mask, agent_index, agent_name, apply_index, as_index, next_mover
+from .common import (
+    ILLEGAL_REWARD,
+    RENDER_MODES,
+    SEED_BOUND,
+    Mask,
+    OnIllegal,
+    action_mask,
+    agent_index,
+    agent_name,
+    apply_index,
+    check_max_cycles,
+    check_on_illegal,
+    check_render_mode,
+    next_mover,
+    render,
+)
 from .observation import Array, encoder_for
 
 Observation = dict[str, Array | Mask]
@@ -52,21 +81,26 @@ class _Spaces:
         self.action_spaces: dict[str, spaces.Space[Any]] = {
             a: spaces.Discrete(size) for a in self.agents
         }
+        self.state_space = spaces.Box(np.tile(low, n), np.tile(high, n), dtype=np.float32)
 
-    def observe(self, state: State, player: int) -> Observation:
+    def observe(self, state: State, player: int, over: bool = False) -> Observation:
         return {
             "observation": self.encoder.encode(state.view(player)),
-            "action_mask": action_mask(state, player, self.size),
+            "action_mask": action_mask(state, player, self.size, over),
         }
 
+    def global_state(self, state: State) -> Array:
+        """Every player's observation in seat order (PettingZoo's `state()`)."""
+        encode = self.encoder.encode
+        return np.concatenate([encode(state.view(p)) for p in range(self.game.num_players)])
 
-def _deal(
-    rng: np.random.Generator | None, seed: int | None
-) -> tuple[np.random.Generator, int | None]:
+
+def _deal(rng: np.random.Generator | None, seed: int | None) -> tuple[np.random.Generator, int]:
     """The env's generator and the deal seed: `reset(seed=s)` deals teocalli's game `s`."""
     if seed is not None:
         return np.random.default_rng(seed), seed
-    return (rng if rng is not None else np.random.default_rng()), None
+    rng = rng if rng is not None else np.random.default_rng()
+    return rng, int(rng.integers(SEED_BOUND))
 
 
 class _EnvCommon:
@@ -74,18 +108,28 @@ class _EnvCommon:
 
     metadata: dict[str, Any]
 
-    def _set_up(self, name: str, options: dict[str, Any], render_mode: str | None) -> None:
+    def _set_up(
+        self,
+        name: str,
+        options: dict[str, Any],
+        render_mode: str | None,
+        on_illegal: str,
+        max_cycles: int | None,
+    ) -> None:
         self._spaces = _Spaces(name, options)
         self.game = self._spaces.game
         self.encoder = self._spaces.encoder  # `encoder.describe()` prints the observation layout
         self.possible_agents = list(self._spaces.agents)
         self.observation_spaces = self._spaces.observation_spaces
         self.action_spaces = self._spaces.action_spaces
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
+        self.state_space = self._spaces.state_space
+        self.render_mode = check_render_mode(render_mode)
+        self.on_illegal: OnIllegal = check_on_illegal(on_illegal)
+        self.max_cycles = check_max_cycles(max_cycles)
         self._rng: np.random.Generator | None = None
         self.game_state: State | None = None
+        self._over = False  # the episode ended: terminal, an illegal action, or max_cycles
+        self._steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -93,23 +137,40 @@ class _EnvCommon:
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
+    def state(self) -> Array:
+        """The global state: every player's observation, concatenated in seat order."""
+        assert self.game_state is not None, "call reset() first"
+        return self._spaces.global_state(self.game_state)
+
+    def render(self) -> str | None:
+        return render(self.game_state, None, self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release: the env holds only a game state."""
+
 
 class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
     """One teocalli game as a PettingZoo AEC environment (see the module docstring)."""
 
-    def __init__(self, name: str, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        name: str,
+        render_mode: str | None = None,
+        on_illegal: OnIllegal = "lose",
+        max_cycles: int | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__()
-        self._set_up(name, options, render_mode)
+        self._set_up(name, options, render_mode, on_illegal, max_cycles)
         self.metadata = {
             "name": f"teocalli_{self.game.info.name}",
-            "render_modes": ["ansi"],
+            "render_modes": list(RENDER_MODES),
             "is_parallelizable": False,  # its simultaneous choices are sequential AEC steps
         }
+        self._cache: dict[str, Observation] = {}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._rng, deal = _deal(self._rng, seed)
-        if deal is None:
-            deal = int(self._rng.integers(2**63 - 1))
         self.game_state = self.game.new_state(deal)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -118,6 +179,9 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._over = False
+        self._steps = 0
+        self._cache = {}
         self._select()
 
     def _select(self) -> None:
@@ -127,8 +191,13 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
             self.agent_selection = agent_name(mover)
 
     def observe(self, agent: str) -> Observation:
+        """The agent's observation and mask, built once per step (cached until the next one)."""
         assert self.game_state is not None, "call reset() first"
-        return self._spaces.observe(self.game_state, agent_index(agent))
+        obs = self._cache.get(agent)
+        if obs is None:
+            obs = self._spaces.observe(self.game_state, agent_index(agent), self._over)
+            self._cache[agent] = obs
+        return obs
 
     def step(self, action: int | None) -> None:
         state = self.game_state
@@ -139,27 +208,35 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
             return
         if action is None:
             raise IllegalAction(f"{agent} is still in the game: give an action, not None")
-        apply_index(state, action, agent_index(agent))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
+        self._cache = {}
+        try:
+            apply_index(state, action, agent_index(agent))
+        except (IllegalAction, InvalidAction) as err:
+            if self.on_illegal == "raise":
+                raise
+            self._over = True
+            self.rewards[agent] = ILLEGAL_REWARD
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos[agent] = {"illegal_action": str(err)}
+            self._accumulate_rewards()
+            return
+        self._steps += 1
         if state.is_terminal():
+            self._over = True
             returns = state.returns()
             outcome = state.outcome().to_json()
             for a in self.agents:
                 self.rewards[a] = returns[agent_index(a)]
                 self.terminations[a] = True
                 self.infos[a] = {"outcome": outcome}
+        elif self.max_cycles is not None and self._steps >= self.max_cycles * len(self.agents):
+            self._over = True
+            self.truncations = dict.fromkeys(self.agents, True)
         else:
             self._select()
         self._accumulate_rewards()
-
-    def render(self) -> str | None:
-        if self.render_mode == "ansi" and self.game_state is not None:
-            return self.game_state.render(None)
-        return None
-
-    def close(self) -> None:
-        """Nothing to release: the env holds only a game state."""
 
 
 class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
@@ -170,11 +247,18 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
     one player's action; a simultaneous choice applies every chooser's (the last resolves it); a
     race applies the actions in an order drawn from the env's seeded generator, each checked
     against the position as it is then: one made illegal by an earlier arrival is dropped and its
-    agent's info says why.
+    agent's info says why. An action illegal where it was chosen follows `on_illegal`.
     """
 
-    def __init__(self, name: str, render_mode: str | None = None, **options: Any) -> None:
-        self._set_up(name, options, render_mode)
+    def __init__(
+        self,
+        name: str,
+        render_mode: str | None = None,
+        on_illegal: OnIllegal = "lose",
+        max_cycles: int | None = None,
+        **options: Any,
+    ) -> None:
+        self._set_up(name, options, render_mode, on_illegal, max_cycles)
         kinds = self.game.info.decisions
         if not kinds & {Decision.SIMULTANEOUS, Decision.RACE}:
             raise ValueError(
@@ -183,23 +267,24 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
             )
         self.metadata = {
             "name": f"teocalli_{self.game.info.name}_parallel",
-            "render_modes": ["ansi"],
+            "render_modes": list(RENDER_MODES),
         }
         self.agents: list[str] = []
 
-    def _observations(self) -> dict[str, Observation]:
+    def _observations(self, agents: list[str]) -> dict[str, Observation]:
         assert self.game_state is not None
-        return {a: self._spaces.observe(self.game_state, agent_index(a)) for a in self.agents}
+        state, over = self.game_state, self._over
+        return {a: self._spaces.observe(state, agent_index(a), over) for a in agents}
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
         self._rng, deal = _deal(self._rng, seed)
-        if deal is None:
-            deal = int(self._rng.integers(2**63 - 1))
         self.game_state = self.game.new_state(deal)
         self.agents = list(self.possible_agents)
-        return self._observations(), {a: {} for a in self.agents}
+        self._over = False
+        self._steps = 0
+        return self._observations(self.agents), {a: {} for a in self.agents}
 
     def step(
         self, actions: dict[str, int]
@@ -212,62 +297,99 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
     ]:
         state = self.game_state
         assert state is not None and self._rng is not None, "call reset() first"
-        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        live = list(self.agents)
+        infos: dict[str, dict[str, Any]] = {a: {} for a in live}
+        rewards = dict.fromkeys(live, 0.0)
+        terminated = dict.fromkeys(live, False)
+        truncated = dict.fromkeys(live, False)
         chosen: list[tuple[int, int]] = []
         for p in state.to_move():
             agent = agent_name(p)
             if actions.get(agent) is None:
                 raise IllegalAction(f"{agent} may act now: give it an action")
-            chosen.append((p, as_index(self.game, actions[agent])))
-        if state.decision() is Decision.RACE:
-            for p, index in chosen:  # each must be legal where it was chosen
-                state.clone().apply(index, p)
-            for i in self._rng.permutation(len(chosen)):
-                p, index = chosen[int(i)]
-                try:
-                    state.apply(index, p)
-                except IllegalAction as err:
-                    infos[agent_name(p)]["dropped"] = (
-                        f"another player's action arrived first and made this one illegal: {err}"
-                    )
+            chosen.append((p, actions[agent]))
+        illegal = self._apply(state, chosen, infos)
+        if illegal:
+            self._over = True
+            for p, reason in illegal.items():
+                rewards[agent_name(p)] = ILLEGAL_REWARD
+                infos[agent_name(p)]["illegal_action"] = reason
+            terminated = dict.fromkeys(live, True)
         else:
-            trial = state.clone()  # all or nothing: an illegal action changes nothing
-            for p, index in chosen:
-                trial.apply(index, p)
-            self.game_state = state = trial
-        live = list(self.agents)
-        rewards = dict.fromkeys(live, 0.0)
-        terminated = dict.fromkeys(live, False)
-        if state.is_terminal():
-            returns = state.returns()
-            outcome = state.outcome().to_json()
-            for a in live:
-                rewards[a] = returns[agent_index(a)]
-                terminated[a] = True
-                infos[a]["outcome"] = outcome
-        observations = self._observations()
-        if state.is_terminal():
+            state = self.game_state
+            assert state is not None
+            self._steps += 1
+            if state.is_terminal():
+                self._over = True
+                returns = state.returns()
+                outcome = state.outcome().to_json()
+                for a in live:
+                    rewards[a] = returns[agent_index(a)]
+                    terminated[a] = True
+                    infos[a]["outcome"] = outcome
+            elif self.max_cycles is not None and self._steps >= self.max_cycles:
+                self._over = True
+                truncated = dict.fromkeys(live, True)
+        observations = self._observations(live)
+        if self._over:
             self.agents = []
-        return observations, rewards, terminated, dict.fromkeys(live, False), infos
+        return observations, rewards, terminated, truncated, infos
 
-    def render(self) -> str | None:
-        if self.render_mode == "ansi" and self.game_state is not None:
-            return self.game_state.render(None)
-        return None
+    def _apply(
+        self, state: State, chosen: list[tuple[int, Any]], infos: dict[str, dict[str, Any]]
+    ) -> dict[int, str]:
+        """Apply the movers' actions; the illegal ones' reasons (then nothing is applied)."""
+        assert self._rng is not None
+        illegal: dict[int, str] = {}
+        race = state.decision() is Decision.RACE
+        trial = state.clone() if race or len(chosen) > 1 else state
+        for p, action in chosen:  # a race: each must be legal where it was chosen
+            try:
+                apply_index(state.clone() if race else trial, action, p)
+            except (IllegalAction, InvalidAction) as err:
+                if self.on_illegal == "raise":
+                    raise
+                illegal[p] = str(err)
+        if illegal or not race:
+            if not illegal:
+                self.game_state = trial
+            return illegal
+        for i in self._rng.permutation(len(chosen)):
+            p, action = chosen[int(i)]
+            try:
+                apply_index(state, action, p)
+            except IllegalAction as err:
+                infos[agent_name(p)]["dropped"] = (
+                    f"another player's action arrived first and made this one illegal: {err}"
+                )
+        return illegal
 
-    def close(self) -> None:
-        """Nothing to release: the env holds only a game state."""
 
-
-def env(name: str, render_mode: str | None = None, **options: Any) -> TeocalliAECEnv:
+def env(
+    name: str,
+    render_mode: str | None = None,
+    on_illegal: OnIllegal = "lose",
+    max_cycles: int | None = None,
+    **options: Any,
+) -> TeocalliAECEnv:
     """The AEC environment of a game with its options, e.g. `env("stakz", players=3)`."""
-    return TeocalliAECEnv(name, render_mode=render_mode, **options)
+    return TeocalliAECEnv(
+        name, render_mode=render_mode, on_illegal=on_illegal, max_cycles=max_cycles, **options
+    )
 
 
-def parallel_env(name: str, render_mode: str | None = None, **options: Any) -> TeocalliParallelEnv:
+def parallel_env(
+    name: str,
+    render_mode: str | None = None,
+    on_illegal: OnIllegal = "lose",
+    max_cycles: int | None = None,
+    **options: Any,
+) -> TeocalliParallelEnv:
     """The Parallel environment of a game with simultaneous choices or races (Space Aztecs'
     card choice, Aztack's Speed Stack); a clear error for a game of turns only."""
-    return TeocalliParallelEnv(name, render_mode=render_mode, **options)
+    return TeocalliParallelEnv(
+        name, render_mode=render_mode, on_illegal=on_illegal, max_cycles=max_cycles, **options
+    )
 
 
 __all__ = ["TeocalliAECEnv", "TeocalliParallelEnv", "env", "parallel_env"]

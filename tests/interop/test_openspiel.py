@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 import pytest
+from open_spiel.python import rl_environment  # type: ignore[import-untyped]
+from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 
 import teocalli
 from teocalli.core import Decision, Information, game_class
@@ -121,3 +124,124 @@ def test_space_aztecs_converts_to_turn_based() -> None:
     game = pyspiel.convert_to_turn_based(tos.load("space-aztecs", players=3, deals=2))
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+HIDDEN = [
+    pytest.param(name, id=name)
+    for name in teocalli.games()
+    if game_class(name).info.information is Information.HIDDEN
+]
+
+
+def _load_sequential(name: str, **options: Any) -> Any:
+    """The game as a sequential pyspiel game: turn_based=True where it has simultaneous nodes."""
+    if Decision.SIMULTANEOUS in game_class(name).info.decisions:
+        options["turn_based"] = True
+    return tos.load(name, **options)
+
+
+def _random_steps(state: Any, rng: np.random.RandomState, steps: int) -> Any:
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_resample_from_infostate_keeps_what_the_player_knows(name: str) -> None:
+    game = _load_sequential(name, deals=8)
+    rng = np.random.RandomState(0)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = _random_steps(game.new_initial_state(), rng, 1)
+    for _ in range(4):
+        state = _random_steps(state, rng, 6)
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        worlds = [state.resample_from_infostate(player, sampler) for _ in range(3)]
+        for world in worlds:
+            assert world.current_player() == player
+            assert world.legal_actions() == state.legal_actions()
+            assert world.information_state_string(player) == state.information_state_string(player)
+            assert world.observation_tensor(player) == state.observation_tensor(player)
+            _random_steps(world.clone(), rng, 20)  # a sampled world plays on
+        if game_class(name).info.information is Information.PERFECT:
+            assert all(str(w) == str(state) for w in worlds)
+    hidden = game_class(name).info.information is Information.HIDDEN
+    if hidden and name != "space-aztecs":  # its early picks may hide nothing yet
+        other = (player + 1) % game.num_players()  # what the player does not see varies
+        assert len({json.dumps(w.teocalli_state.view(other), sort_keys=True) for w in worlds}) > 1
+
+
+class _ZeroEvaluator(mcts.Evaluator):
+    """No rollouts: a value of 0 and a uniform prior, so the test measures the plumbing."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+
+    def evaluate(self, state: Any) -> np.ndarray:
+        return np.zeros(self.players)
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_ismcts_bot_plays_complete_games(name: str) -> None:
+    """OpenSpiel's ISMCTSBot (open_spiel.python.algorithms.ismcts), which samples worlds with
+    resample_from_infostate, plays seat 0 of a whole game against random play."""
+    game = _load_sequential(name, deals=16)
+    rng = np.random.RandomState(1)
+    bot = ismcts.ISMCTSBot(game, _ZeroEvaluator(game.num_players()), 2.0, 2, random_state=rng)
+    state = game.new_initial_state()
+    searched = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+            searched += 1
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert searched > 0
+    assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_space_aztecs_turn_based_runs_mcts_and_rl_environment() -> None:
+    """turn_based=True: each simultaneous choice is turns, lowest seat first, earlier choices
+    hidden; OpenSpiel's MCTSBot and rl_environment take it as it is."""
+    game = tos.load("space-aztecs", players=3, deals=4, turn_based=True)
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    rng = np.random.RandomState(2)
+    searcher = mcts.MCTSBot(game, 2.0, 4, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    hidden_checked = False
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        core = state.teocalli_state
+        player = state.current_player()
+        if core.decision() is Decision.SIMULTANEOUS and player == 1 and not hidden_checked:
+            # player 0 has chosen: player 1 sees the same whatever player 0 chose
+            assert 0 not in core.to_move()
+            hidden_checked = True
+        if player == 0:
+            state.apply_action(searcher.step(state))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert hidden_checked
+    env = rl_environment.Environment(game, seed=3)
+    step = env.reset()
+    while not step.last():
+        p = step.observations["current_player"]
+        step = env.step([int(rng.choice(step.observations["legal_actions"][p]))])
+    assert sum(step.rewards) == pytest.approx(0.0)
