@@ -1,4 +1,9 @@
-"""Shifting Stones throughput: `python -m benchmarks.bench_shifting_stones [--all-tables]`.
+"""Shifting Stones throughput: `python -m benchmarks.bench_shifting_stones [--all-tables]
+[--solo-seeds N] [--solo-bot SPEC] [--duel-games N] [--duel-bot SPEC]`.
+
+The full measurements of docs/arena.md: `--solo-seeds 100` (the solo bot over seeds 0-99 beside
+the clairvoyant search) and `--duel-games 200` (the search bot against greedy, seats alternated,
+both cores).
 
 Prints random playouts per second, legal-move generation rate, the solver's table build time
 (one card, or all 72 with --all-tables, into a fresh temporary cache), the planning bot's time
@@ -112,22 +117,57 @@ def planning_bot(games: int) -> None:
     print(f"greedy vs random (2 players): won {wins}/{games}")
 
 
-def solo(seeds: int) -> None:
+def _won(state: object) -> bool:
+    return bool(state.outcome().won[0])  # type: ignore[attr-defined]
+
+
+def solo(seeds: int, bot: str) -> None:
     from teocalli.analysis.shifting_stones.solo_bound import clairvoyant_wins
+    from teocalli.arena.stats import wilson_interval
 
     game = teocalli.load("shifting-stones", players=1)
-    greedy = sum(
-        play_game(game, [make_agent("greedy", game, s)], s).outcome().ranks == (0,)
-        for s in range(seeds)
-    )
+    greedy = sum(_won(play_game(game, [make_agent("greedy", game, s)], s)) for s in range(seeds))
+    start = time.perf_counter()
+    wins = turns = 0
+    for s in range(seeds):
+        final = play_game(game, [make_agent(bot, game, s)], s)
+        wins += _won(final)
+        turns += final.turns  # type: ignore[attr-defined]
+    per_turn = (time.perf_counter() - start) / max(1, turns)
+    lo, hi = wilson_interval(wins, seeds)
     start = time.perf_counter()
     clair = clairvoyant_wins(range(seeds))
     took = time.perf_counter() - start
     print(
-        f"solo over {seeds} seeds: greedy won {greedy}; clairvoyant: {clair.count(True)} winnable, "
-        f"{clair.count(False)} proven not winnable, {clair.count(None)} unknown "
+        f"solo over seeds 0-{seeds - 1}: {bot} won {wins} ({wins / seeds:.0%}, "
+        f"95% {lo:.0%}-{hi:.0%}, {per_turn:.2f} s/turn); greedy won {greedy}; "
+        f"clairvoyant: {clair.count(True)} "
+        f"winnable, {clair.count(False)} proven not winnable, {clair.count(None)} unknown "
         f"({took / seeds:.2f} s/seed)"
     )
+
+
+def duel(games: int, bot: str, workers: int = 2) -> None:
+    """The search bot against greedy, 2 players, seats alternated, a shared win as half."""
+    from teocalli.arena.simulate import simulate
+    from teocalli.arena.stats import wilson_interval
+
+    if games <= 0:
+        return
+    game = teocalli.load("shifting-stones", players=2)
+    start = time.perf_counter()
+    first = simulate(game, [bot, "greedy"], games // 2, seed=1000, workers=workers)
+    second = simulate(game, ["greedy", bot], games - games // 2, seed=1000, workers=workers)
+    wins = first.wins[0] + second.wins[1]
+    lo, hi = wilson_interval(wins, games)
+    print(
+        f"2 players, {bot} vs greedy: {wins:g}/{games} ({wins / games:.1%}, 95% {lo:.1%}-{hi:.1%})"
+        f" in {time.perf_counter() - start:.0f} s"
+    )
+
+
+def _flag(argv: list[str], name: str, default: str) -> str:
+    return argv[argv.index(name) + 1] if name in argv else default
 
 
 def main(argv: list[str]) -> None:
@@ -137,7 +177,8 @@ def main(argv: list[str]) -> None:
     legal_rate(20000)
     table_build("--all-tables" in argv)
     planning_bot(20)
-    solo(10)
+    solo(int(_flag(argv, "--solo-seeds", "5")), _flag(argv, "--solo-bot", "solo"))
+    duel(int(_flag(argv, "--duel-games", "4")), _flag(argv, "--duel-bot", "ismcts:iterations=300"))
 
 
 if __name__ == "__main__":

@@ -127,5 +127,32 @@ def _bots(game: teocalli.core.Game) -> None:
         print(f"{spec}: {done / dt:.0f} playouts/s, {dt / 16:.2f} s per turn")
 
 
+def endings(games: int = 20) -> None:
+    """How greedy-against-greedy games end (all of a player's sticks placed, or blocked by two
+    passes) and how many sticks they place: `python -m benchmarks.bench_stack_back --endings`."""
+    game = teocalli.load("stack-back")
+    ends = {"all placed": 0, "blocked": 0}
+    placed = []
+    t = time.perf_counter()
+    for seed in range(games):
+        state = game.new_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            player = state.to_move()[0]
+            state.apply(choose(state, player, rng), player)
+        left = [state.left(p) for p in range(2)]  # type: ignore[attr-defined]
+        ends["all placed" if 0 in left else "blocked"] += 1
+        placed.append(60 - sum(left))
+    print(
+        f"greedy games: {games}, {ends}, sticks placed per game: mean {sum(placed) / games:.1f} "
+        f"(min {min(placed)}, max {max(placed)}), {time.perf_counter() - t:.0f} s"
+    )
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if "--endings" in sys.argv:
+        endings()
+    else:
+        main()

@@ -1,4 +1,4 @@
-"""Bots, named the same way in every command: `random`, `greedy`, `mcts`, `ismcts`."""
+"""Bots, named the same way in every command: `random`, `greedy`, `mcts`, `ismcts`, `solo`."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from .base import Agent
 from .greedy import GreedyAgent
 from .mcts import ISMCTSAgent, MCTSAgent
 from .random_agent import RandomAgent
+from .solo import SoloAgent
 
 AGENTS: dict[str, type[Agent]] = {
-    cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent, ISMCTSAgent)
+    cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent, ISMCTSAgent, SoloAgent)
 }
 
 
@@ -61,6 +62,7 @@ __all__ = [
     "ISMCTSAgent",
     "MCTSAgent",
     "RandomAgent",
+    "SoloAgent",
     "make_agent",
     "parse_spec",
 ]

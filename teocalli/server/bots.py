@@ -76,6 +76,11 @@ OPTION_CAPS: dict[str, float] = {
     "iterations": MAX_ITERATIONS,
     "width": MAX_WIDTH,
     "depth": MAX_DEPTH,
+    # the solo bot's sampled deck orders, deeper looks and exhaustive endgame (Shifting Stones)
+    "worlds": 64,
+    "deep_worlds": 32,
+    "deep": 32,
+    "endgame": 12,
 }
 """Numeric bot options that scale a bot's work, and their caps on this server."""
 UNCAPPED_OPTIONS = frozenset({"c", "guide", "confidence"})

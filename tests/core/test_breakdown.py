@@ -286,8 +286,10 @@ sticks: 0:G28.0,56.0@0.0 1:G208.0,8.0@0.0 0:Y184.0,44.0@0.0 1:G4.0,56.0@90.0 0:M
   1:Y124.0,92.0@0.0 0:M174.0,78.0@175.0 0:G64.0,8.0@0.0 1:G178.0,34.0@140.0 1:G160.0,56.0@0.0
   0:G76.0,80.0@90.0 1:M98.0,76.0@60.0 1:Y38.0,8.0@0.0 1:M54.0,26.0@90.0 1:Y102.0,56.0@85.0
   1:Y188.0,62.0@55.0 0:G76.0,20.0@0.0 1:M118.0,20.0@115.0 0:G24.0,20.0@80.0 0:Y40.0,32.0@20.0
+  0:Y224.0,52.0@110.0 0:M212.0,32.0@60.0 0:Y136.0,20.0@40.0 0:M112.0,24.0@125.0 1:Y56.0,92.0@135.0
+  1:M176.0,16.0@155.0 1:M76.0,12.0@100.0
 """
-"""tests/games/stack_back/test_sb_rules.py's blocked end: nothing fits (9 and 6 sticks left)."""
+"""tests/games/stack_back/test_sb_rules.py's blocked end: no pose fits (5 and 3 sticks left)."""
 
 
 def test_stack_back_sticks_left_and_equal_counts_share() -> None:
@@ -297,8 +299,8 @@ def test_stack_back_sticks_left_and_equal_counts_share() -> None:
     state.apply("pass", 1)
     out = state.outcome()
     assert out.winners == (1,) and out.lower_is_better
-    assert labelled(out) == [[("pieces left", 9.0)], [("pieces left", 6.0)]]
-    shared = stack_back_position(game, BLOCKED + "supply 0: 2 2 2\nidle: 1\nturn: 1")
+    assert labelled(out) == [[("pieces left", 5.0)], [("pieces left", 3.0)]]
+    shared = stack_back_position(game, BLOCKED + "supply 0: 1 1 1\nidle: 1\nturn: 1")
     shared.apply("pass", 1)
     out = shared.outcome()
-    assert out.ranks == (0, 0) and labelled(out) == [[("pieces left", 6.0)]] * 2
+    assert out.ranks == (0, 0) and labelled(out) == [[("pieces left", 3.0)]] * 2

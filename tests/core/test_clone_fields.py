@@ -40,6 +40,7 @@ SHARED: dict[str, dict[str, str]] = {
         "_layout": "footprint arrays: `_fold` replaces the Layout, never changes it "
         "(`_copy_into`: replaced, never changed)",
         "_free": "the free-wood mask: `_fold` replaces it, never changes it (`_copy_into`)",
+        "_depths": "the search's depth raster: `depths` replaces it, never changes it",
         "_cache": "the candidates of one step: replaced by `_candidates`, cleared by `_apply` "
         "(`_copy_into`)",
         "_pending": "the last verdict `_illegal_reason` gave: replaced, never changed "

@@ -260,6 +260,7 @@ def test_a_slow_table_does_not_hold_up_another_tables_bot(
         pool.close()
 
 
+@pytest.mark.logs_errors
 def test_a_bot_that_raises_is_logged_with_its_traceback(
     position: tuple[State, int], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -282,6 +283,7 @@ def test_a_bot_that_raises_is_logged_with_its_traceback(
         pool.close()
 
 
+@pytest.mark.logs_errors
 def test_a_worker_that_dies_is_reported_and_replaced(
     position: tuple[State, int], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -385,6 +387,7 @@ def test_a_worker_dies_with_its_sigkilled_server(mode: str) -> None:
 
 
 # --- threads --------------------------------------------------------------------------------------
+@pytest.mark.logs_errors
 def test_thread_mode_drops_an_overrun_and_plays_bots(
     position: tuple[State, int], caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -87,7 +87,8 @@ def test_sigkill_and_restart_loses_no_acknowledged_step(
     database_url: str, server_factory: Any
 ) -> None:
     server = server_factory(database_url)
-    body = {"game": "stakz", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    body = {"game": "stakz", "seats": seats, "pace": 0}
     created = httpx.post(server.base + "/api/tables", json=body).json()
     tid, link = created["id"], created["seats"][0]["link"]
     token = link.split("#token=")[1]

@@ -119,15 +119,16 @@ def wood_keys(state: StackBackState, player: int, wood: Sequence[Place]) -> list
 
 # --- the turn-level search ------------------------------------------------------------------
 def pile_options(state: StackBackState, player: int) -> list[Place]:
-    """The piles `player` may make now, one per (supports, colour), lowest level first."""
+    """The piles `player` may make now (every offset of a bridge: which one is taken changes what
+    can follow), lowest level first."""
     supply = state.supply[player]
-    seen: set[tuple[tuple[int, ...], int]] = set()
+    seen: set[tuple[tuple[int, ...], int, Place]] = set()
     ranked: list[tuple[int, int, int, Place]] = []
     for a, verdict in state.placements(player).items():
         stick = verdict.stick
         if stick.level == 0:
             continue
-        key = (stick.supports, stick.colour)
+        key = (stick.supports, stick.colour, a)
         if key in seen:
             continue
         seen.add(key)

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 from teocalli.core import Effect, Outcome, State, ranks_from_keys
 from teocalli.core.outcome import Part
 
+from . import search
 from .actions import PASS, Action, Colour, Pass, Place, malformed, pose
 from .balance import Stick
-from .candidates import all_free, is_free_wood, pile_moves, still_free, wood_moves
+from .candidates import _index, all_free, is_free_wood, pile_moves, still_free, wood_moves
 from .components import SPEC
 from .geometry import Mask
 from .rules import Footprints, Layout, Verdict, on_wood, piled, settle, touches
+from .search import Depths
 
 if TYPE_CHECKING:
     from .game import StackBack
@@ -58,6 +60,10 @@ class StackBackState(State):
         self._layout = Layout.empty()
         self._free: Mask = all_free()
         self._folded = 0  # how many sticks _layout and _free account for (folded in lazily)
+        self._depths = Depths.empty()
+        self.no_wood = 0
+        """Colours (bits) the search found no wood pose for: placing sticks only takes wood away,
+        so they stay without one (a cache of search.find, never saved)."""
         self.supply = [list(SPEC.per_player) for _ in range(2)]
         self.turn = self.rng.randrange(2)  # the first player is drawn by lot
         self.placed_this_turn = 0
@@ -93,6 +99,12 @@ class StackBackState(State):
         """Which wood candidates touch no stick."""
         self._fold()
         return self._free
+
+    @property
+    def depths(self) -> Depths:
+        """How deep each point of a 1 mm raster lies inside the sticks (for the search)."""
+        self._depths = self._depths.with_sticks(self.sticks)
+        return self._depths
 
     def _fold(self) -> None:
         while self._folded < len(self.sticks):
@@ -131,6 +143,8 @@ class StackBackState(State):
             floor=self.floor[player],
             owner=player,
         )
+        if not moves:  # nothing on the candidate lists: the search over every pose decides
+            moves = [(_index(p), p, v) for p, v in search.find(self, player)]
         moves.sort(key=lambda m: m[0])
         actions: list[Action] = []
         verdicts: dict[Place, Verdict] = {}
@@ -186,7 +200,7 @@ class StackBackState(State):
         if isinstance(action, Pass):
             if self._candidates(player).actions == (PASS,):
                 return None
-            return "you may pass only when no stick can be placed (see the candidate list)"
+            return "you may pass only when no stick can be placed anywhere (see the candidate list)"
         if not isinstance(action, Place):
             return f"{action!r} is not a Stack Back action"
         cache = self._cache
