@@ -288,7 +288,10 @@ def test_shifting_stones_marks_and_announcements(server: str, page: Any) -> None
     seen = _render(page, server, game, _step_where(game, 1, strikes(3), players=1))
     assert seen["said"][-1].endswith("The next strike loses the game.")
     seen = _render(page, server, game, _step_where(game, 1, strikes(4), players=1))
-    assert seen["said"][-2:] == ["Strike 4 of 4: the solo game is lost.", "Game over: nobody wins."]
+    assert seen["said"][-2:] == [
+        "Strike 4 of 4: the solo game is lost.",
+        "Game over: the solo game is lost.",
+    ]
 
 
 def _places(view: dict[str, Any]) -> dict[str, str]:

@@ -396,7 +396,7 @@ function hands(view, ui, ox, oy, change) {
   const perRow = 6;
   let y = oy;
   s.hands.forEach((hand, player) => {
-    const mine = player === ui.seat;
+    const mine = player === ui.seat && !view.terminal; // no "press" hints once it is over
     const params = { player: ui.playerName(player), count: hand.length };
     const label = mine
       ? counted(t, hand.length, "aztack.your_hand_one", "aztack.your_hand", params)

@@ -484,7 +484,9 @@ export function announce(prev, view, t, names) {
   }
   if (view.terminal && !prev.terminal && view.outcome) {
     const { winners, scores } = view.outcome;
-    if (!winners.length) {
+    if (!winners.length && scores.length === 1) {
+      said.push(t("shifting.announce_end_solo_lost"));
+    } else if (!winners.length) {
       said.push(t("shifting.announce_end_none"));
     } else {
       const points = pointsWords(scores[winners[0]], t);

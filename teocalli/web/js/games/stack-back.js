@@ -307,10 +307,12 @@ export function render(view, ui) {
     heading(
       OX,
       20,
-      t(s.placed_this_turn === 1 ? "stackback.status_one" : "stackback.status", {
-        player: ui.playerName(s.turn),
-        placed: s.placed_this_turn,
-      }),
+      view.terminal
+        ? t("stackback.status_over")
+        : t(s.placed_this_turn === 1 ? "stackback.status_one" : "stackback.status", {
+            player: ui.playerName(s.turn),
+            placed: s.placed_this_turn,
+          }),
       { "font-size": 13 },
     ),
   );

@@ -311,7 +311,8 @@ function pile(view, ui, ox, oy, change) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "pile" });
-  g.append(heading(ox, oy - 8, counted(t, s.pile.size, "stakz.pile_one", "stakz.pile", { count: s.pile.size })));
+  const [pileOne, pileMany] = view.terminal ? ["stakz.pile_left_one", "stakz.pile_left"] : ["stakz.pile_one", "stakz.pile"];
+  g.append(heading(ox, oy - 8, counted(t, s.pile.size, pileOne, pileMany, { count: s.pile.size })));
   ORDER.forEach((c, i) => {
     const x = ox + i * 58;
     const fill = COLOURS[c];
@@ -339,7 +340,7 @@ function hands(view, ui, ox, oy, change) {
   const g = el("g", { class: "hands" });
   let y = oy;
   s.hands.forEach((hand, player) => {
-    const mine = player === ui.seat;
+    const mine = player === ui.seat && !view.terminal; // no "press" hints once it is over
     const params = { player: ui.playerName(player), count: hand.size };
     const title = mine
       ? counted(t, hand.size, "stakz.your_hand_one", "stakz.your_hand", params)
