@@ -36,6 +36,8 @@ from .messages import (
     MAX_MESSAGE_BYTES,
     Act,
     HandToBot,
+    Hint,
+    Judge,
     MessageError,
     Ping,
     TakeBack,
@@ -395,6 +397,10 @@ async def _receive_loop(websocket: WebSocket, room: Room, conn: Connection) -> N
                 await room.hand_to_bot(conn.seat, msg.seat, msg.bot)
             elif isinstance(msg, TakeBack):
                 await room.take_back(conn.seat)
+            elif isinstance(msg, Judge):
+                conn.outbox.put(await room.judge(conn, msg.action, msg.step))
+            elif isinstance(msg, Hint):
+                conn.outbox.put(await room.hint(conn.seat))
         except MessageError as err:
             conn.outbox.put({"type": "error", "message": clip(str(err)), "code": err.code})
         except Refused as err:

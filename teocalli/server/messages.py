@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Refused
-from .inputs import loads
+from .inputs import excerpt, loads
 
 MAX_MESSAGE_BYTES = 4096
 """No legitimate message comes near this: an action's notation is a few dozen characters."""
@@ -56,7 +56,20 @@ class Ping:
     pass
 
 
-ClientMessage = Act | Undo | HandToBot | TakeBack | Ping
+@dataclass(frozen=True)
+class Judge:
+    """Ask whether an action would be legal now, playing nothing (a Stack Back pose dragged)."""
+
+    action: str
+    step: int
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Ask for the bot's suggestion (tables with hints on)."""
+
+
+ClientMessage = Act | Undo | HandToBot | TakeBack | Ping | Judge | Hint
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -73,7 +86,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     if not isinstance(data, dict):
         raise MessageError('a message must be a JSON object with a "type"', "bad_message")
     kind = data.get("type")
-    if kind == "act":
+    if kind in ("act", "judge"):
         action = data.get("action")
         step = data.get("step")
         if not isinstance(action, str) or not action.strip():
@@ -85,7 +98,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
                 'an act message needs "step": the step number of the position you saw',
                 "bad_act",
             )
-        return Act(action.strip(), step)
+        return Act(action.strip(), step) if kind == "act" else Judge(action.strip(), step)
     if kind == "undo":
         return Undo()
     if kind == "hand_to_bot":
@@ -100,7 +113,10 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         return TakeBack()
     if kind == "ping":
         return Ping()
+    if kind == "hint":
+        return Hint()
     raise MessageError(
-        f"unknown message type {kind!r}: use act, undo, hand_to_bot, take_back or ping",
+        f"unknown message type {excerpt(kind)}: use act, judge, hint, undo, hand_to_bot, "
+        "take_back or ping",
         "unknown_type",
     )

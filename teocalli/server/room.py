@@ -13,7 +13,10 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from teocalli.core import Decision, Game, State, TeocalliError
+import anyio
+import anyio.to_thread
+
+from teocalli.core import Decision, Game, State, TeocalliError, derive_seed
 
 from .bot_driver import BotDriver
 from .bots import BotSpecError, check_bot_spec
@@ -31,6 +34,12 @@ if TYPE_CHECKING:
 
 __all__ = ["HAND_OVER_GRACE", "Connection", "Refused", "Room", "Seat", "visible_log"]
 
+JUDGE_RATE = 20.0
+"""Judge requests a connection may make per second (a dragged Stack Back stick asks often)."""
+JUDGE_BURST = 20.0
+HINT_SPEC = "solo:iterations=300"
+"""The bot a hint asks: the solo planner in solo Shifting Stones, a 300-playout search elsewhere."""
+
 
 @dataclass(eq=False)
 class Connection:
@@ -40,6 +49,16 @@ class Connection:
     outbox: Outbox = field(default_factory=Outbox)
     token: str | None = field(default=None, repr=False)
     """The seat's token as this connection presented it (memory only): its rematch link."""
+    judged: tuple[float, float] = (JUDGE_BURST, 0.0)
+    """Token bucket of `judge` requests: (tokens, when last refilled)."""
+
+    def may_judge(self) -> bool:
+        """At most JUDGE_RATE judge requests a second (a burst of JUDGE_BURST)."""
+        tokens, then = self.judged
+        now = time.monotonic()
+        tokens = min(JUDGE_BURST, tokens + (now - then) * JUDGE_RATE)
+        self.judged = (tokens - 1.0, now) if tokens >= 1.0 else (tokens, now)
+        return tokens >= 1.0
 
 
 class Room:
@@ -92,6 +111,7 @@ class Room:
             "bot_delay": self.settings.get("bot_delay", 0.0),
             "pace": self.settings.get("pace", 0.0),
             "open_seats": self.settings.get("open_seats", False),
+            "hints": self.settings.get("hints", False),
             "outcome": self.outcome,
             "rematch": self.settings.get("rematch"),
         }
@@ -183,6 +203,45 @@ class Room:
             await self._store_status()
             self.broadcast()
             return token
+
+    async def judge(self, conn: Connection, action: str, step: int) -> dict[str, Any]:
+        """Whether `action` would be legal for the connection's seat now; nothing is played.
+
+        Judged on a clone in a worker thread: a rule check may be real work (Stack Back's)."""
+        reply: dict[str, Any] = {"type": "judged", "step": step, "action": action}
+        seat = conn.seat
+        if seat is None or not self.seats.person_controls(seat):
+            raise Refused("only the person at a seat can ask about their moves", "spectator")
+        if not conn.may_judge():
+            raise Refused(f"at most {JUDGE_RATE:.0f} judge requests a second", "too_fast")
+        if step != len(self.state.history):
+            return reply | {"legal": False, "reason": "the position has changed since"}
+        world = self.state.clone()
+
+        def check() -> str | None:
+            try:
+                world.apply(action, seat)
+            except TeocalliError as err:
+                return str(err)
+            return None
+
+        reason = await anyio.to_thread.run_sync(check, limiter=self.manager.judge_limiter)
+        return reply | {"legal": reason is None, "reason": reason}
+
+    async def hint(self, seat: int | None) -> dict[str, Any]:
+        """The bot's suggestion for the person at `seat` (tables with hints on): thought out in
+        the bot pool like a bot's move, from what that seat may know."""
+        if not self.settings.get("hints"):
+            raise Refused("hints are off at this table", "no_hints")
+        if seat is None or not self.seats.person_controls(seat):
+            raise Refused("only the person at a seat can ask for a hint", "spectator")
+        state = self.state
+        if not state.legal_actions(seat):
+            raise Refused("it is not your move: there is nothing to suggest", "not_your_turn")
+        step = len(state.history)
+        bot_seed = derive_seed(self.seed, step, seat, 1)
+        move = await self.manager.pool.choose(state, seat, HINT_SPEC, bot_seed, table=self.id)
+        return {"type": "hint", "step": step, "action": move}
 
     def _refuse_if_finished(self, what: str) -> None:
         if self.state.is_terminal():

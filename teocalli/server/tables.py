@@ -67,6 +67,8 @@ class Manager:
         """Tables whose stored rows cannot be rebuilt, with the reason."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.db_limiter = anyio.CapacityLimiter(db_threads)
+        self.judge_limiter = anyio.CapacityLimiter(2)
+        """Threads where `judge` requests check a move (never the event loop)."""
         self.replays = ReplayCache()
         self.clocks_saved = now()
         self.cluster: Solo | PgCluster = Solo() if db.is_sqlite else PgCluster(db.url)
@@ -254,6 +256,7 @@ class Manager:
             "bot_delay": spec["bot_delay"],
             "pace": spec["pace"] if humans else 0.0,
             "open_seats": spec["open_seats"],
+            "hints": spec["hints"],
             "rematch_of": rematch_of,
             "rematch": None,
         }
@@ -323,6 +326,7 @@ class Manager:
                 "bot_delay": room.settings.get("bot_delay", 0.0),
                 "pace": room.settings.get("pace", DEFAULT_PACE),
                 "open_seats": room.settings.get("open_seats", False),
+                "hints": room.settings.get("hints", False),
             }
             hashes = {s.seat: s.token_hash for s in room.seats if s.kind == "human"}
             created = await self.create(body, rematch_of=table_id, keep_tokens=hashes)
@@ -457,6 +461,10 @@ def parse_create(body: Any) -> dict[str, Any]:
     open_seats = body.get("open_seats", False)
     if not isinstance(open_seats, bool):
         raise Refused("open_seats is true or false", "bad_open_seats")
+    people = sum(1 for seat in clean_seats if seat["kind"] == "human")
+    hints = body.get("hints", people <= 1)  # solo and practice tables: on; with others: off
+    if not isinstance(hints, bool):
+        raise Refused("hints is true or false", "bad_hints")
     bot_delay = body.get("bot_delay", 2.0)
     if (
         not isinstance(bot_delay, int | float)
@@ -472,6 +480,7 @@ def parse_create(body: Any) -> dict[str, Any]:
         "bot_delay": float(bot_delay),
         "pace": float(pace),
         "open_seats": open_seats,
+        "hints": hints,
     }
 
 

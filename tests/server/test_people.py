@@ -109,3 +109,66 @@ def test_a_seat_named_at_creation_is_its_creators_and_never_free(serve: Any) -> 
     body["seats"] = [{"kind": "human", "name": "a\x00"}, {"kind": "human"}]
     r = client.post("/api/tables", json=body)
     assert r.status_code == 400 and r.json()["code"] == "bad_name"
+
+
+def test_judge_says_whether_a_move_is_legal_and_plays_nothing(serve: Any, kit: Any) -> None:
+    client = serve()
+    table = kit.create(client, "stack-back", ["human", "human"])
+    tid, tokens = table["id"], table["tokens"]
+    with (
+        kit.connect(client, tid, 0, tokens[0]) as ws0,
+        kit.connect(client, tid, 1, tokens[1]) as ws1,
+    ):
+        socks = {0: ws0, 1: ws1}
+        first = {k: kit.receive(ws) for k, ws in socks.items()}
+        mover = first[0]["view"]["to_move"][0]
+        ws = socks[mover]
+        ws.send_json({"type": "judge", "action": "Y60.0,50.0@37.0", "step": 0})
+        assert kit.until(ws, lambda m: m["type"] == "judged")[-1] == {
+            "type": "judged", "step": 0, "action": "Y60.0,50.0@37.0", "legal": True, "reason": None,
+        }  # fmt: skip
+        ws.send_json({"type": "judge", "action": "Y500.0,50.0@0.0", "step": 0})
+        off = kit.until(ws, lambda m: m["type"] == "judged")[-1]
+        assert off["legal"] is False and off["reason"]
+        ws.send_json({"type": "judge", "action": "Y60.0,50.0@37.0", "step": 3})
+        judged = kit.until(ws, lambda m: m["type"] == "judged")[-1]
+        assert judged["reason"] == "the position has changed since"
+        other = socks[1 - mover]
+        other.send_json({"type": "judge", "action": "pass", "step": 0})
+        judged = kit.until(other, lambda m: m["type"] == "judged")[-1]
+        assert judged["legal"] is False and "turn" in judged["reason"]  # refused by the rules
+    assert client.get(f"/api/tables/{tid}").json()["step"] == 0  # nothing was played
+    with kit.connect(client, tid) as watcher:
+        kit.receive(watcher)
+        watcher.send_json({"type": "judge", "action": "pass", "step": 0})
+        assert kit.receive(watcher)["code"] == "spectator"
+
+
+def test_judging_is_rate_limited_per_connection(serve: Any, kit: Any) -> None:
+    client = serve()
+    table = kit.create(client, "aztack", ["human", "human"])
+    with kit.connect(client, table["id"], 0, table["tokens"][0]) as ws:
+        kit.receive(ws)
+        for _ in range(40):
+            ws.send_json({"type": "judge", "action": "pass", "step": 0})
+        replies = [kit.until(ws, lambda m: m["type"] in ("judged", "error"))[-1] for _ in range(40)]
+        codes = [r.get("code") for r in replies]
+    assert "too_fast" in codes and codes.count("too_fast") <= 40 - 20
+
+
+def test_hints_on_solo_tables_and_off_with_other_people(serve: Any, kit: Any) -> None:
+    client = serve()
+    solo = kit.create(client, "shifting-stones", ["human"])
+    duel = kit.create(client, "shifting-stones", ["human", "human"])
+    assert client.get(f"/api/tables/{solo['id']}").json()["hints"] is True
+    assert client.get(f"/api/tables/{duel['id']}").json()["hints"] is False
+    with kit.connect(client, solo["id"], 0, solo["tokens"][0]) as ws:
+        msg = kit.receive(ws)
+        ws.send_json({"type": "hint"})
+        hint = kit.until(ws, lambda m: m["type"] in ("hint", "error"))[-1]
+        assert hint["type"] == "hint" and hint["step"] == msg["step"]
+        assert hint["action"] in msg["legal"]
+    with kit.connect(client, duel["id"], 0, duel["tokens"][0]) as ws:
+        kit.receive(ws)
+        ws.send_json({"type": "hint"})
+        assert kit.until(ws, lambda m: m["type"] == "error")[-1]["code"] == "no_hints"
