@@ -173,3 +173,15 @@ def test_a_table_with_a_clock_shows_it(server: str, page: Any) -> None:
     assert page.locator("#clock .clock-seat").count() == 2
     assert "Time bank:" in page.inner_text("#clock")
     assert page.locator("#clock .clock-seat.running").count() == 1
+
+
+def test_a_solo_player_asks_for_a_hint_and_sees_it_marked(server: str, page: Any) -> None:
+    page.goto(server + create_table(page, server, "shifting-stones", ["human"], {}))
+    page.wait_for_selector("#hint:not([hidden])")
+    page.click("#hint")
+    page.wait_for_selector("#hint-text[data-action]")
+    suggested = page.get_attribute("#hint-text", "data-action")
+    assert page.inner_text("#hint-text").startswith("Suggestion: ")
+    marked = page.locator("#moves button[data-hint='true']")
+    assert marked.count() == 1 and marked.get_attribute("data-move") == suggested
+    page.screenshot(path="/tmp/teocalli-screens/hint-solo.png")

@@ -31,6 +31,7 @@ export function parseLink(location) {
 
 const link = parseLink(window.location);
 const page = {
+  hint: null, // the last {"type": "hint"} answer
   socket: null,
   state: null, // the "state" message shown now
   latest: null, // the newest "state" message received (shown, or waiting in the queue)
@@ -87,6 +88,30 @@ function act(action) {
   catchUp();
   if (!page.state) return;
   send({ type: "act", action, step: page.state.step });
+}
+
+// Judging a move without playing it (a renderer's ghost piece): the server answers "judged" with
+// the rule's words. Resolves {legal, reason, step}, or null if it was not answered (too fast, not
+// connected): the renderer asks again.
+const judging = new Map(); // action -> resolvers waiting for its verdict
+
+function judge(action) {
+  return new Promise((resolve) => {
+    if (!page.state || page.socket?.readyState !== WebSocket.OPEN) {
+      resolve(null);
+      return;
+    }
+    judging.set(action, [...(judging.get(action) ?? []), resolve]);
+    page.socket.send(JSON.stringify({ type: "judge", action, step: page.state.step }));
+  });
+}
+
+function judged(message) {
+  const waiting = message ? (judging.get(message.action) ?? []) : [...judging.values()].flat();
+  if (message) judging.delete(message.action);
+  else judging.clear();
+  const verdict = message ? { legal: Boolean(message.legal), reason: message.reason ?? null, step: message.step } : null;
+  for (const resolve of waiting) resolve(verdict);
 }
 
 /** The server's words, with seats counted from 1 as people count them. */
@@ -155,6 +180,7 @@ function makeUi(state, interactive) {
     prev: page.prevView,
     lastLog: state.log.at(-1) ?? null,
     act,
+    judge,
     select(key) {
       page.selected = key;
       renderPlay({ focusTarget: key !== null });
@@ -282,6 +308,7 @@ function renderMoves(state, ui) {
   // After the end there is nothing to do: no moves, no hints, no box to type in.
   $("moves-section").hidden = over;
   $("skip-to-moves").hidden = over;
+  $("moves-jump").hidden = over;
   const list = $("moves");
   const filter = $("move-filter").value.trim().toLowerCase();
   list.replaceChildren();
@@ -298,6 +325,7 @@ function renderMoves(state, ui) {
     const button = document.createElement("button");
     button.type = "button";
     button.dataset.move = action;
+    if (page.hint && page.hint.step === state.step && page.hint.action === action) button.dataset.hint = "true";
     button.textContent = words === action ? action : `${words} (${action})`;
     button.addEventListener("click", () => act(action));
     item.append(button);
@@ -426,11 +454,28 @@ function renderSeats(state) {
   }
 }
 
+/** The bot's suggestion: said in words and marked in the move list (data-hint). */
+function showHint(message) {
+  page.hint = message;
+  const box = $("hint-text");
+  if (!page.state || page.state.step !== message.step) {
+    box.hidden = true;
+    return;
+  }
+  box.textContent = t("table.hint_is", { move: describe(page.renderer, message.action) });
+  box.hidden = false;
+  box.dataset.action = message.action;
+  renderPlay();
+}
+
 function renderControls(state) {
   const mine = state.seat !== null && state.seat !== undefined && link.token;
   const handed = mine && (state.bot_seats ?? []).includes(state.seat);
   const over = state.view.terminal;
   $("undo").disabled = !(mine && state.can_undo && !over);
+  // A hint (tables with hints on: solo and practice) only when it is this person's move.
+  $("hint").hidden = !(mine && state.table?.hints && state.legal?.length && !over);
+  if (!page.hint || page.hint.step !== state.step) $("hint-text").hidden = true;
   $("hand-to-bot").disabled = !(mine && !handed && !over);
   $("take-back").disabled = !(mine && handed && !over);
   $("show-replay").hidden = !over;
@@ -448,12 +493,19 @@ function renderPlay({ focusTarget = false } = {}) {
   const interactive = state.seat !== null && state.legal.length > 0;
   const ui = makeUi(state, interactive);
   const svg = page.renderer.render(state.view, ui);
+  if (page.hint && page.hint.step === state.step) {
+    // the suggested move, where the board offers it (its piece or its place)
+    for (const node of svg.querySelectorAll("[data-action]")) {
+      if (node.dataset.action === page.hint.action) node.dataset.hint = "true";
+    }
+  }
   if (page.history) {
     renderHistory();
   } else {
     // A new step's pieces arrive (CSS on [data-last]); a redrawing of the same step does not.
     board.classList.toggle("arriving", page.arriving);
     board.replaceChildren(svg);
+    fitBoard(svg, board);
   }
   page.arriving = false;
   refreshTips();
@@ -466,6 +518,54 @@ function renderPlay({ focusTarget = false } = {}) {
   else if (remembered?.select) focus = board.querySelector(`[data-select="${CSS.escape(remembered.select)}"]`);
   else if (remembered?.action) focus = board.querySelector(`[data-action="${CSS.escape(remembered.action)}"]`);
   focus?.focus();
+}
+
+// --- phones and touch screens: a board big enough to read and to tap ----------------------------
+const NARROW = window.matchMedia("(max-width: 800px), (pointer: coarse)");
+const MIN_TEXT = 12; // CSS px: no text smaller
+const MIN_TARGET = 44; // CSS px: every control that picks or plays a move, at least this square
+const MAX_SCALE = 2.2;
+
+/**
+ * On a narrow or touch screen, draw the board at a scale where its smallest text is 12 px (and at
+ * least as wide as its box); the box scrolls sideways when the board is wider. A target still
+ * smaller than 44 px gets an invisible hit area that size (a transparent rect inside it).
+ */
+export function fitBoard(svg, box) {
+  if (!svg || !box) return;
+  svg.style.width = "";
+  svg.style.maxWidth = "";
+  if (!NARROW.matches) return;
+  const viewBox = svg.viewBox?.baseVal;
+  if (!viewBox || !viewBox.width) return;
+  let smallest = Infinity;
+  for (const node of svg.querySelectorAll("text")) {
+    if (!node.textContent.trim()) continue;
+    const size = parseFloat(getComputedStyle(node).fontSize);
+    if (size > 0) smallest = Math.min(smallest, size);
+  }
+  const room = Math.max(1, box.clientWidth - 10);
+  let scale = room / viewBox.width;
+  if (Number.isFinite(smallest)) scale = Math.max(scale, Math.min(MAX_SCALE, MIN_TEXT / smallest + 0.001));
+  svg.style.width = `${Math.ceil(viewBox.width * scale)}px`;
+  svg.style.maxWidth = "none";
+  box.classList.toggle("scrolls", viewBox.width * scale > room + 1);
+  const unit = MIN_TARGET / scale + 0.5; // 44 CSS px in the board's units (and a little spare)
+  for (const node of svg.querySelectorAll("[data-action], [data-select]")) {
+    if (node.tagName !== "g" || node.querySelector(":scope > rect.hit")) continue;
+    const b = node.getBBox();
+    if (b.width >= unit && b.height >= unit) continue;
+    const width = Math.max(b.width, unit);
+    const height = Math.max(b.height, unit);
+    const hit = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    hit.setAttribute("class", "hit");
+    hit.setAttribute("x", String(b.x + b.width / 2 - width / 2));
+    hit.setAttribute("y", String(b.y + b.height / 2 - height / 2));
+    hit.setAttribute("width", String(width));
+    hit.setAttribute("height", String(height));
+    hit.setAttribute("fill", "transparent");
+    node.append(hit);
+  }
 }
 
 // --- the queue: every step shown, one at a time ---------------------------------------------------
@@ -639,6 +739,7 @@ function renderHistory() {
   const ui = viewUi(frame.view, { prev: frames[step - 1]?.view ?? null, lastLog: frame.log.at(-1) ?? null });
   const board = $("board");
   board.replaceChildren(page.renderer.render(frame.view, ui));
+  fitBoard(board.firstElementChild, board);
   board.classList.add("history");
   $("history").hidden = false;
   $("history-text").textContent = t("table.history_viewing", { step, last: page.state.step });
@@ -709,8 +810,11 @@ function connect() {
       return;
     }
     if (message.type === "state") receive(message);
+    else if (message.type === "judged") judged(message);
+    else if (message.type === "error" && message.code === "too_fast") judged(null);
     else if (message.type === "error") showError(message.message);
     else if (message.type === "rematch") showRematchNotice(message);
+    else if (message.type === "hint") showHint(message);
     else if (message.type === "over" && page.state?.view.terminal) renderResult(page.state.view);
   });
   socket.addEventListener("close", (event) => {
@@ -752,6 +856,7 @@ function showFrame(index) {
     lastLog: frame.log.at(-1) ?? null,
   });
   $("replay-board").replaceChildren(replay.renderer.render(frame.view, ui));
+  fitBoard($("replay-board").firstElementChild, $("replay-board"));
   refreshTips();
   renderLog($("replay-log"), frame.log, replay.renderer, { pick: showFrame, current: replay.index });
   $("replay-slider").value = String(replay.index);
@@ -800,6 +905,12 @@ async function main() {
     showError(t("table.no_table"), { sticky: true });
     return;
   }
+  $("hint").addEventListener("click", () => {
+    catchUp();
+    $("hint-text").textContent = t("table.hint_thinking");
+    $("hint-text").hidden = false;
+    send({ type: "hint" });
+  });
   $("undo").addEventListener("click", () => {
     catchUp();
     send({ type: "undo" });
@@ -851,6 +962,12 @@ async function main() {
       page.selected = null;
       renderPlay();
     }
+  });
+  // A phone turned sideways (or a window resized): the board is drawn again at its new scale.
+  let resizing = null;
+  window.addEventListener("resize", () => {
+    window.clearTimeout(resizing);
+    resizing = window.setTimeout(() => fitBoard($("board").firstElementChild, $("board")), 150);
   });
   window.setInterval(renderClock, 250);
   // Keep idle connections alive through proxies that drop silent sockets.

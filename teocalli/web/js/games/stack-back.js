@@ -1,7 +1,12 @@
 // Stack Back: both boards seen from above, every stick drawn where it lies and shaded by its
-// level (darker = higher, with the level number on it). Select a colour of your supply, then press
-// one of the marks: each is a place the stick may go (its centre, a tick along its direction);
-// hovering or focusing a mark shows the stick there.
+// level (darker = higher, with the level number on it, and a shadow as deep as its level). The
+// boards have an area of their own (between the headings and the supplies): no stick covers
+// those. A stick is placed by hand: drag a colour of your supply onto the boards and turn it
+// (the ghost's handle, two fingers, the mouse wheel, or the keys), the ghost says whether the
+// rules let it stay there (the server judges it: green outline, or red with the rule's words
+// under the boards) and dropping it plays it if they do. Or select a colour, then press one of
+// the marks: each is a place the bots' search offers (its centre, a tick along its direction);
+// the list of moves beside the board offers the same.
 // What the last step changed carries `data-last` (the stick just laid or piled, the supply it came
 // from; on a pass, the player's supply label), and sticks and supplies explain themselves in
 // `data-tip` (colour, length, level, what a stick rests on and may still carry).
@@ -297,42 +302,7 @@ function supplies(view, ui, ox, oy, change) {
   return g;
 }
 
-export function render(view, ui) {
-  const { t } = ui;
-  const s = view.state;
-  for (const action of ui.legal) if (action !== "pass") ui.board.add(action);
-  const width = OX * 2 + 236 * S;
-  const svg = root(width, 1, t("stackback.board_label"));
-  svg.append(
-    heading(
-      OX,
-      20,
-      view.terminal
-        ? t("stackback.status_over")
-        : t(s.placed_this_turn === 1 ? "stackback.status_one" : "stackback.status", {
-            player: ui.playerName(s.turn),
-            placed: s.placed_this_turn,
-          }),
-      { "font-size": 13 },
-    ),
-  );
-  BOARDS.forEach(([x0, y0, x1, y1], i) => {
-    const [ax, ay] = px(x0, y1);
-    svg.append(
-      el("rect", { x: ax, y: ay, width: (x1 - x0) * S, height: (y1 - y0) * S, fill: "#d9b98c", stroke: "#7a5a2e", "stroke-width": 2 }),
-      text(ax + 14, ay + 12, i === 0 ? "A" : "B", { "font-size": 12, fill: "#5a3e1b" }),
-    );
-  });
-  const change = lastChange(view, ui);
-  svg.append(sticks(view, ui, change));
-  svg.append(candidates(view, ui));
-  const bottom = OY + 100 * S + 24;
-  svg.append(supplies(view, ui, OX, bottom, change));
-  svg.append(heading(OX, bottom + 112, t("stackback.legend"), { "font-size": 11 }));
-  svg.setAttribute("viewBox", `0 0 ${width} ${bottom + 124}`);
-  return svg;
-}
-
+@@RENDER@@
 /**
  * Sentences for what changed the game's course between `prev` and `view` (one step apart): a pass
  * (who; and after piles, how many), a stick that slipped, one more turn without a stick ending the
