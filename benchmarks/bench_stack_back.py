@@ -1,7 +1,8 @@
 """Stack Back throughput: `python -m benchmarks.bench_stack_back`.
 
-Prints random playouts per second, candidate generation per second (mid-game positions), apply
-per second, the geometry kernel measured two ways (numpy clipper vs shapely) on the same pairs,
+Prints random playouts per second, candidate generation per second (mid-game positions), the
+time of a whole greedy-against-greedy game (its blocked positions run the pass search), apply per
+second, the geometry kernel measured two ways (numpy clipper vs shapely) on the same pairs,
 and the bots: greedy steps per second, and the turn-level search's playouts per second and
 proposals per turn on positions of seeded greedy games.
 """
@@ -28,7 +29,16 @@ def _playout(game: teocalli.core.Game, seed: int) -> State:
     return state
 
 
-def main() -> None:
+def _greedy_game(game: teocalli.core.Game, seed: int) -> State:
+    state = game.new_state(seed)
+    rng = Rng(seed)
+    while not state.is_terminal():
+        player = state.to_move()[0]
+        state.apply(choose(state, player, rng), player)
+    return state
+
+
+def main(quick: bool = False) -> None:
     game = teocalli.load("stack-back")
     t = time.perf_counter()
     games = steps = 0
@@ -40,6 +50,12 @@ def main() -> None:
         f"random playouts: {games / dt:.1f} games/s "
         f"({steps / dt:.0f} steps/s, {steps / games:.0f} steps/game)"
     )
+
+    t = time.perf_counter()
+    greedy = 3
+    for seed in range(greedy):
+        _greedy_game(game, seed)
+    print(f"greedy game (greedy against greedy): {(time.perf_counter() - t) / greedy:.2f} s/game")
 
     positions = []
     for seed in range(10):
@@ -62,6 +78,8 @@ def main() -> None:
         f"{5 * len(positions) / gen_time:.0f} positions/s"
     )
 
+    if quick:  # the three figures of issue 17 only: `--quick`
+        return
     state = positions[0]
     player = state.to_move()[0]
     actions = state.legal_actions(player)
@@ -135,11 +153,7 @@ def endings(games: int = 20) -> None:
     placed = []
     t = time.perf_counter()
     for seed in range(games):
-        state = game.new_state(seed)
-        rng = Rng(seed)
-        while not state.is_terminal():
-            player = state.to_move()[0]
-            state.apply(choose(state, player, rng), player)
+        state = _greedy_game(game, seed)
         left = [state.left(p) for p in range(2)]  # type: ignore[attr-defined]
         ends["all placed" if 0 in left else "blocked"] += 1
         placed.append(60 - sum(left))
@@ -155,4 +169,4 @@ if __name__ == "__main__":
     if "--endings" in sys.argv:
         endings()
     else:
-        main()
+        main(quick="--quick" in sys.argv)

@@ -25,7 +25,13 @@ rules would refuse):
 `find` returns, per colour, the first legal wood pose and the first legal pile it meets (the
 candidate list then holds them); an empty result means no pose of the lattice is legal: a pass.
 A colour found to have no wood pose stays without one for the rest of the game (placing sticks
-only takes wood away), which the state remembers (`no_wood`).
+only takes wood away), which the state remembers (`no_wood`); for the same reason the wood poses
+before the first legal one found stay refused, so the next search starts there (`wood_from`).
+Likewise a pair of supports and a colour left with no pose once the other sticks are taken away
+(before the full judgement) stays so, as sticks only come: `dead_pairs`. What is pure geometry is
+kept per process: a pair's poses and whether each rests 6 x 6 mm on both (`pair_poses`, per two
+poses and a colour), and per other stick's pose which of them it touches (`_blocked`). None of
+these caches changes which poses are judged legal, nor the order they are met in.
 
 The slow check of tests/games/stack_back/test_sb_search.py judges every pose of a finer lattice
 (2 mm, 2.5 degrees) and random poses on sampled blocked positions, independently of the filters.
@@ -189,10 +195,10 @@ def _stamp(grid: Array, s: Stick) -> None:
     np.maximum(view, depth, out=view)
 
 
-def _wood_survivors(colour: int, depths: Depths) -> npt.NDArray[np.intp]:
-    """Indices into `wood_poses(colour)` that the raster cannot refuse."""
+def _wood_survivors(colour: int, depths: Depths, start: int = 0) -> npt.NDArray[np.intp]:
+    """Indices (from `start` on) into `wood_poses(colour)` that the raster cannot refuse."""
     wp = wood_poses(colour)
-    idx = np.nonzero(depths.at(wp.cx, wp.cy) <= DEEP + 1e-9)[0]  # centres are raster points
+    idx = start + np.nonzero(depths.at(wp.cx[start:], wp.cy[start:]) <= DEEP + 1e-9)[0]
     reach = HALF_LENGTHS[colour] - DEEP
     for t in np.linspace(-reach, reach, SAMPLES):
         if not len(idx) or t == 0:
@@ -219,7 +225,8 @@ CHUNK = 256
 def find_wood(state: StackBackState, player: int, colour: int) -> tuple[Place, Verdict] | None:
     """The first lattice pose of `colour` on the wood legal now (None: there is none)."""
     wp = wood_poses(colour)
-    idx = _wood_survivors(colour, state.depths)
+    start = state.wood_from[colour]
+    idx = _wood_survivors(colour, state.depths, start)
     layout = state.layout
     every = np.arange(len(layout.cx))
     for start in range(0, len(idx), CHUNK):
@@ -244,6 +251,10 @@ def find_wood(state: StackBackState, player: int, colour: int) -> tuple[Place, V
         ]
         found = _judge_all(state, player, poses)
         if found is not None:
+            # the wood poses before it are refused now, so for the rest of the game
+            k = int(part[free][poses.index(found[0])])
+            if k > start:
+                state.wood_from = (*state.wood_from[:colour], k, *state.wood_from[colour + 1 :])
             return found
     return None
 
@@ -279,37 +290,184 @@ def _sat(  # noqa: PLR0917 - a set of footprints against some of the placed stic
     return out
 
 
+def _sat_flat(  # noqa: PLR0917 - footprints against sticks, pair by pair
+    cx: Array, cy: Array, ux: Array, uy: Array, h: Array, w: float,
+    dx: Array, dy: Array, vx: Array, vy: Array, half: Array, shrink: float,
+) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """`_sat` for pairs given as parallel arrays (footprint i against stick i): the same
+    arithmetic element by element, so the same verdicts."""
+    k = half - shrink
+    v = HALF_WIDTH - shrink
+    ddx = dx - cx
+    ddy = dy - cy
+    c = np.abs(ux * vx + uy * vy)
+    s = np.abs(ux * vy - uy * vx)
+    on_u = np.abs(ddx * ux + ddy * uy) < h + k * c + v * s
+    on_v = np.abs(-ddx * uy + ddy * ux) < w + k * s + v * c
+    on_p = np.abs(ddx * vx + ddy * vy) < k + h * c + w * s
+    on_q = np.abs(-ddx * vy + ddy * vx) < v + h * s + w * c
+    out: npt.NDArray[np.bool_] = on_u & on_v & on_p & on_q
+    return out
+
+
 def _pair_poses(a: Stick, b: Stick, colour: int) -> tuple[Array, Array, Array]:
-    """Lattice (x, y, angle) whose footprint's bounding box meets both supports' boxes' sums."""
+    """Lattice (x, y, angle) whose footprint's bounding box meets both supports' boxes' sums,
+    angle by angle (in lattice order within each angle: x, then y)."""
     h = HALF_LENGTHS[colour]
-    out_x, out_y, out_a = [], [], []
-    for angle in ANGLES:
-        r = math.radians(angle)
-        ux, uy = abs(math.cos(r)), abs(math.sin(r))
-        ex = h * ux + HALF_WIDTH * uy
-        ey = h * uy + HALF_WIDTH * ux
-        lo_x, hi_x, lo_y, hi_y = -math.inf, math.inf, -math.inf, math.inf
-        for s in (a, b):
-            sx = s.half * abs(s.ux) + HALF_WIDTH * abs(s.uy)
-            sy = s.half * abs(s.uy) + HALF_WIDTH * abs(s.ux)
-            lo_x, hi_x = max(lo_x, s.cx - sx - ex), min(hi_x, s.cx + sx + ex)
-            lo_y, hi_y = max(lo_y, s.cy - sy - ey), min(hi_y, s.cy + sy + ey)
-        if lo_x > hi_x or lo_y > hi_y:
-            continue
-        lo_x, hi_x = max(lo_x, INDEXED[0]), min(hi_x, INDEXED[2])
-        lo_y, hi_y = max(lo_y, INDEXED[1]), min(hi_y, INDEXED[3])
-        xs = np.arange(math.ceil(lo_x / STEP), math.floor(hi_x / STEP) + 1) * STEP
-        ys = np.arange(math.ceil(lo_y / STEP), math.floor(hi_y / STEP) + 1) * STEP
-        if not len(xs) or not len(ys):
-            continue
-        gx, gy = np.meshgrid(xs, ys, indexing="ij")
-        out_x.append(gx.ravel().astype(np.float64))
-        out_y.append(gy.ravel().astype(np.float64))
-        out_a.append(np.full(gx.size, float(angle)))
-    if not out_x:
+    ang = _ANGLES_F
+    ex = h * _ABS_COS + HALF_WIDTH * _ABS_SIN
+    ey = h * _ABS_SIN + HALF_WIDTH * _ABS_COS
+    lo_x = np.full(len(ang), -math.inf)
+    hi_x = np.full(len(ang), math.inf)
+    lo_y, hi_y = lo_x.copy(), hi_x.copy()
+    for s in (a, b):
+        sx = s.half * abs(s.ux) + HALF_WIDTH * abs(s.uy)
+        sy = s.half * abs(s.uy) + HALF_WIDTH * abs(s.ux)
+        lo_x, hi_x = np.maximum(lo_x, s.cx - sx - ex), np.minimum(hi_x, s.cx + sx + ex)
+        lo_y, hi_y = np.maximum(lo_y, s.cy - sy - ey), np.minimum(hi_y, s.cy + sy + ey)
+    lo_x, hi_x = np.maximum(lo_x, INDEXED[0]), np.minimum(hi_x, INDEXED[2])
+    lo_y, hi_y = np.maximum(lo_y, INDEXED[1]), np.minimum(hi_y, INDEXED[3])
+    ix0, ix1 = np.ceil(lo_x / STEP), np.floor(hi_x / STEP)
+    iy0, iy1 = np.ceil(lo_y / STEP), np.floor(hi_y / STEP)
+    nx = np.where(lo_x <= hi_x, ix1 - ix0 + 1, 0).clip(0).astype(np.int64)
+    ny = np.where(lo_y <= hi_y, iy1 - iy0 + 1, 0).clip(0).astype(np.int64)
+    counts = nx * ny
+    total = int(counts.sum())
+    if not total:
         z = np.zeros(0)
         return z, z, z
-    return np.concatenate(out_x), np.concatenate(out_y), np.concatenate(out_a)
+    which = np.repeat(np.arange(len(ang)), counts)
+    r = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    per = ny[which]
+    x = (ix0[which] + r // per) * STEP
+    y = (iy0[which] + r % per) * STEP
+    return x.astype(np.float64), y.astype(np.float64), ang[which]
+
+
+_ANGLES_F = np.array(ANGLES, dtype=np.float64)
+_ABS_COS = np.array([abs(math.cos(math.radians(t))) for t in ANGLES])
+_ABS_SIN = np.array([abs(math.sin(math.radians(t))) for t in ANGLES])
+
+
+@dataclass(frozen=True, slots=True)
+class PairPoses:
+    """For two supports and a colour: the lattice poses whose footprints, shrunk as below, meet
+    both (a function of the two poses alone), in lattice order. Whether each rests at least 6 x 6
+    mm on both (`rest`: 0 unknown, 1 yes, 2 no) is clipped only when a pose reaches that test."""
+
+    x: Array
+    y: Array
+    ux: Array
+    uy: Array
+    hh: Array
+    x10: npt.NDArray[np.int64]
+    y10: npt.NDArray[np.int64]
+    a10: npt.NDArray[np.int64]
+    quads: Array
+    """The two supports' footprints."""
+    rest: npt.NDArray[np.int8]
+    blocked: dict[Place, npt.NDArray[np.int8]]
+    """Per other stick's pose: what is known of each pose touching it (see `_blocked`)."""
+
+
+_PAIR_MEMO: dict[tuple[Place, Place, int], PairPoses] = {}
+_PAIR_MEMO_MAX = 1_000
+"""Pairs kept (each some tens of kB: its poses, and what each other stick does to them); a game
+meets about 60, and a pair is met again mostly within its game."""
+
+
+def pair_poses(a: Stick, b: Stick, colour: int) -> PairPoses:
+    """`PairPoses` of `a` and `b` (kept per two poses and a colour: pure geometry)."""
+    key = (a.pose, b.pose, colour)
+    known = _PAIR_MEMO.get(key)
+    if known is not None:
+        return known
+    if len(_PAIR_MEMO) >= _PAIR_MEMO_MAX:
+        _PAIR_MEMO.clear()
+    x, y, ang = _pair_poses(a, b, colour)
+    h = HALF_LENGTHS[colour]
+    ux, uy = np.cos(np.radians(ang)), np.sin(np.radians(ang))
+    hh = np.full(len(x), h)
+    sup = Layout.empty().with_stick(a).with_stick(b)
+    pair = np.array([0, 1])
+    # overlapping both supports by 6 x 6 mm needs the footprints shrunk by the inradius bound to
+    # still meet (a convex overlap of 36 mm² inside a stick's footprint has an inscribed disc of
+    # radius at least 36 / its perimeter)
+    keep = np.arange(len(x))
+    for shrink in (0.0, REST_INSET):
+        if len(keep):
+            hits = _sat(x[keep], y[keep], ux[keep], uy[keep], hh[keep] - shrink,
+                        HALF_WIDTH - shrink, sup, pair, shrink)  # fmt: skip
+            keep = keep[hits.all(axis=1)]
+    x10, y10, a10 = np.rint(x[keep] * 10), np.rint(y[keep] * 10), np.rint(ang[keep] * 10)
+    keep = keep[np.lexsort((y10, x10, a10))]
+    out = PairPoses(
+        x[keep], y[keep], ux[keep], uy[keep], hh[keep],
+        np.rint(x[keep] * 10).astype(np.int64), np.rint(y[keep] * 10).astype(np.int64),
+        np.rint(ang[keep] * 10).astype(np.int64), sup.quads, np.zeros(len(keep), dtype=np.int8), {},
+    )  # fmt: skip
+    _PAIR_MEMO[key] = out
+    return out
+
+
+def _blocked(
+    pp: PairPoses, layout: Layout, sticks: Sequence[Stick], others: npt.NDArray[np.intp]
+) -> npt.NDArray[np.bool_]:
+    """Which of the pair's poses touch one of `others` (overlap above the tolerance).
+
+    Per other stick's pose the pair keeps what it knows of each pose (`_CLEAR`, `_TOUCH`, or
+    `_MAYBE`: the footprints meet but the overlap is not clipped yet), so a pair judged again in a
+    later position only meets the sticks new to it, and clips an overlap only when no other stick
+    already refuses that pose."""
+    known = pp.blocked
+    keys = [sticks[o].pose for o in others.tolist()]
+    todo = [k for k, key in enumerate(keys) if key not in known]
+    if todo:
+        rows = others[np.array(todo)]
+        x, y, ux, uy, hh = pp.x, pp.y, pp.ux, pp.uy, pp.hh
+        state = np.full((len(x), len(rows)), _CLEAR, dtype=np.int8)
+        # footprints farther apart than their circumscribed circles reach never meet
+        dx, dy = layout.cx[rows], layout.cy[rows]
+        reach = math.hypot(hh[0], HALF_WIDTH) + np.hypot(layout.half[rows], HALF_WIDTH) + 1e-6
+        ci, sj = np.nonzero(
+            (dx[None, :] - x[:, None]) ** 2 + (dy[None, :] - y[:, None]) ** 2 < reach**2
+        )
+        if len(ci):
+            px, py, pux, puy, ph = x[ci], y[ci], ux[ci], uy[ci], hh[ci]
+            r = rows[sj]
+            args = (layout.cx[r], layout.cy[r], layout.ux[r], layout.uy[r], layout.half[r])
+            # shrunk by 1 mm and still meeting: a disc of radius 1 in both (> 3 mm²)
+            sure = _sat_flat(px, py, pux, puy, ph - DEEP, HALF_WIDTH - DEEP, *args, DEEP)
+            hits = _sat_flat(px, py, pux, puy, ph, HALF_WIDTH, *args, 0.0)
+            state[ci, sj] = np.where(sure, _TOUCH, np.where(hits, _MAYBE, _CLEAR))
+        for col, k in enumerate(todo):
+            known[keys[k]] = state[:, col].copy()
+    table = np.stack([known[key] for key in keys], axis=1)
+    out: npt.NDArray[np.bool_] = (table == _TOUCH).any(axis=1)
+    ci, sj = np.nonzero((table == _MAYBE) & ~out[:, None])
+    if len(ci):
+        q = quads(pp.x[ci], pp.y[ci], pp.ux[ci], pp.uy[ci], pp.hh[ci])
+        area, _ = clip(q, layout.quads[others[sj]])
+        over = area > TOL
+        out[ci[over]] = True
+        for k, c, o in zip(sj.tolist(), ci.tolist(), over.tolist(), strict=True):
+            known[keys[k]][c] = _TOUCH if o else _CLEAR
+    return out
+
+
+_CLEAR, _TOUCH, _MAYBE = 0, 1, 2
+
+
+def _rests(pp: PairPoses, keep: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """Those of `keep` resting at least 6 x 6 mm on both supports (clipped once per pose)."""
+    todo = keep[pp.rest[keep] == 0]
+    if len(todo):
+        q = quads(pp.x[todo], pp.y[todo], pp.ux[todo], pp.uy[todo], pp.hh[todo])
+        area_a, _ = clip(q, np.repeat(pp.quads[0][None], len(todo), axis=0))
+        area_b, _ = clip(q, np.repeat(pp.quads[1][None], len(todo), axis=0))
+        pp.rest[todo] = np.where((area_a >= REST) & (area_b >= REST), 1, 2)
+    out: npt.NDArray[np.intp] = keep[pp.rest[keep] == 1]
+    return out
 
 
 def find_pile(state: StackBackState, player: int, colour: int) -> tuple[Place, Verdict] | None:
@@ -325,70 +483,68 @@ def find_pile(state: StackBackState, player: int, colour: int) -> tuple[Place, V
     ex_all = layout.half * np.abs(layout.ux) + HALF_WIDTH * np.abs(layout.uy)
     ey_all = layout.half * np.abs(layout.uy) + HALF_WIDTH * np.abs(layout.ux)
     h = HALF_LENGTHS[colour]
+    dead = state.dead_pairs
+    died: list[tuple[int, int, int]] = []
+    try:
+        return _find_pile(state, player, colour, by_level, levels, ex_all, ey_all, h, dead, died)
+    finally:
+        if died:
+            state.dead_pairs = dead | frozenset(died)
+
+
+def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
+    state: StackBackState, player: int, colour: int, by_level: dict[int, list[int]],
+    levels: npt.NDArray[np.int64], ex_all: Array, ey_all: Array, h: float,
+    dead: frozenset[tuple[int, int, int]], died: list[tuple[int, int, int]],
+) -> tuple[Place, Verdict] | None:  # fmt: skip
+    sticks = state.sticks
+    layout = state.layout
     for level in sorted(by_level):
         group = by_level[level]
         others_all = np.nonzero(levels >= level)[0]
-        for k, i in enumerate(group):
-            for j in group[k + 1 :]:
-                a, b = sticks[i], sticks[j]
-                if not _reach(a, b, colour):
-                    continue
-                x, y, ang = _pair_poses(a, b, colour)
-                if not len(x):
-                    continue
-                ux, uy = np.cos(np.radians(ang)), np.sin(np.radians(ang))
-                hh = np.full(len(x), h)
-                pair = np.array([i, j])
-                # overlapping both supports by 6 x 6 mm needs the footprints shrunk by the
-                # inradius bound to still meet (a convex overlap of 36 mm² inside a stick's
-                # footprint has an inscribed disc of radius at least 36 / its perimeter)
-                keep = np.arange(len(x))
-                for shrink in (0.0, REST_INSET):
-                    hits = _sat(x[keep], y[keep], ux[keep], uy[keep], hh[keep] - shrink,
-                                HALF_WIDTH - shrink, layout, pair, shrink)  # fmt: skip
-                    keep = keep[hits.all(axis=1)]
-                if not len(keep):
-                    continue
-                others = others_all[(others_all != i) & (others_all != j)]
-                if len(others):  # only those whose box meets the poses' boxes
-                    reach = h + HALF_WIDTH
-                    kx, ky = x[keep], y[keep]
-                    near = (ox := layout.cx[others]) + (oex := ex_all[others]) >= kx.min() - reach
-                    near &= ox - oex <= kx.max() + reach
-                    near &= (oy := layout.cy[others]) + (oey := ey_all[others]) >= ky.min() - reach
-                    near &= oy - oey <= ky.max() + reach
-                    others = others[near]
-                if len(others):
-                    kx, ky, kux, kuy, kh = x[keep], y[keep], ux[keep], uy[keep], hh[keep]
-                    # shrunk by 1 mm and still meeting: a disc of radius 1 in both (> 3 mm²)
-                    sure = _sat(kx, ky, kux, kuy, kh - DEEP, HALF_WIDTH - DEEP, layout, others,
-                                DEEP).any(axis=1)  # fmt: skip
-                    keep = keep[~sure]
-                    kx, ky, kux, kuy, kh = x[keep], y[keep], ux[keep], uy[keep], hh[keep]
-                    hits = _sat(kx, ky, kux, kuy, kh, HALF_WIDTH, layout, others, 0.0)
-                    ci, sj = np.nonzero(hits)
-                    if len(ci):
-                        q = quads(kx[ci], ky[ci], kux[ci], kuy[ci], kh[ci])
-                        area, _ = clip(q, layout.quads[others[sj]])
-                        bad = np.zeros(len(keep), dtype=bool)
-                        bad[ci[area > TOL]] = True
-                        keep = keep[~bad]
-                if not len(keep):
-                    continue
-                q = quads(x[keep], y[keep], ux[keep], uy[keep], hh[keep])
-                area_a, _ = clip(q, np.repeat(layout.quads[i][None], len(keep), axis=0))
-                area_b, _ = clip(q, np.repeat(layout.quads[j][None], len(keep), axis=0))
-                keep = keep[(area_a >= REST) & (area_b >= REST)]
-                order = np.lexsort((np.rint(y[keep] * 10), np.rint(x[keep] * 10),
-                                    np.rint(ang[keep] * 10)))  # fmt: skip
-                poses = [
-                    Place(Colour(colour), round(x[m] * 10), round(y[m] * 10), round(ang[m] * 10))
-                    for m in keep[order].tolist()
-                ]
-                found = _judge_all(state, player, poses)
-                if found is not None:
-                    return found
+        for i, j in _reaching(sticks, group, colour):
+            if (i, j, colour) in dead:
+                continue
+            a, b = sticks[i], sticks[j]
+            pp = pair_poses(a, b, colour)
+            if not len(pp.x):
+                died.append((i, j, colour))
+                continue
+            x, y = pp.x, pp.y
+            keep = np.arange(len(x))
+            others = others_all[(others_all != i) & (others_all != j)]
+            if len(others):  # only those whose box meets the poses' boxes
+                reach = h + HALF_WIDTH
+                near = (ox := layout.cx[others]) + (oex := ex_all[others]) >= x.min() - reach
+                near &= ox - oex <= x.max() + reach
+                near &= (oy := layout.cy[others]) + (oey := ey_all[others]) >= y.min() - reach
+                near &= oy - oey <= y.max() + reach
+                others = others[near]
+            if len(others):
+                keep = keep[~_blocked(pp, layout, sticks, others)]
+            if len(keep):
+                keep = _rests(pp, keep)
+            if not len(keep):  # other sticks only come, so the pair stays without a pose
+                died.append((i, j, colour))
+                continue
+            c = Colour(colour)
+            poses = [
+                Place(c, int(pp.x10[m]), int(pp.y10[m]), int(pp.a10[m])) for m in keep.tolist()
+            ]
+            found = _judge_all(state, player, poses)
+            if found is not None:
+                return found
     return None
+
+
+def _reaching(sticks: Sequence[Stick], group: list[int], colour: int) -> list[tuple[int, int]]:
+    """The pairs (i before j in `group`) that `_reach` lets through, in that order."""
+    return [
+        (i, j)
+        for k, i in enumerate(group)
+        for j in group[k + 1 :]
+        if _reach(sticks[i], sticks[j], colour)
+    ]
 
 
 def find(state: StackBackState, player: int) -> list[tuple[Place, Verdict]]:

@@ -64,6 +64,13 @@ class StackBackState(State):
         self.no_wood = 0
         """Colours (bits) the search found no wood pose for: placing sticks only takes wood away,
         so they stay without one (a cache of search.find, never saved)."""
+        self.wood_from: tuple[int, ...] = (0,) * len(SPEC.keys)
+        """Per colour, where the search's wood poses may start: those before it were refused
+        (wood only goes, so they stay refused; a cache of search.find, never saved)."""
+        self.dead_pairs: frozenset[tuple[int, int, int]] = frozenset()
+        """(support, support, colour) the search found without a pose once the other sticks
+        are taken away: sticks only come, so they stay so (a cache of search.find, replaced,
+        never changed, never saved)."""
         self.supply = [list(SPEC.per_player) for _ in range(2)]
         self.turn = self.rng.randrange(2)  # the first player is drawn by lot
         self.placed_this_turn = 0
