@@ -42,7 +42,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+# axe-core (tests/web/test_axe.py), pinned by package-lock.json: the app itself needs no npm.
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "make: npm is missing (Node.js is needed to install axe-core for the tests)" >&2; exit 1; }
+	npm ci --no-audit --no-fund || { echo "make: could not install axe-core with npm ci" >&2; exit 1; }
+	touch $(AXE)
+
+pytest: $(STAMP) $(AXE)
 	$(BIN)/pytest -n 2
 
 test: system-packages lint typecheck pytest

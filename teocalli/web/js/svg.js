@@ -41,6 +41,13 @@ function pressable(node, label, onPress) {
   node.setAttribute("role", "button");
   node.setAttribute("aria-label", label);
   node.append(el("title", {}, label));
+  // A name must contain the visible text (voice control says what it sees, WCAG 2.5.3): the letters
+  // drawn on the piece follow its words. After the renderer has drawn the rest of the piece.
+  queueMicrotask(() => {
+    // Joined as assistive technology reads them: text after text, nothing between.
+    const shown = [...node.querySelectorAll("text")].map((t) => t.textContent.trim()).join("");
+    if (shown && !label.includes(shown)) node.setAttribute("aria-label", `${label} — ${shown}`);
+  });
   node.addEventListener("click", (event) => {
     event.preventDefault();
     onPress();

@@ -159,6 +159,7 @@ function viewUi(view, { prev = null, lastLog = null } = {}) {
     legal: [],
     interactive: false,
     selected: null,
+    narrow: NARROW.matches,
     board: new Set(),
     prev,
     lastLog,
@@ -176,6 +177,7 @@ function makeUi(state, interactive) {
     legal: interactive ? state.legal : [],
     interactive,
     selected: interactive ? page.selected : null,
+    narrow: NARROW.matches, // a phone or a touch screen: renderers may lay the board out in one column
     board: new Set(),
     prev: page.prevView,
     lastLog: state.log.at(-1) ?? null,
@@ -967,7 +969,7 @@ async function main() {
   let resizing = null;
   window.addEventListener("resize", () => {
     window.clearTimeout(resizing);
-    resizing = window.setTimeout(() => fitBoard($("board").firstElementChild, $("board")), 150);
+    resizing = window.setTimeout(() => renderPlay(), 150);
   });
   window.setInterval(renderClock, 250);
   // Keep idle connections alive through proxies that drop silent sockets.

@@ -4,7 +4,7 @@
 // What the last step changed carries `data-last` (the stone placed, the hand that passed...), and
 // cells and stones explain themselves in `data-tip` (their halves in words, where a stone fits).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
-import { heading, ink } from "./common.js";
+import { capital, counted, heading, ink, mark, tip } from "./common.js";
 
 export const COLOURS = { G: "#2e8b57", O: "#f28c28", Y: "#a8a8a8", B: "#3b6fd8", R: "#8b1e3f" };
 export const GLYPHS = { f: "✿", w: "≈", d: "Ψ", t: "▲" };
@@ -35,35 +35,9 @@ function stoneKey(stone) {
   return stone.split("/").sort().join("/");
 }
 
-/** The singular key when the count is 1, else the plural one: never "1 stones". */
-function counted(t, count, one, other, params) {
-  return t(count === 1 ? one : other, params);
-}
-
-function capital(words) {
-  return words ? words[0].toUpperCase() + words.slice(1) : words;
-}
-
 /** Names seats as the table does when it says how, else "Seat N". */
 function nameOf(playerName, t) {
   return (p) => (playerName ? playerName(p) : t("table.seat_name", { n: p + 1 }));
-}
-
-/** Mark an element as changed by the last step (`kind` says how), if it was. */
-function mark(node, kind) {
-  if (kind) node.setAttribute("data-last", kind);
-  return node;
-}
-
-/** Give a piece words on hover and focus; focusable unless it already is (a move target). */
-function tip(node, words) {
-  node.setAttribute("data-tip", words);
-  if (!node.hasAttribute("tabindex")) {
-    node.setAttribute("tabindex", "0");
-    if (!node.hasAttribute("role")) node.setAttribute("role", "img");
-    if (!node.hasAttribute("aria-label")) node.setAttribute("aria-label", words);
-  }
-  return node;
 }
 
 /** Index in the pyramid of the stone whose half shows on each cell (the newest covering it). */
@@ -191,13 +165,14 @@ function lastChange(view, ui) {
 
 function half(x, y, size, halfText, attrs = {}) {
   const fill = COLOURS[halfText[0]];
+  // Never under 12 px of text (the board is drawn at 1:1 or larger on a phone).
   return el(
     "g",
     attrs,
     el("rect", { x, y, width: size, height: size, fill, stroke: "#222", "stroke-width": 1 }),
     text(x + size / 2, y + size / 2, `${halfText[0]}${GLYPHS[halfText[1]]}`, {
       fill: ink(fill),
-      "font-size": Math.round(size * 0.36),
+      "font-size": Math.max(12, Math.round(size * 0.36)),
       "font-weight": "bold",
     }),
   );
@@ -266,7 +241,7 @@ function pyramid(view, ui, ox, oy, change) {
         "stroke-width": 2 * level,
         "pointer-events": "none",
       }),
-      text(x + CELL - 9, y + 9, String(level), { class: "level-badge", "font-size": 11, "pointer-events": "none" }),
+      text(x + CELL - 9, y + 9, String(level), { class: "level-badge", "font-size": 12, "pointer-events": "none" }),
     );
   }
   // Outline the stone that lies on top of each cell (the newest stone covering it); the stone the
@@ -303,7 +278,11 @@ function pyramid(view, ui, ox, oy, change) {
   return g;
 }
 
-/** Ghost stones over the pyramid for the selected stone's legal placements. */
+/**
+ * Ghost stones over the pyramid for the selected stone's legal placements. Each placement is its own
+ * target: the two orientations of a stone on one pair of cells split the pair's area in two (each
+ * half shows the stone the way it would lie), so no press is ambiguous and each is 56 x 56.
+ */
 function targets(view, ui, ox, oy) {
   const g = el("g", { class: "targets" });
   const byCells = new Map();
@@ -314,53 +293,76 @@ function targets(view, ui, ox, oy) {
     if (!byCells.has(cells)) byCells.set(cells, []);
     byCells.get(cells).push(match);
   }
+  const mini = 26; // a half of the small stone drawn in each target
   for (const group of byCells.values()) {
+    group.sort((p, q) => (p[1] < q[1] ? -1 : p[1] > q[1] ? 1 : (p[4] ?? "").localeCompare(q[4] ?? "")));
+    const [, , c1, c2] = group[0];
+    const [x1, y1] = cellXY(c1);
+    const [x2, y2] = cellXY(c2);
+    const across = y1 === y2; // the pair lies left-right (else top-bottom)
+    const left = ox + Math.min(x1, x2) * CELL;
+    const top = oy + Math.min(y1, y2) * CELL;
+    const long = 2 * CELL;
+    const part = long / group.length;
     group.forEach((match, k) => {
-      const [action, stone, c1, c2] = match;
-      const [x1, y1] = cellXY(c1);
-      const [x2, y2] = cellXY(c2);
-      const inset = 6 + k * 10;
-      const size = CELL - 2 * inset;
+      const [action, stone, from, to] = match;
       const [a, b] = stone.split("/");
-      const left = ox + Math.min(x1, x2) * CELL + inset;
-      const top = oy + Math.min(y1, y2) * CELL + inset;
+      const box = across
+        ? { x: left + k * part, y: top, width: part, height: CELL }
+        : { x: left, y: top + k * part, width: CELL, height: part };
+      const cx = box.x + box.width / 2;
+      const cy = box.y + box.height / 2;
+      const firstFirst = from === c1; // the first half lies on the pair's first cell
+      const [h1, h2] = firstFirst ? [a, b] : [b, a];
       const node = el(
         "g",
-        { class: "ghost" },
-        // The whole domino's area answers the pointer, gap between the halves included.
+        { class: "ghost placement", "data-orientation": String(k) },
         el("rect", {
-          x: left,
-          y: top,
-          width: (Math.abs(x1 - x2) + 1) * CELL - 2 * inset,
-          height: (Math.abs(y1 - y2) + 1) * CELL - 2 * inset,
-          fill: "transparent",
+          ...box,
+          x: box.x + 2,
+          y: box.y + 2,
+          width: box.width - 4,
+          height: box.height - 4,
+          rx: 6,
+          fill: "rgba(255, 255, 255, 0.78)",
           stroke: "#000",
           "stroke-width": 3,
         }),
-        half(ox + x1 * CELL + inset, oy + y1 * CELL + inset, size, a),
-        half(ox + x2 * CELL + inset, oy + y2 * CELL + inset, size, b),
+        across ? half(cx - mini, cy - mini / 2, mini, h1) : half(cx - mini / 2, cy - mini, mini, h1),
+        across ? half(cx, cy - mini / 2, mini, h2) : half(cx - mini / 2, cy, mini, h2),
       );
-      const label = ui.t("aztack.place", { stone: stoneWords(stone, ui.t), from: c1, to: c2 });
+      const declared = match[4] ? ` (${ui.t(`aztack.match.${match[4].slice(1)}`)})` : "";
+      const label = ui.t("aztack.place", { stone: stoneWords(stone, ui.t), from, to }) + declared;
+      node.setAttribute("data-tip", label);
       g.append(actionTarget(node, action, label, ui, { forSelection: true }));
     });
   }
   return g;
 }
 
-function levels(view, ui, ox, oy) {
+function levels(view, ui, ox, oy, width = 330) {
   const { t } = ui;
   const g = el("g", { class: "levels" });
-  const size = 14;
+  const size = 18;
+  const perLine = Math.max(1, Math.floor((width + 16) / (6 * size + 16)));
   const byLevel = new Map();
   for (const entry of view.state.pyramid) {
     if (!byLevel.has(entry.level)) byLevel.set(entry.level, []);
     byLevel.get(entry.level).push(entry);
   }
   let x = ox;
+  let y = oy;
+  let column = 0;
   for (const [level, entries] of [...byLevel.entries()].sort((p, q) => p[0] - q[0])) {
-    g.append(heading(x, oy - 6, t("aztack.level", { level }), { "font-size": 12 }));
+    if (column === perLine) {
+      column = 0;
+      x = ox;
+      y += 4 * size + 28;
+    }
+    column += 1;
+    g.append(heading(x, y - 6, t("aztack.level", { level }), { "font-size": 12 }));
     g.append(
-      el("rect", { x, y: oy, width: 6 * size, height: 4 * size, fill: "#f4efe4", stroke: "#999" }),
+      el("rect", { x, y: y, width: 6 * size, height: 4 * size, fill: "#f4efe4", stroke: "#999" }),
     );
     for (const entry of entries) {
       const [h1, h2] = entry.stone.split("/");
@@ -370,21 +372,22 @@ function levels(view, ui, ox, oy) {
         g.append(
           el("rect", {
             x: x + cx * size,
-            y: oy + cy * size,
+            y: y + cy * size,
             width: size,
             height: size,
             fill,
             stroke: "#000",
           }),
-          text(x + cx * size + size / 2, oy + cy * size + size / 2, (i === 0 ? h1 : h2)[0], {
+          text(x + cx * size + size / 2, y + cy * size + size / 2, (i === 0 ? h1 : h2)[0], {
             fill: ink(fill),
-            "font-size": 9,
+            "font-size": 12,
           }),
         );
       });
     }
     x += 6 * size + 16;
   }
+  g.dataset.bottom = String(byLevel.size ? y + 4 * size : oy);
   return g;
 }
 
@@ -392,8 +395,9 @@ function hands(view, ui, ox, oy, change) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "hands" });
-  const size = 26;
-  const perRow = 6;
+  const size = 30; // a stone 60 x 30, its hit area 66 x 44 (rows 44 apart)
+  const perRow = ui.narrow ? 5 : 6;
+  const placing = ui.legal.some((a) => a.includes("@"));
   let y = oy;
   s.hands.forEach((hand, player) => {
     const mine = player === ui.seat && !view.terminal; // no "press" hints once it is over
@@ -401,11 +405,17 @@ function hands(view, ui, ox, oy, change) {
     const label = mine
       ? counted(t, hand.length, "aztack.your_hand_one", "aztack.your_hand", params)
       : counted(t, hand.length, "aztack.hand_of_one", "aztack.hand_of", params);
-    g.append(mark(heading(ox, y - 6, label, { class: "svg-heading hand-label" }), change.hands.get(player)));
+    const small = ui.narrow ? { "font-size": 12 } : {};
+    g.append(mark(heading(ox, y - 6, label, { class: "svg-heading hand-label", ...small }), change.hands.get(player)));
     hand.forEach((stone, i) => {
       const x = ox + (i % perRow) * (2 * size + 10);
-      const yy = y + Math.floor(i / perRow) * (size + 10);
+      const yy = y + Math.floor(i / perRow) * (size + 14);
       let node = domino(x, yy, size, stone);
+      if (mine) {
+        node.append(
+          el("rect", { class: "hit", x: x - 3, y: yy - 7, width: 2 * size + 6, height: size + 14, fill: "transparent" }),
+        );
+      }
       if (mine) {
         const discard = `discard ${stone}`;
         const key = stoneKey(stone);
@@ -416,12 +426,18 @@ function hands(view, ui, ox, oy, change) {
           const canPlace = ui.legal.some((a) => a.includes("@") && stoneKey(a.split("@")[0]) === key);
           if (canPlace) {
             node = selectTarget(node, key, t("aztack.select", { stone: stoneWords(stone, t) }), ui);
+          } else if (placing) {
+            // It fits nowhere now: dimmed and struck through (not colour alone).
+            node.classList.add("cannot");
+            node.append(
+              el("line", { x1: x + 4, y1: yy + size - 4, x2: x + 2 * size - 4, y2: yy + 4, stroke: "#000", "stroke-width": 3, "stroke-linecap": "round" }),
+            );
           }
         }
       }
       g.append(tip(node, stoneTip(stone, s, t)));
     });
-    y += Math.max(1, Math.ceil(hand.length / perRow)) * (size + 10) + 26;
+    y += Math.max(1, Math.ceil(hand.length / perRow)) * (size + 14) + 26;
   });
   if (s.discarded.length) {
     const count = s.discarded.length;
@@ -439,17 +455,36 @@ export function render(view, ui) {
   // Placements are reached on the board (select a stone, press a place), whatever is selected.
   for (const action of ui.legal) if (action.includes("@")) ui.board.add(action);
   const change = lastChange(view, ui);
-  const svg = root(720, 1, ui.t("aztack.board_label"));
+  // A phone (ui.narrow): one column 380 wide, drawn 1:1: the pyramid, the hands, then the levels.
+  const narrow = Boolean(ui.narrow);
+  const width = narrow ? 380 : 720;
+  const svg = root(width, 1, ui.t("aztack.board_label"));
   svg.append(pyramid(view, ui, 24, 34, change));
   if (ui.selected) svg.append(targets(view, ui, 24, 34));
-  svg.append(levels(view, ui, 390, 48));
-  const handsPart = hands(view, ui, 24, 34 + 4 * CELL + 50, change);
-  svg.append(handsPart.g);
+  let bottom;
+  let bonusAt = [390, 160];
+  if (narrow) {
+    let y = 34 + 4 * CELL + 50;
+    if (s.bonus_pending && s.bonus_pending.length) {
+      bonusAt = [8, y - 4];
+      y += 24;
+    }
+    const handsPart = hands(view, ui, 8, y, change);
+    svg.append(handsPart.g);
+    const levelsPart = levels(view, ui, 8, handsPart.bottom + 16, width - 16);
+    svg.append(levelsPart);
+    bottom = Number(levelsPart.dataset.bottom) + 10;
+  } else {
+    svg.append(levels(view, ui, 390, 48));
+    const handsPart = hands(view, ui, 24, 34 + 4 * CELL + 50, change);
+    svg.append(handsPart.g);
+    bottom = handsPart.bottom;
+  }
   if (s.bonus_pending && s.bonus_pending.length) {
     const names = s.bonus_pending.map((p) => ui.playerName(p)).join(", ");
-    svg.append(heading(390, 160, ui.t("aztack.bonus_pending", { players: names })));
+    svg.append(heading(bonusAt[0], bonusAt[1], ui.t("aztack.bonus_pending", { players: names })));
   }
-  svg.setAttribute("viewBox", `0 0 720 ${handsPart.bottom}`);
+  svg.setAttribute("viewBox", `0 0 ${width} ${bottom}`);
   return svg;
 }
 

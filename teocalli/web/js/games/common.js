@@ -26,3 +26,34 @@ export function chip(x, y, size, fill, label, attrs = {}) {
 export function heading(x, y, content, attrs = {}) {
   return el("text", { x, y, class: "svg-heading", ...attrs }, content);
 }
+
+// --- what every renderer does to say what happened and to explain its pieces ------------------
+
+/** `one` when `count` is 1, else `other`: strings say "1 stone", never "1 stones". */
+export function counted(t, count, one, other, params) {
+  return t(count === 1 ? one : other, params);
+}
+
+/** The sentence with its first letter in capitals. */
+export function capital(words) {
+  return words ? words[0].toUpperCase() + words.slice(1) : words;
+}
+
+/** Mark an element as changed by the last step (`kind` says how; true: "changed"), if it was:
+ * the table page highlights every `data-last` element. */
+export function mark(node, kind) {
+  if (kind) node.setAttribute("data-last", kind === true ? "changed" : kind);
+  return node;
+}
+
+/** Give a piece words on hover, focus and long press; focusable unless it already is (a move
+ * target keeps its own role and label). */
+export function tip(node, words) {
+  node.setAttribute("data-tip", words);
+  if (!node.hasAttribute("tabindex")) {
+    node.setAttribute("tabindex", "0");
+    if (!node.hasAttribute("role")) node.setAttribute("role", "img");
+    if (!node.hasAttribute("aria-label")) node.setAttribute("aria-label", words);
+  }
+  return node;
+}

@@ -5,7 +5,7 @@
 // the only cue; every piece explains itself in `data-tip`, and what the last step changed carries
 // `data-last`.
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
-import { heading, ink } from "./common.js";
+import { heading, ink, mark, tip } from "./common.js";
 
 const DATA = await (await fetch("/static/data/shifting-stones-cards.json")).json();
 const CARDS = new Map(DATA.cards.map((c) => [c.id, c]));
@@ -69,24 +69,6 @@ function cardTip(id, t) {
   const info = CARDS.get(id);
   if (!info) return cardWords(id, t);
   return t("shifting.tip_card", { id, points: pointsWords(info.points, t), pattern: patternWords(info, t) });
-}
-
-/** Give `node` a tooltip; a piece that is no move target becomes focusable so keys reach it. */
-function tip(node, words) {
-  node.setAttribute("data-tip", words);
-  if (!node.hasAttribute("tabindex")) {
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("role", "img");
-    node.setAttribute("aria-label", words);
-  }
-  return node;
-}
-
-/** Mark what the last step changed: `kind` (swapped, flipped, discarded, scored, drawn...) or
- * nothing when it is false. */
-function mark(node, kind) {
-  if (kind) node.setAttribute("data-last", kind === true ? "changed" : kind);
-  return node;
 }
 
 // --- the symbols as pictures, drawn in a 100 x 100 box ----------------------------------------
@@ -210,7 +192,10 @@ export function card(x, y, id, scale = 1, attrs = {}) {
       }
     }
   }
-  g.append(text(x + w / 2, y + h - 14 * scale, `#${id} · ${info.points}★`, { "font-size": 12 * scale }));
+  // Never under 12 px: a small card (a scored one) shows only its points (its tip says the rest).
+  if (scale >= 1) g.append(text(x + w / 2, y + h - 14 * scale, `#${id} · ${info.points}★`, { "font-size": 12 * scale }));
+  else if (scale >= 0.75) g.append(text(x + w / 2, y + h - 10, `#${id} · ${info.points}★`, { "font-size": 12 }));
+  else g.append(text(x + w / 2, y + h - 8, `${info.points}★`, { "font-size": 12 }));
   return g;
 }
 

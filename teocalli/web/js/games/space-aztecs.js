@@ -5,7 +5,7 @@
 // points in `data-tip`; what the last step changed carries `data-last`.
 import { tOr } from "../i18n.js";
 import { actionTarget, el, root, text } from "../svg.js";
-import { heading, ink } from "./common.js";
+import { heading, ink, mark, tip } from "./common.js";
 
 const DATA = await (await fetch("/static/data/space-aztecs-cards.json")).json();
 const CARDS = new Map(DATA.cards.map((c) => [c.id, c]));
@@ -81,24 +81,6 @@ function ruleWords(id, t) {
 /** A card's tooltip: its name, set, kind and time, then its rule and points. */
 function cardTip(id, t) {
   return t("aztecs.tip_card", { card: cardWords(id, t), rule: ruleWords(id, t) });
-}
-
-/** Give `node` a tooltip; a piece that is no move target becomes focusable so keys reach it. */
-function tip(node, words) {
-  node.setAttribute("data-tip", words);
-  if (!node.hasAttribute("tabindex")) {
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("role", "img");
-    node.setAttribute("aria-label", words);
-  }
-  return node;
-}
-
-/** Mark what the last step changed: `kind` (taken, placed, captured, tucked, sheltered,
- * revealed, chosen...) or nothing when it is false. */
-function mark(node, kind) {
-  if (kind) node.setAttribute("data-last", kind === true ? "changed" : kind);
-  return node;
 }
 
 /** A card: its set colour with the colour's letter, a mark for its kind, name, id and time. */

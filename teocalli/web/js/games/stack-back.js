@@ -11,7 +11,8 @@
 // from; on a pass, the player's supply label), and sticks and supplies explain themselves in
 // `data-tip` (colour, length, level, what a stick rests on and may still carry).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
-import { heading, ink } from "./common.js";
+import { hideTip } from "../tips.js";
+import { capital, heading, ink, mark, tip } from "./common.js";
 
 const FILL = { Y: "#e8c31c", M: "#b784a7", G: "#4caf50" };
 const LENGTH = { Y: 72, M: 54, G: 36 };
@@ -54,30 +55,9 @@ function colourWords(letter, t) {
   return t(`stackback.colours.${letter}`);
 }
 
-function capital(words) {
-  return words ? words[0].toUpperCase() + words.slice(1) : words;
-}
-
 /** Names seats as the table does when it says how, else "Seat N". */
 function nameOf(playerName, t) {
   return (p) => (playerName ? playerName(p) : t("table.seat_name", { n: p + 1 }));
-}
-
-/** Mark an element as changed by the last step (`kind` says how), if it was. */
-function mark(node, kind) {
-  if (kind) node.setAttribute("data-last", kind);
-  return node;
-}
-
-/** Give a piece words on hover and focus; focusable unless it already is (a move target). */
-function tip(node, words) {
-  node.setAttribute("data-tip", words);
-  if (!node.hasAttribute("tabindex")) {
-    node.setAttribute("tabindex", "0");
-    if (!node.hasAttribute("role")) node.setAttribute("role", "img");
-    if (!node.hasAttribute("aria-label")) node.setAttribute("aria-label", words);
-  }
-  return node;
 }
 
 /**
@@ -179,15 +159,36 @@ function poseWords(action, t) {
   });
 }
 
+/** Whether the point (mm) lies on the stick at `pose`, or within `margin` mm of it. */
+function covers(pose, x, y, margin) {
+  const rad = (pose.angle * Math.PI) / 180;
+  const [dx, dy] = [x - pose.x, y - pose.y];
+  const along = Math.abs(dx * Math.cos(rad) + dy * Math.sin(rad));
+  const across = Math.abs(-dx * Math.sin(rad) + dy * Math.cos(rad));
+  return along <= LENGTH[pose.colour] / 2 + margin && across <= WIDTH / 2 + margin;
+}
+
+/** Where a stick's label goes: along it, at the first place no stick drawn later covers (the
+ * centre if none is free), so every level number stays readable. */
+function labelPoint(stick, later) {
+  const rad = (stick.pose.angle * Math.PI) / 180;
+  const length = LENGTH[stick.pose.colour];
+  for (const f of [0, 0.22, -0.22, 0.36, -0.36]) {
+    const [x, y] = [stick.pose.x + f * length * Math.cos(rad), stick.pose.y + f * length * Math.sin(rad)];
+    if (!later.some((other) => covers(other.pose, x, y, 3.5))) return px(x, y);
+  }
+  return px(stick.pose.x, stick.pose.y);
+}
+
 function sticks(view, ui, change) {
   const { t } = ui;
   const g = el("g", { class: "sticks" });
   const list = view.state.sticks.map((s, i) => ({ ...s, i, pose: parsePose(s.pose) }));
   list.sort((a, b) => a.level - b.level || a.i - b.i);
-  for (const stick of list) {
+  for (const [n, stick] of list.entries()) {
     if (!stick.pose) continue;
     const fill = FILL[stick.pose.colour];
-    const [cx, cy] = px(stick.pose.x, stick.pose.y);
+    const [cx, cy] = labelPoint(stick, list.slice(n + 1).filter((other) => other.pose));
     const label = t("stackback.stick", {
       colour: colourWords(stick.pose.colour, t),
       level: stick.level,
@@ -197,12 +198,22 @@ function sticks(view, ui, change) {
       "g",
       { class: "stick", "aria-label": label, role: "img" },
       el("title", {}, label),
+      // A shadow as deep as the level: what lies higher casts it on what it rests on.
+      stick.level > 0
+        ? stickShape(
+            { ...stick.pose, x: stick.pose.x + (1.1 * stick.level) / S * 3, y: stick.pose.y - (1.1 * stick.level) / S * 3 },
+            { fill: "#000", opacity: 0.35, class: "stick-shadow" },
+          )
+        : null,
       stickShape(stick.pose, { fill, stroke: "#000", "stroke-width": 1 + stick.level }),
       // Shade by level: each level darkens the stick a little more.
       stickShape(stick.pose, { fill: "#000", opacity: Math.min(0.14 * stick.level, 0.6) }),
       text(cx, cy, `${stick.pose.colour}${stick.level}${stick.owner === 0 ? "●" : "■"}`, {
         fill: stick.level >= 2 ? "#fff" : ink(fill),
-        "font-size": 10,
+        stroke: stick.level >= 2 ? "#000" : ink(fill) === "#fff" ? "#000" : "#fff",
+        "stroke-width": 2.5,
+        "paint-order": "stroke",
+        "font-size": 11,
         "font-weight": "bold",
       }),
     );
@@ -258,7 +269,8 @@ function supplies(view, ui, ox, oy, change) {
     const mine = p === ui.seat;
     const y = oy + p * 52;
     const who = { player: ui.playerName(p) };
-    const label = heading(ox, y, t(mine ? "stackback.your_supply" : "stackback.supply_of", who), {
+    const own = ui.interactive ? "stackback.your_supply_drag" : "stackback.your_supply";
+    const label = heading(ox, y, t(mine ? own : "stackback.supply_of", who), {
       class: "svg-heading supply-label",
     });
     // On a pass (or a stick that slipped) the player's label is what changed: a framed row
@@ -293,6 +305,18 @@ function supplies(view, ui, ox, oy, change) {
       if (mine && ui.legal.some((a) => a.startsWith(c))) {
         node = selectTarget(node, c, t("stackback.select", { colour: colourWords(c, t), count: supply[c] }), ui);
       }
+      if (mine && ui.interactive && (supply[c] ?? 0) > 0) {
+        // Drag it onto the boards (any pose: the server judges it), or press it to see the marks.
+        node.dataset.drag = c;
+        node.setAttribute("style", "cursor:grab;touch-action:none");
+        node.addEventListener("pointerdown", (event) => {
+          if (drag || (event.pointerType === "mouse" && event.button !== 0)) return;
+          if (event.pointerType !== "mouse") event.preventDefault();
+          drag = { kind: "supply", colour: c, pointerId: event.pointerId, sx: event.clientX, sy: event.clientY };
+          Object.assign(drag, { x: event.clientX, y: event.clientY, started: false });
+          drag.lift = event.pointerType === "touch";
+        });
+      }
       const count = supply[c] ?? 0;
       const params = { player: ui.playerName(p), colour: colourWords(c, t), count, length: LENGTH[c] };
       const words = count === 1 ? t("stackback.tip_supply_one", params) : t("stackback.tip_supply_other", params);
@@ -302,7 +326,626 @@ function supplies(view, ui, ox, oy, change) {
   return g;
 }
 
-@@RENDER@@
+// --- a stick in hand ------------------------------------------------------------------------------
+const SNAP_MM = 6;
+const SNAP_DEG = 10;
+const JUDGE_MS = 60; // at most one judge request this often (the server answers about 20 a second)
+const JUDGE_LOST_MS = 2000; // an unanswered request after this long: ask again
+const DRAG_PX = 6; // a press that moves less than this is a press, not a drag
+const BAND = 122; // the lines under the boards: place / put back, snapping, the ghost's verdict
+const WRAP = 44; // characters a line of the verdict (read on a phone without scrolling sideways)
+const TOUCH_LIFT = 12; // mm: a stick dragged by a finger is held above it, where it can be seen
+const SNAP_KEY = "teocalli.stackback.snap";
+
+/** The stick in hand: {step, colour, x, y, angle (raw), verdict: {action, legal, reason}, asked}. */
+let hand = null;
+/** The board the person plays on now: {svg, layer, ghost, band parts, view, ui}. */
+let live = null;
+/** A pointer pressed on a supply colour, the ghost or its handle (and a second finger). */
+let drag = null;
+let snapOn = false;
+let lastAsked = 0;
+let judgeTimer = null;
+let swallowClickUntil = 0;
+let ghostFocused = false;
+try {
+  snapOn = window.localStorage?.getItem(SNAP_KEY) === "1";
+} catch {
+  snapOn = false;
+}
+
+function tenths(value) {
+  return (Math.round(value * 10) / 10).toFixed(1);
+}
+
+function foldAngle(angle) {
+  const a10 = ((Math.round(angle * 10) % 1800) + 1800) % 1800;
+  return a10 / 10;
+}
+
+function notation(pose) {
+  return `${pose.colour}${tenths(pose.x)},${tenths(pose.y)}@${tenths(foldAngle(pose.angle))}`;
+}
+
+/** The pose shown: the hand's, or with snapping on the nearest candidate within 6 mm and 10°. */
+function shownPose() {
+  const pose = { colour: hand.colour, x: hand.x, y: hand.y, angle: foldAngle(hand.angle) };
+  if (!snapOn || !live) return pose;
+  let best = null;
+  let bestScore = Infinity;
+  for (const action of live.ui.legal) {
+    const c = parsePose(action);
+    if (!c || c.colour !== pose.colour) continue;
+    const d = Math.hypot(c.x - pose.x, c.y - pose.y);
+    const turn = Math.abs(c.angle - pose.angle) % 180;
+    const da = Math.min(turn, 180 - turn);
+    if (d > SNAP_MM || da > SNAP_DEG) continue;
+    const score = d / SNAP_MM + da / SNAP_DEG;
+    if (score < bestScore) [best, bestScore] = [c, score];
+  }
+  return best ?? pose;
+}
+
+function onBoard() {
+  return Boolean(live && live.svg.isConnected && live.ui.interactive);
+}
+
+function handHere() {
+  return Boolean(hand && onBoard() && hand.step === live.view.step);
+}
+
+/** A client point in millimetres on the boards (y up, as the engine measures). */
+function toMm(clientX, clientY) {
+  const matrix = live.layer.getScreenCTM();
+  if (!matrix) return [hand?.x ?? 50, hand?.y ?? 50];
+  const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
+  return [(point.x - OX) / S, 100 - (point.y - OY) / S];
+}
+
+function insideArea(clientX, clientY) {
+  const box = live.area.getBoundingClientRect();
+  return clientX >= box.left && clientX <= box.right && clientY >= box.top && clientY <= box.bottom;
+}
+
+function takeInHand(colour, x, y, angle) {
+  hand = { step: live.view.step, colour, x, y, angle, verdict: null, asked: null, dropWanted: false };
+}
+
+/** The hand moved or turned: keep it near the boards, redraw the ghost, ask the server. */
+function moved() {
+  hand.x = Math.max(-30, Math.min(266, hand.x));
+  hand.y = Math.max(-30, Math.min(130, hand.y));
+  hand.angle = ((hand.angle % 360) + 360) % 360;
+  hand.dropWanted = false;
+  drawHand();
+  ask();
+}
+
+/** Ask the server to judge the pose shown (the newest only, at most every JUDGE_MS). */
+function ask() {
+  if (!handHere() || typeof live.ui.judge !== "function") return;
+  const action = notation(shownPose());
+  if (hand.verdict?.action === action) {
+    settleDrop();
+    return;
+  }
+  if (hand.asked && performance.now() - hand.asked.at < JUDGE_LOST_MS) return; // then ask again
+  const wait = lastAsked + JUDGE_MS - performance.now();
+  if (wait > 0) {
+    judgeTimer ??= window.setTimeout(() => {
+      judgeTimer = null;
+      ask();
+    }, wait);
+    return;
+  }
+  lastAsked = performance.now();
+  const mine = hand;
+  mine.asked = { action, at: lastAsked };
+  live.ui.judge(action).then((verdict) => {
+    if (hand !== mine) return;
+    if (mine.asked?.action === action) mine.asked = null;
+    if (!verdict) lastAsked = performance.now() + 150; // refused as too fast: wait a little
+    else if (verdict.step === undefined || verdict.step === mine.step) {
+      mine.verdict = { action, legal: verdict.legal, reason: verdict.reason };
+    }
+    drawHand();
+    ask();
+  });
+}
+
+/** Play the stick in hand if the rules let it stay; else it stays, red, with their words. */
+function drop() {
+  if (!handHere()) return;
+  const action = notation(shownPose());
+  if (typeof live.ui.judge !== "function") {
+    live.ui.act(action); // no judging here: the server decides (and explains a refusal)
+    return;
+  }
+  hand.dropWanted = true;
+  if (hand.verdict?.action === action) settleDrop();
+  else {
+    drawHand();
+    ask();
+  }
+}
+
+function settleDrop() {
+  if (!hand?.dropWanted || !handHere()) return;
+  const action = notation(shownPose());
+  if (hand.verdict?.action !== action) return;
+  hand.dropWanted = false;
+  if (hand.verdict.legal) {
+    hand.sent = action;
+    drawHand();
+    live.ui.act(action);
+  } else {
+    drawHand();
+  }
+}
+
+function putBack() {
+  hand = null;
+  drag = null;
+  drawHand();
+}
+
+function reasonWords(reason) {
+  return String(reason ?? "").replace(/^position: [^:]*: /, "");
+}
+
+/** Lines of at most `width` characters (the SVG text does not wrap by itself). */
+function wrap(words, width) {
+  const lines = [];
+  let line = "";
+  for (const word of words.split(/\s+/)) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+function poseShort(pose, t) {
+  return t("stackback.hand_pose", {
+    colour: colourWords(pose.colour, t),
+    x: tenths(pose.x),
+    y: tenths(pose.y),
+    angle: tenths(foldAngle(pose.angle)),
+  });
+}
+
+/** Redraw the ghost and the line under the boards from `hand` (in place: no new board). */
+function drawHand() {
+  if (!live) return;
+  const { t } = live.ui;
+  const { ghost, body, arm, handle, sign, reason, place, cancel } = live;
+  const here = handHere();
+  live.area.style.touchAction = here ? "none" : "";
+  ghost.setAttribute("display", here ? "inline" : "none");
+  place.setAttribute("display", here ? "inline" : "none");
+  cancel.setAttribute("display", here ? "inline" : "none");
+  let words;
+  let judged = "none";
+  if (!here) {
+    ghost.removeAttribute("data-judged");
+    ghost.removeAttribute("data-pose");
+    words = t("stackback.hand_hint");
+  } else {
+    const pose = shownPose();
+    const action = notation(pose);
+    const verdict = hand.verdict?.action === action ? hand.verdict : null;
+    judged = hand.sent === action ? "sent" : verdict ? (verdict.legal ? "legal" : "illegal") : "pending";
+    const [cx, cy] = px(pose.x, pose.y);
+    const w = LENGTH[pose.colour] * S;
+    const h = WIDTH * S;
+    const turn = `rotate(${-pose.angle} ${cx} ${cy})`;
+    const stroke = { legal: "#0b7a26", illegal: "#c00000", pending: "#333", sent: "#333" }[judged];
+    Object.entries({ x: cx - w / 2, y: cy - h / 2, width: w, height: h, transform: turn, stroke }).forEach(
+      ([k, v]) => body.setAttribute(k, v),
+    );
+    body.setAttribute("fill", FILL[pose.colour]);
+    body.setAttribute("stroke-dasharray", judged === "illegal" ? "8 5" : judged === "pending" ? "3 3" : "none");
+    // The handle at the end of the stick that keeps it inside the boards' area.
+    const [x0, y0, x1, y1] = live.bounds;
+    const out = (end) => {
+      const rad = (pose.angle * Math.PI) / 180;
+      const [hx, hy] = [pose.x + end * Math.cos(rad) * (w / S / 2 + 10), pose.y + end * Math.sin(rad) * (w / S / 2 + 10)];
+      return hx < x0 + 3 || hx > x1 - 3 || hy < y0 + 3 || hy > y1 - 3;
+    };
+    const reach = (out(1) && !out(-1) ? -1 : 1) * (w / 2 + 10 * S);
+    arm.setAttribute("x1", cx + Math.sign(reach) * (w / 2));
+    arm.setAttribute("x2", cx + reach);
+    arm.setAttribute("y1", cy);
+    arm.setAttribute("y2", cy);
+    arm.setAttribute("transform", turn);
+    handle.setAttribute("cx", cx + reach);
+    handle.setAttribute("cy", cy);
+    handle.setAttribute("transform", turn);
+    sign.setAttribute("x", cx);
+    sign.setAttribute("y", cy);
+    sign.textContent = { legal: "✓", illegal: "✗", pending: "…", sent: "…" }[judged];
+    sign.setAttribute("fill", stroke);
+    ghost.dataset.judged = judged;
+    ghost.dataset.pose = action;
+    const said = poseShort(pose, t);
+    if (judged === "legal") words = t("stackback.hand_legal", { pose: said });
+    else if (judged === "illegal") words = t("stackback.hand_illegal", { pose: said, reason: reasonWords(verdict.reason) });
+    else if (judged === "sent") words = t("stackback.hand_sent", { pose: said });
+    else words = t("stackback.hand_judging", { pose: said });
+    ghost.setAttribute("aria-label", `${words} ${t("stackback.hand_keys")}`);
+    place.setAttribute("aria-disabled", String(judged !== "legal"));
+    place.setAttribute("opacity", judged === "legal" ? 1 : 0.45);
+  }
+  reason.dataset.judged = judged;
+  reason.replaceChildren(
+    ...wrap(words, WRAP).slice(0, 4).map((line, i) => el("tspan", { x: reason.getAttribute("x"), dy: i ? 19 : 0 }, line)),
+  );
+  reason.setAttribute("aria-label", words);
+}
+
+/** A pressable SVG button of the band (pointer or keyboard). */
+function bandButton(x, y, width, label, cls, onPress) {
+  const node = el(
+    "g",
+    { class: `hand-button ${cls}`, tabindex: "0", role: "button", "aria-label": label, style: "cursor:pointer" },
+    el("rect", { x, y, width, height: 26, rx: 5, fill: "#fff", stroke: "#000", "stroke-width": 1.5 }),
+    text(x + width / 2, y + 13, label, { "font-size": 14 }),
+  );
+  node.addEventListener("click", (event) => {
+    event.preventDefault();
+    onPress();
+  });
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      event.stopPropagation();
+      onPress();
+    }
+  });
+  return node;
+}
+
+function snapToggle(x, y, t) {
+  const box = el("rect", { x, y: y - 9, width: 18, height: 18, rx: 3, fill: "#fff", stroke: "#000", "stroke-width": 1.5 });
+  const tick = text(x + 9, y, "✓", { "font-size": 16, "font-weight": "bold", display: snapOn ? "inline" : "none" });
+  const node = el(
+    "g",
+    {
+      class: "snap-toggle",
+      tabindex: "0",
+      role: "checkbox",
+      "aria-checked": String(snapOn),
+      "data-checked": String(snapOn),
+      style: "cursor:pointer",
+    },
+    box,
+    tick,
+    el("text", { x: x + 26, y, "dominant-baseline": "central", "font-size": 14 }, t("stackback.snap")),
+  );
+  const toggle = () => {
+    snapOn = !snapOn;
+    try {
+      window.localStorage?.setItem(SNAP_KEY, snapOn ? "1" : "0");
+    } catch {
+      // no storage: the choice lasts for this page
+    }
+    node.setAttribute("aria-checked", String(snapOn));
+    node.dataset.checked = String(snapOn);
+    tick.setAttribute("display", snapOn ? "inline" : "none");
+    if (handHere()) moved();
+  };
+  node.addEventListener("click", (event) => {
+    event.preventDefault();
+    toggle();
+  });
+  node.addEventListener("keydown", (event) => {
+    if (event.key === " " || event.key === "Enter") {
+      event.preventDefault();
+      event.stopPropagation();
+      toggle();
+    }
+  });
+  return node;
+}
+
+/** The ghost: the stick in hand, its turning handle and its verdict sign (hidden when empty). */
+function ghostNode(t) {
+  const body = el("rect", { class: "ghost-body", rx: 2, "fill-opacity": 0.6, "stroke-width": 3.5 });
+  const arm = el("line", { class: "ghost-arm", stroke: "#000", "stroke-width": 2, "pointer-events": "none" });
+  const handle = el("circle", {
+    class: "ghost-handle",
+    r: 11,
+    fill: "#fff",
+    stroke: "#000",
+    "stroke-width": 2,
+    style: "cursor:grab;touch-action:none",
+  });
+  handle.append(el("title", {}, t("stackback.hand_handle")));
+  const sign = text(0, 0, "", {
+    "font-size": 22,
+    "font-weight": "bold",
+    stroke: "#fff",
+    "stroke-width": 3,
+    "paint-order": "stroke",
+    "pointer-events": "none",
+    class: "ghost-sign",
+  });
+  const ghost = el(
+    "g",
+    { class: "ghost", tabindex: "0", role: "group", display: "none", style: "cursor:move;touch-action:none" },
+    body,
+    arm,
+    handle,
+    sign,
+  );
+  ghost.addEventListener("focus", () => {
+    ghostFocused = true;
+  });
+  ghost.addEventListener("blur", () => {
+    ghostFocused = false;
+  });
+  ghost.addEventListener("pointerdown", (event) => {
+    if (!handHere() || drag || (event.pointerType === "mouse" && event.button !== 0)) return;
+    event.preventDefault();
+    const [mx, my] = toMm(event.clientX, event.clientY);
+    if (event.target === handle) {
+      const pointer = (Math.atan2(my - hand.y, mx - hand.x) * 180) / Math.PI;
+      drag = { kind: "handle", pointerId: event.pointerId, sx: event.clientX, sy: event.clientY, started: false };
+      drag.offset = pointer - hand.angle;
+    } else {
+      drag = { kind: "ghost", pointerId: event.pointerId, sx: event.clientX, sy: event.clientY, started: false };
+      [drag.dx, drag.dy] = [hand.x - mx, hand.y - my];
+    }
+    drag.x = event.clientX;
+    drag.y = event.clientY;
+    ghost.focus({ preventScroll: true });
+  });
+  return { ghost, body, arm, handle, sign };
+}
+
+function pointerAngle(a, b) {
+  return (Math.atan2(-(b.y - a.y), b.x - a.x) * 180) / Math.PI;
+}
+
+function twist() {
+  const now = pointerAngle(drag, drag.second);
+  hand.angle = drag.second.angle + now - drag.second.base;
+}
+
+function onPointerMove(event) {
+  if (!drag || !onBoard()) return;
+  if (drag.second && event.pointerId === drag.second.pointerId) {
+    Object.assign(drag.second, { x: event.clientX, y: event.clientY });
+    if (handHere()) {
+      drag.started = true;
+      twist();
+      moved();
+    }
+    return;
+  }
+  if (event.pointerId !== drag.pointerId) return;
+  drag.x = event.clientX;
+  drag.y = event.clientY;
+  if (!drag.started) {
+    if (Math.hypot(drag.x - drag.sx, drag.y - drag.sy) < DRAG_PX) return;
+    drag.started = true;
+    if (drag.kind === "supply") {
+      takeInHand(drag.colour, 0, 0, 0);
+      [drag.dx, drag.dy] = [0, drag.lift ? TOUCH_LIFT : 0];
+    }
+  }
+  hideTip(); // no tip of what the stick passes over
+  if (!handHere()) return;
+  const [mx, my] = toMm(drag.x, drag.y);
+  if (drag.kind === "handle") hand.angle = (Math.atan2(my - hand.y, mx - hand.x) * 180) / Math.PI - drag.offset;
+  else {
+    hand.x = mx + drag.dx;
+    hand.y = my + drag.dy;
+  }
+  if (drag.second) twist();
+  moved();
+}
+
+/** A second finger on the boards while the first holds the stick: the two turn it. */
+function onAreaPointerDown(event) {
+  if (!drag || drag.second || event.pointerId === drag.pointerId || !handHere()) return;
+  event.preventDefault();
+  drag.second = { pointerId: event.pointerId, x: event.clientX, y: event.clientY };
+  drag.second.base = pointerAngle(drag, drag.second);
+  drag.second.angle = hand.angle;
+}
+
+function onPointerUp(event) {
+  if (!drag) return;
+  if (drag.second && event.pointerId === drag.second.pointerId) {
+    drag.second = null;
+    return;
+  }
+  if (event.pointerId !== drag.pointerId) return;
+  const done = drag;
+  drag = null;
+  if (!onBoard()) return;
+  if (!done.started) {
+    if (done.kind === "ghost" && event.type === "pointerup") drop(); // a tap on the ghost plays it
+    return;
+  }
+  swallowClickUntil = performance.now() + 500; // the click that ends a drag selects nothing
+  if (event.type !== "pointerup" || done.kind === "handle") return;
+  if (!insideArea(event.clientX, event.clientY)) putBack(); // dropped off the boards: put back
+  else drop();
+}
+
+function onClick(event) {
+  if (performance.now() < swallowClickUntil) {
+    swallowClickUntil = 0;
+    event.preventDefault();
+    event.stopPropagation();
+  }
+}
+
+function onWheel(event) {
+  if (!handHere()) return;
+  event.preventDefault();
+  const delta = event.deltaY || event.deltaX;
+  if (!delta) return;
+  hand.angle += (delta < 0 ? 1 : -1) * (event.shiftKey ? 1 : 5);
+  moved();
+}
+
+const TURNS = { BracketLeft: 1, KeyQ: 1, BracketRight: -1, KeyE: -1 };
+const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+
+/** Keys on the boards: arrows move the stick in hand (Shift: 5 mm), [ ] or Q E turn it 5°
+ * (Shift: 1°), Enter plays it, Escape puts it back. An arrow or turning key on a colour of your
+ * supply takes a stick of it in hand. */
+function onKey(event) {
+  if (!onBoard() || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target !== document.body && !live.svg.contains(target)) return;
+  const turn = TURNS[event.code];
+  const move = MOVES[event.key];
+  if (!handHere()) {
+    const colour = target.closest?.("[data-drag]")?.dataset.drag;
+    if (!colour || (!turn && !move)) return;
+    const first = live.ui.legal.map(parsePose).find((p) => p && p.colour === colour);
+    takeInHand(colour, first?.x ?? 30, first?.y ?? 50, first?.angle ?? 0);
+    event.preventDefault();
+    event.stopPropagation();
+    moved();
+    ghostFocused = true;
+    live.ghost.focus({ preventScroll: true }); // shown now: it can take the keys
+    return;
+  }
+  if (turn) hand.angle += turn * (event.shiftKey ? 1 : 5);
+  else if (move) {
+    const step = event.shiftKey ? 5 : 1;
+    hand.x += move[0] * step;
+    hand.y += move[1] * step;
+  } else if (event.key === "Enter" && (target === live.ghost || target === document.body)) {
+    event.preventDefault();
+    event.stopPropagation();
+    drop();
+    return;
+  } else if (event.key === "Escape") {
+    event.preventDefault();
+    event.stopPropagation();
+    putBack();
+    return;
+  } else return;
+  event.preventDefault();
+  event.stopPropagation();
+  moved();
+}
+
+if (typeof window !== "undefined") {
+  window.addEventListener("pointermove", onPointerMove);
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("pointercancel", onPointerUp);
+  window.addEventListener("click", onClick, true);
+  window.addEventListener("keydown", onKey, true);
+  // A finger dragging a stick does not scroll the page.
+  window.addEventListener(
+    "touchmove",
+    (event) => {
+      if (drag && onBoard()) event.preventDefault();
+    },
+    { passive: false },
+  );
+}
+
+/** The boards' area in millimetres: the region and a margin, grown to hold every stick. */
+function areaBounds(view) {
+  let [x0, y0, x1, y1] = [-8, -8, 244, 108];
+  for (const stick of view.state.sticks) {
+    const pose = parsePose(stick.pose);
+    if (!pose) continue;
+    const rad = (pose.angle * Math.PI) / 180;
+    const half = LENGTH[pose.colour] / 2;
+    const ex = Math.abs(Math.cos(rad)) * half + Math.abs(Math.sin(rad)) * (WIDTH / 2) + 3;
+    const ey = Math.abs(Math.sin(rad)) * half + Math.abs(Math.cos(rad)) * (WIDTH / 2) + 3;
+    [x0, x1] = [Math.min(x0, pose.x - ex), Math.max(x1, pose.x + ex)];
+    [y0, y1] = [Math.min(y0, pose.y - ey), Math.max(y1, pose.y + ey)];
+  }
+  return [Math.max(x0, -80), Math.max(y0, -80), Math.min(x1, 316), Math.min(y1, 180)];
+}
+
+export function render(view, ui) {
+  const { t } = ui;
+  const s = view.state;
+  for (const action of ui.legal) if (action !== "pass") ui.board.add(action);
+  const [x0, y0, x1, y1] = areaBounds(view);
+  const [ax, ay] = px(x0, y1);
+  const [aw, ah] = [(x1 - x0) * S, (y1 - y0) * S];
+  const width = Math.max(OX * 2 + 236 * S, aw);
+  const top = 34;
+  const svg = root(width, 1, t("stackback.board_label"));
+  svg.setAttribute("style", "user-select:none;-webkit-user-select:none");
+  svg.append(
+    heading(
+      OX,
+      20,
+      view.terminal
+        ? t("stackback.status_over")
+        : t(s.placed_this_turn === 1 ? "stackback.status_one" : "stackback.status", {
+            player: ui.playerName(s.turn),
+            placed: s.placed_this_turn,
+          }),
+      { "font-size": 13 },
+    ),
+  );
+  // The boards' own area: what lies on them is drawn inside it and never over the words.
+  const area = el("svg", {
+    class: "boards-area",
+    x: (width - aw) / 2,
+    y: top,
+    width: aw,
+    height: ah,
+    viewBox: `${ax} ${ay} ${aw} ${ah}`,
+    overflow: "hidden",
+  });
+  const layer = el("g", { class: "boards-layer" });
+  area.append(layer);
+  layer.append(el("rect", { x: ax, y: ay, width: aw, height: ah, fill: "#f4ecdf", stroke: "#b8a584" }));
+  BOARDS.forEach(([bx0, by0, bx1, by1], i) => {
+    const [bx, by] = px(bx0, by1);
+    layer.append(
+      el("rect", { x: bx, y: by, width: (bx1 - bx0) * S, height: (by1 - by0) * S, fill: "#d9b98c", stroke: "#7a5a2e", "stroke-width": 2 }),
+      text(bx + 14, by + 12, i === 0 ? "A" : "B", { "font-size": 12, fill: "#5a3e1b" }),
+    );
+  });
+  const change = lastChange(view, ui);
+  layer.append(sticks(view, ui, change));
+  layer.append(candidates(view, ui));
+  svg.append(area);
+  let bottom = top + ah + 24;
+  if (ui.interactive) {
+    // The stick in hand: the ghost on the boards, and under them its verdict and what to do.
+    const parts = ghostNode(t);
+    layer.append(parts.ghost);
+    const bandTop = top + ah + 6;
+    const reason = el("text", { class: "ghost-reason", x: OX, y: bandTop + 50, "font-size": 16, "aria-live": "polite" });
+    const place = bandButton(OX, bandTop + 6, 100, t("stackback.hand_place"), "ghost-place", () => {
+      if (handHere() && hand.verdict?.action === notation(shownPose())) drop();
+    });
+    const cancel = bandButton(OX + 110, bandTop + 6, 110, t("stackback.hand_put_back"), "ghost-cancel", putBack);
+    svg.append(place, cancel, snapToggle(OX + 240, bandTop + 19, t), reason);
+    area.addEventListener("pointerdown", onAreaPointerDown);
+    area.addEventListener("wheel", onWheel, { passive: false });
+    if (hand && hand.step !== view.step) hand = null;
+    live = { svg, area, layer, view, ui, reason, place, cancel, bounds: [x0, y0, x1, y1], ...parts };
+    drawHand();
+    if (handHere() && ghostFocused) window.requestAnimationFrame(() => live?.ghost.isConnected && live.ghost.focus());
+  }
+  // A seat keeps the room of the stick in hand on every turn: the supplies do not jump about.
+  if (ui.interactive || (ui.seat !== null && ui.seat !== undefined && !view.terminal)) bottom = top + ah + 6 + BAND + 18;
+  svg.append(supplies(view, ui, OX, bottom, change));
+  svg.append(heading(OX, bottom + 112, t("stackback.legend"), { "font-size": 11 }));
+  svg.setAttribute("viewBox", `0 0 ${width} ${bottom + 124}`);
+  return svg;
+}
+
 /**
  * Sentences for what changed the game's course between `prev` and `view` (one step apart): a pass
  * (who; and after piles, how many), a stick that slipped, one more turn without a stick ending the

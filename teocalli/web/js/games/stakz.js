@@ -5,7 +5,7 @@
 // tile, the pile colour drawn from, the totals after a round), and tiles, stacks, hands and the
 // pile explain themselves in `data-tip` (colour and symbol in words, a stack's rules).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
-import { heading, ink } from "./common.js";
+import { capital, counted, heading, ink, mark, tip } from "./common.js";
 
 export const COLOURS = { R: "#d62728", O: "#ff8c00", G: "#2ca02c", B: "#1f5fbf", P: "#7b3fa0" };
 const ORDER = ["R", "O", "G", "B", "P"];
@@ -19,35 +19,9 @@ function colourWords(letter, t) {
   return t(`stakz.colours.${letter}`);
 }
 
-/** The singular key when the count is 1, else the plural one: never "1 tiles". */
-function counted(t, count, one, other, params) {
-  return t(count === 1 ? one : other, params);
-}
-
-function capital(words) {
-  return words ? words[0].toUpperCase() + words.slice(1) : words;
-}
-
 /** Names seats as the table does when it says how, else "Seat N". */
 function nameOf(playerName, t) {
   return (p) => (playerName ? playerName(p) : t("table.seat_name", { n: p + 1 }));
-}
-
-/** Mark an element as changed by the last step (`kind` says how), if it was. */
-function mark(node, kind) {
-  if (kind) node.setAttribute("data-last", kind);
-  return node;
-}
-
-/** Give a piece words on hover and focus; focusable unless it already is (a move target). */
-function tip(node, words) {
-  node.setAttribute("data-tip", words);
-  if (!node.hasAttribute("tabindex")) {
-    node.setAttribute("tabindex", "0");
-    if (!node.hasAttribute("role")) node.setAttribute("role", "img");
-    if (!node.hasAttribute("aria-label")) node.setAttribute("aria-label", words);
-  }
-  return node;
 }
 
 /** A thick black-and-yellow rim around a box the last step changed (shape, not colour alone). */
@@ -105,7 +79,7 @@ export function tile(x, y, tileText, size = TILE, attrs = {}) {
     { class: "tile", ...attrs },
     el("rect", { x, y, width: size, height: size, rx: 5, fill, stroke: "#111" }),
     symbol(x + size / 2, y + size / 2 + 2, size * 0.28, tileText[1], ink(fill)),
-    text(x + 8, y + 8, tileText[0], { fill: ink(fill), "font-size": size * 0.27, "font-weight": "bold" }),
+    text(x + 8, y + 8, tileText[0], { fill: ink(fill), "font-size": Math.max(12, size * 0.27), "font-weight": "bold" }),
   );
 }
 
@@ -269,7 +243,7 @@ function stacks(view, ui, ox, oy, change) {
     const number = text(x + TILE / 2, base + 14, String(k), { "font-size": 13, class: "stack-number" });
     g.append(mark(tip(number, about), split));
     if (s.used.includes(k)) {
-      g.append(text(x + TILE / 2, base + 30, t("stakz.used"), { "font-size": 10 }));
+      g.append(text(x + TILE / 2, base + 30, t("stakz.used"), { "font-size": 12 }));
     }
     stack.forEach((tt, i) => {
       const y = base - (i + 1) * (TILE + 2);

@@ -1,0 +1,156 @@
+"""A phone (390 x 844, touch): every game but Stack Back (tests of its own) is played to the end
+against a bot by tapping the board only, never the list of moves; on the way every control that
+picks or plays a move must offer a 44 x 44 CSS px hit area and no visible text may be under 12 px.
+Screenshots go to /tmp/teocalli-screens/phone-<game>.png."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .play import CLICKABLE, create_table, final_scores
+
+SCREENS = Path("/tmp/teocalli-screens")
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+GAMES: dict[str, tuple[list[str], dict[str, Any], int | None]] = {
+    "aztack": (["human", "greedy"], {}, None),
+    "stakz": (["human", "greedy"], {"target": 1}, 1),
+    "shifting-stones": (["human", "greedy"], {}, 1),
+    "space-aztecs": (["human", "greedy"], {"removed_set": "pink"}, None),
+}
+"""Seats, short options and picked-up moves per turn (Stakz and Shifting Stones: turns go on)."""
+
+MEASURE = """() => {
+  const targets = [...document.querySelectorAll('#board [data-action], #board [data-select]')];
+  const small = [];
+  for (const node of targets) {
+    const r = node.getBoundingClientRect();
+    if (r.width < 44 - 0.5 || r.height < 44 - 0.5) {
+      const name = node.dataset.action ?? node.dataset.select;
+      small.push(`${name}: ${r.width.toFixed(1)}x${r.height.toFixed(1)}`);
+    }
+  }
+  const tiny = [];
+  const visible = (node) => {
+    const r = node.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && !node.closest('[hidden]')
+      && getComputedStyle(node).visibility !== 'hidden';
+  };
+  for (const node of document.querySelectorAll('#board svg text')) {
+    if (!node.textContent.trim() || !visible(node)) continue;
+    const m = node.getScreenCTM();
+    const scale = m ? Math.hypot(m.a, m.b) : 1;
+    const px = parseFloat(getComputedStyle(node).fontSize) * scale;
+    if (px < 12 - 0.05) tiny.push(`svg "${node.textContent.slice(0, 20)}": ${px.toFixed(1)}px`);
+  }
+  for (const node of document.body.querySelectorAll('*')) {
+    if (node.closest('svg') || ['SCRIPT', 'STYLE', 'TITLE'].includes(node.tagName)) continue;
+    const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+    if (!own || !visible(node)) continue;
+    const px = parseFloat(getComputedStyle(node).fontSize);
+    const words = node.textContent.slice(0, 20);
+    if (px < 12 - 0.05) tiny.push(`${node.tagName}#${node.id} "${words}": ${px}px`);
+  }
+  return {count: targets.length, small, tiny};
+}"""
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A fresh phone-sized touch page whose JavaScript errors fail the test."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.set_default_timeout(60000)
+    yield page
+    context.close()
+    assert not errors, f"errors in the browser: {errors}"
+
+
+def check_sizes(page: Any, where: str) -> int:
+    """Every board control at least 44 x 44 CSS px, no visible text under 12 px."""
+    found = page.evaluate(MEASURE)
+    assert not found["small"], f"{where}: targets under 44 x 44 px: {found['small'][:8]}"
+    assert not found["tiny"], f"{where}: text under 12 px: {found['tiny'][:8]}"
+    return int(found["count"])
+
+
+def play_by_tapping(page: Any, per_turn: int | None, max_taps: int = 600) -> int:
+    """Play seat 1 to the end by tapping the board (and the buttons beside it); return the
+    number of taps on the board."""
+    taps = board_taps = moves_this_turn = 0
+    while taps < max_taps:
+        page.wait_for_function(CLICKABLE, timeout=60000)
+        if page.evaluate("document.body.dataset.status") == "over":
+            return board_taps
+        check_sizes(page, f"tap {taps}")
+        before = page.evaluate("[document.body.dataset.renders, document.body.dataset.step]")
+        chosen = page.locator("#board [data-action][data-for-selection]")
+        pieces = page.locator("#board [data-select]")
+        board = page.locator("#board [data-action]")
+        bar = page.locator("#actionbar button")
+        if chosen.count():
+            target = chosen.last
+            moves_this_turn += 1
+        elif pieces.count() and (per_turn is None or moves_this_turn < per_turn):
+            target = pieces.first
+        elif board.count():
+            target = board.last
+            moves_this_turn = 0
+        elif bar.count():
+            target = bar.first
+            moves_this_turn = 0
+        else:
+            continue
+        if target.evaluate("e => e.closest('#board') !== null"):
+            board_taps += 1
+        target.tap()
+        taps += 1
+        page.wait_for_function(
+            """(before) => document.body.dataset.renders !== before[0]
+                || document.body.dataset.step !== before[1]
+                || !document.getElementById('error').hidden""",
+            arg=before,
+        )
+        assert not page.is_visible("#error"), page.inner_text("#error")
+    raise AssertionError(f"the game did not end within {max_taps} taps")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_whole_game_by_tapping_on_a_phone(server: str, page: Any, phone: Any, game: str) -> None:
+    seats, options, per_turn = GAMES[game]
+    link = create_table(page, server, game, seats, options)
+    phone.goto(f"{server}{link}")
+    phone.wait_for_selector("#board svg")
+    phone.wait_for_function(CLICKABLE)
+    # The board uses the width and the moves are one tap away.
+    box = phone.locator("#board").bounding_box()
+    assert box is not None and box["width"] >= 370
+    assert phone.locator("#moves-jump").is_visible()
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    phone.screenshot(path=str(SCREENS / f"phone-{game}.png"))
+    board_taps = play_by_tapping(phone, per_turn)
+    assert board_taps > 0
+    phone.screenshot(path=str(SCREENS / f"phone-{game}-over.png"))
+    assert len(final_scores(phone)) == len(seats)
+
+
+def test_the_moves_button_reaches_the_list(server: str, page: Any, phone: Any) -> None:
+    link = create_table(page, server, "aztack", ["human", "greedy"], {})
+    phone.goto(f"{server}{link}")
+    phone.wait_for_selector("#moves button")
+    phone.locator("#moves-jump").tap()
+    phone.wait_for_function(
+        "() => { const r = document.getElementById('moves').getBoundingClientRect();"
+        " return r.top < innerHeight && r.bottom > 0; }"
+    )
