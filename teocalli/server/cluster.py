@@ -100,9 +100,13 @@ class PgCluster:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
         for conn in (self.listener, self.locks, self.sender):
-            if conn is not None:
+            if conn is None:
+                continue
+            with contextlib.suppress(Exception):
+                await conn.close()
+            if not conn.closed:  # a connection stopped mid-LISTEN: drop it at the socket
                 with contextlib.suppress(Exception):
-                    await conn.close()
+                    conn.pgconn.finish()
 
     async def announce(self, table_id: str) -> None:
         """Tell every other process that `table_id` changed (after the change committed)."""

@@ -167,11 +167,15 @@ def test_a_killed_process_loses_nothing_and_another_finishes_the_game(
         msg = recv(ws)
         assert msg["seat"] == 0 and msg["step"] >= acknowledged["step"]
         assert msg["log"][: acknowledged["step"]] == acknowledged["log"]
-        while not msg["view"]["terminal"]:  # the bots move on: another process took them over
-            if msg["legal"]:
-                ws.send(json.dumps({"type": "act", "action": msg["legal"][0], "step": msg["step"]}))
-            msg = recv(ws)
+        while True:  # the bots move on: another process took them over
+            if msg["type"] == "state":
+                if msg["view"]["terminal"]:
+                    break
+                if msg["legal"]:
+                    act = {"type": "act", "action": msg["legal"][0], "step": msg["step"]}
+                    ws.send(json.dumps(act))
             assert msg["type"] != "error" or msg["code"] == "stale", msg
+            msg = recv(ws)
     steps, outcome = stored(b.url, tid)
     assert [s[0] for s in steps] == list(range(len(steps))) and outcome is not None
 

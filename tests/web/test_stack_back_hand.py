@@ -158,7 +158,7 @@ def test_a_stick_dragged_by_touch_is_played(server: str, browser: Any) -> None:
         before = _my_turn(page)
         page.locator("#board").scroll_into_view_if_needed()
         page.evaluate("document.querySelector('#board .supply').scrollIntoView({block: 'end'})")
-        x, y = _free_spot(page, "G", xs=(25, 45, 65, 80))  # board A: on a phone's screen
+        x, y = _free_spot(page, "G", xs=(22, 25, 35, 45, 65, 78))  # board A: on a phone's screen
         start = page.locator("#board [data-drag='G']").bounding_box()
         sx, sy = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
         # A finger holds the stick 12 mm above itself (where it can be seen).
