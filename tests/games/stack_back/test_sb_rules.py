@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import teocalli
 from teocalli.core import Effect, IllegalAction
 from teocalli.games.stack_back import PASS, EndReason, StackBackState, from_position, parse
 
-BLOCKED = """
-sticks: 0:G28.0,56.0@0.0 1:G208.0,8.0@0.0 0:Y184.0,44.0@0.0 1:G4.0,56.0@90.0 0:M196.0,68.0@0.0
-  1:M40.0,32.0@0.0 0:G172.0,20.0@90.0 1:M64.0,44.0@0.0 0:G28.0,92.0@0.0 1:M16.0,56.0@0.0
-  1:M196.0,92.0@0.0 0:M232.0,56.0@90.0 1:G52.0,80.0@90.0 0:G40.0,20.0@0.0 1:G196.0,20.0@0.0
-  0:M172.0,80.0@0.0 1:M40.0,86.0@155.0 1:G196.0,56.0@0.0 0:M178.0,50.0@30.0 0:Y202.0,14.0@135.0
-  0:Y20.0,74.0@90.0 0:Y112.0,32.0@0.0 1:G88.0,68.0@90.0 0:Y124.0,8.0@0.0 1:Y172.0,86.0@25.0
-  1:G196.0,74.0@155.0 1:Y40.0,38.0@25.0 1:G208.0,32.0@0.0 0:G102.0,20.0@115.0 0:G28.0,8.0@0.0
-  1:Y124.0,92.0@0.0 0:M174.0,78.0@175.0 0:G64.0,8.0@0.0 1:G178.0,34.0@140.0 1:G160.0,56.0@0.0
-  0:G76.0,80.0@90.0 1:M98.0,76.0@60.0 1:Y38.0,8.0@0.0 1:M54.0,26.0@90.0 1:Y102.0,56.0@85.0
-  1:Y188.0,62.0@55.0 0:G76.0,20.0@0.0 1:M118.0,20.0@115.0 0:G24.0,20.0@80.0 0:Y40.0,32.0@20.0
-  0:Y224.0,52.0@110.0 0:M212.0,32.0@60.0 0:Y136.0,20.0@40.0 0:M112.0,24.0@125.0 1:Y56.0,92.0@135.0
-  1:M176.0,16.0@155.0 1:M76.0,12.0@100.0
-"""
+BLOCKED = (Path(__file__).parents[2] / "data" / "stack-back-blocked.txt").read_text()
 """A seeded random game played on from a position where the candidate lists were empty, until
 no pose at all fits for either player (the search of search.py finds none): 5 and 3 sticks left."""
 
