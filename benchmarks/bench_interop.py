@@ -59,7 +59,7 @@ def pettingzoo_aec(name: str) -> Callable[[int], int]:
     env = pettingzoo.env(name)
 
     def play(k: int) -> int:
-        rng = np.random.default_rng(k)
+        rng = Rng(k)
         env.reset(seed=k)
         for _agent in env.agent_iter():
             obs, _reward, terminated, truncated, _info = env.last()
@@ -67,7 +67,7 @@ def pettingzoo_aec(name: str) -> Callable[[int], int]:
                 env.step(None)
                 continue
             legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+            env.step(int(legal[rng.randrange(len(legal))]))
         assert env.game_state is not None
         return len(env.game_state.history)
 
@@ -83,14 +83,14 @@ def pettingzoo_parallel(name: str) -> Callable[[int], int] | None:
     env = pettingzoo.parallel_env(name)
 
     def play(k: int) -> int:
-        rng = np.random.default_rng(k)
+        rng = Rng(k)
         observations, _infos = env.reset(seed=k)
         while env.agents:
             actions = {}
             for agent, obs in observations.items():
                 legal = np.flatnonzero(obs["action_mask"])
                 if len(legal):
-                    actions[agent] = int(legal[rng.integers(len(legal))])
+                    actions[agent] = int(legal[rng.randrange(len(legal))])
             observations, *_ = env.step(actions)
         assert env.game_state is not None
         return len(env.game_state.history)
@@ -104,12 +104,12 @@ def gymnasium_env(name: str) -> Callable[[int], int]:
     env = gymnasium.env(name, opponents="random")
 
     def play(k: int) -> int:
-        rng = np.random.default_rng(k)
+        rng = Rng(k)
         _obs, info = env.reset(seed=k)
         done = False
         while not done:
             legal = np.flatnonzero(info["action_mask"])
-            _obs, _r, done, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
+            _obs, _r, done, truncated, info = env.step(int(legal[rng.randrange(len(legal))]))
             done = done or truncated
         assert env.game_state is not None
         return len(env.game_state.history)
@@ -123,28 +123,28 @@ def openspiel_game(name: str) -> Callable[[int], int]:
     game = openspiel.load(name)
 
     def play(k: int) -> int:
-        rng = np.random.default_rng(k)
+        rng = Rng(k)
         state = game.new_initial_state()
         state.apply_action(k % 1024)
         steps = 0
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+                state.apply_action(outcomes[int(rng.randrange(len(outcomes)))][0])
                 continue
             if state.is_simultaneous_node():
                 joint = []
                 for p in range(game.num_players()):
                     state.observation_tensor(p)
                     legal = state.legal_actions(p)
-                    joint.append(legal[int(rng.integers(len(legal)))])
+                    joint.append(legal[int(rng.randrange(len(legal)))])
                 state.apply_actions(joint)
                 steps += game.num_players()
                 continue
             player = state.current_player()
             state.observation_tensor(player)
             legal = state.legal_actions()
-            state.apply_action(legal[int(rng.integers(len(legal)))])
+            state.apply_action(legal[int(rng.randrange(len(legal)))])
             steps += 1
         return steps
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from teocalli.core import Decision, Game, IllegalAction, State
 
-Mask = npt.NDArray[np.int8]
+from .observation import Encoder, Mask
 
 SEED_BOUND = 2**63 - 1
 """Deal seeds drawn from a NumPy generator are below this (teocalli seeds are Python ints)."""
@@ -84,15 +83,12 @@ def terminal_mask(size: int) -> Mask:
     return mask
 
 
-def action_mask(state: State, player: int, size: int, over: bool = False) -> Mask:
+def action_mask(encoder: Encoder, state: State, player: int, over: bool = False) -> Mask:
     """1 for each dense action index `player` may play now (all 0 if they may not act); once the
-    game or the episode is `over`, only NO_OP."""
+    game or the episode is `over`, only NO_OP. Built by the game's encoder (`Encoder.mask`)."""
     if over or state.is_terminal():
-        return terminal_mask(size)
-    mask = np.zeros(size, np.int8)
-    if player in state.to_move():
-        mask[state.legal_action_ints(player)] = 1
-    return mask
+        return terminal_mask(encoder.game.num_distinct_actions)
+    return encoder.mask(state, player)
 
 
 def next_mover(state: State, rng: np.random.Generator) -> int | None:

@@ -47,6 +47,7 @@ from .common import (
     next_mover,
     render,
     seed_from,
+    terminal_mask,
 )
 from .observation import Array, encoder_for
 
@@ -70,8 +71,8 @@ class _PolicySeat:
         self.env = env
 
     def act(self, state: State, player: int) -> int:
-        observation = self.env.encoder.encode(state.view(player))
-        mask = action_mask(state, player, self.env.game.num_distinct_actions)
+        observation = self.env.encoder.observe(state, player)
+        mask = action_mask(self.env.encoder, state, player)
         return int(self.choose(observation, mask))
 
 
@@ -122,6 +123,8 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
         self.game_state: State | None = None
         self.bots: dict[int, Agent | _PolicySeat] = {}
         self._lost = False
+        self._mask_key: tuple[State, int, bool] | None = None
+        self._mask_cache: Mask = terminal_mask(self.game.num_distinct_actions)
 
     # --- the episode --------------------------------------------------------------------------
     def reset(
@@ -191,7 +194,7 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
 
     def _observation(self) -> Array:
         assert self.game_state is not None
-        return self.encoder.encode(self.game_state.view(self.seat))
+        return self.encoder.observe(self.game_state, self.seat)
 
     def _info(self) -> dict[str, Any]:
         state = self.game_state
@@ -202,8 +205,14 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
         return info
 
     def _mask(self) -> Mask:
-        assert self.game_state is not None, "call reset() first"
-        return action_mask(self.game_state, self.seat, self.game.num_distinct_actions, self._lost)
+        """The learner's mask, built once per position (`_info` and `action_masks` share it)."""
+        state = self.game_state
+        assert state is not None, "call reset() first"
+        key = (state, len(state.history), self._lost)
+        if self._mask_key != key:
+            self._mask_cache = action_mask(self.encoder, state, self.seat, self._lost)
+            self._mask_key = key
+        return self._mask_cache
 
     def action_masks(self) -> np.ndarray:
         """The current legal-action mask (the method name sb3-contrib's MaskablePPO calls)."""

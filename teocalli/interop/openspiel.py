@@ -200,7 +200,9 @@ class TeocalliState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self._core is not None
-        return sorted(self._core.state.legal_action_ints(player))
+        mask = self._shared.encoder.mask(self._core.state, player)
+        indices: list[int] = np.flatnonzero(mask).tolist()
+        return indices
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._core is None:
@@ -294,7 +296,7 @@ class TeocalliObserver:
             self.tensor.fill(0.0)
             self.tensor[self._shared.encoder.f_seat.start + player] = 1.0
             return
-        self.tensor[:] = self._shared.encoder.encode(core.view(player))
+        self.tensor[:] = self._shared.encoder.observe(core, player)
 
     def string_from(self, state: TeocalliState, player: int) -> str:
         core = state.teocalli_state

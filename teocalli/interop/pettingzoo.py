@@ -85,14 +85,14 @@ class _Spaces:
 
     def observe(self, state: State, player: int, over: bool = False) -> Observation:
         return {
-            "observation": self.encoder.encode(state.view(player)),
-            "action_mask": action_mask(state, player, self.size, over),
+            "observation": self.encoder.observe(state, player),
+            "action_mask": action_mask(self.encoder, state, player, over),
         }
 
     def global_state(self, state: State) -> Array:
         """Every player's observation in seat order (PettingZoo's `state()`)."""
-        encode = self.encoder.encode
-        return np.concatenate([encode(state.view(p)) for p in range(self.game.num_players)])
+        observe = self.encoder.observe
+        return np.concatenate([observe(state, p) for p in range(self.game.num_players)])
 
 
 def _deal(rng: np.random.Generator | None, seed: int | None) -> tuple[np.random.Generator, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from teocalli.core import Game
 from teocalli.parts import export
 
-from .base import Array, Encoder, Field, Layout
+from .base import Array, Encoder, Field, Layout, Mask
 
 
 def encoder_class(name: str) -> type[Encoder]:
@@ -25,4 +25,4 @@ def encoder_for(game: Game) -> Encoder:
     return encoder_class(game.info.name)(game)
 
 
-__all__ = ["Array", "Encoder", "Field", "Layout", "encoder_class", "encoder_for"]
+__all__ = ["Array", "Encoder", "Field", "Layout", "Mask", "encoder_class", "encoder_for"]

@@ -25,21 +25,38 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from teocalli.games.aztack.components import (
+    BONUS0,
+    BONUS1,
     CELLS,
+    FIT0,
+    FIT1,
     HAND_SIZE,
     NUM_COLOURS,
     NUM_GLYPHS,
     NUM_STONES,
     PAIRS,
+    SLOTS,
     parse_cell,
     parse_half,
     stone_id,
 )
+from teocalli.games.aztack.state import AztackState
 
-from .base import Array, Encoder, Layout, one_hot, scaled
+from .base import Array, Encoder, Layout, Mask, Memo, changed, one_hot, scaled
 
 MAX_LEVEL = 12.0
+_LEVELS = np.array([scaled(h, MAX_LEVEL) for h in range(64)])
+"""scaled(level, 12) by level, exactly as the view path computes it."""
+_CELL_ROWS = np.arange(CELLS)
+
+
+def _bits(mask: int) -> Array:
+    """A 60-stone bit set as 0/1 floats, stone s at index s."""
+    raw = np.frombuffer(mask.to_bytes(8, "little"), np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:NUM_STONES].astype(np.float32)
 
 
 class AztackEncoder(Encoder):
@@ -94,6 +111,82 @@ class AztackEncoder(Encoder):
         for p, step in enumerate(state["last_placed"]):
             out[self.f_last.start + p] = scaled(step + 1, self.game.max_length)
         out[self.f_out.start] = scaled(state["out_of_play"], NUM_STONES)
+
+    incremental = True
+
+    def _observe(self, state: AztackState, player: int, out: Array, memo: Memo) -> None:
+        n = self.num_players
+        if changed(memo, "height", state.height):
+            out[self.f_heights.start : self.f_heights.stop] = _LEVELS[state.height]
+        if changed(memo, "top_half", state.top_half):
+            halves = np.array(state.top_half)
+            colour, glyph = self.f_top_colour.of(out), self.f_top_glyph.of(out)
+            colour[:] = 0.0
+            glyph[:] = 0.0
+            colour[_CELL_ROWS, halves // NUM_GLYPHS] = 1.0
+            glyph[_CELL_ROWS, halves % NUM_GLYPHS] = 1.0
+        placed = state.placed
+        old = memo.get("placed")
+        if old != placed:
+            if old is None or old != placed[: len(old)]:  # not a continuation: rewrite
+                old = []
+                out[self.f_on.start : self.f_on.stop] = 0.0
+                out[self.f_level.start : self.f_level.stop] = 0.0
+            on, level = self.f_on.start, self.f_level.start
+            for s, _p, _q, lv in placed[len(old) :]:
+                out[on + s] = 1.0
+                out[level + s] = _LEVELS[lv]
+            memo["placed"] = placed.copy()
+            opened = self.f_open.of(out)
+            opened[:] = 0.0
+            height, top = state.height, state.top_stone
+            for i, (p, q) in enumerate(PAIRS):
+                if height[p] == height[q] and top[p] != top[q]:
+                    opened[i] = 1.0
+        hands = self.f_hands.of(out)
+        for p, hand in enumerate(state.hands):
+            if changed(memo, f"hand{p}", hand):
+                hands[p] = _bits(hand)
+                out[self.f_hand_sizes.start + p] = scaled(hand.bit_count(), HAND_SIZE)
+        if changed(memo, "discarded", state.discarded):
+            out[self.f_discarded.start : self.f_discarded.stop] = _bits(state.discarded)
+        turn, bonus, last = self.f_turn.start, self.f_bonus.start, self.f_last.start
+        out[turn : turn + n] = 0.0
+        if not state.speed:
+            out[turn + state.turn] = 1.0
+        max_length = self.game.max_length
+        for p in range(n):
+            out[bonus + p] = float(state.pending >> p & 1)
+            out[last + p] = scaled(state.last_placed[p] + 1, max_length)
+        out[self.f_out.start] = scaled(state.out_of_play.bit_count(), NUM_STONES)
+
+    def mark_legal(self, state: AztackState, player: int, mask: Mask) -> None:
+        """`_legal_actions` by index (actions.py's Codec numbering)."""
+        codec = self.game.codec  # type: ignore[attr-defined]
+        hand, places, per = state.hands[player], codec.places, len(codec.kinds)
+        if state.pending >> player & 1:
+            while hand:
+                low = hand & -hand
+                hand ^= low
+                mask[places + low.bit_length() - 1] = 1
+            mask[places + NUM_STONES] = 1  # keep
+            return
+        found = False
+        if hand & state.fits_anywhere:
+            for pair, key in state.open_pairs:
+                for flipped, fit, bonus in ((0, FIT0, BONUS0), (1, FIT1, BONUS1)):
+                    stones = fit[key] & hand
+                    while stones:
+                        low = stones & -stones
+                        stones ^= low
+                        s = low.bit_length() - 1
+                        base = ((s * SLOTS) + 2 * pair + flipped) * per
+                        if per != 1:
+                            base += state._match_kind(s, key, flipped, bonus)
+                        mask[base] = 1
+                        found = True
+        if not found:
+            mask[places + NUM_STONES + 1] = 1  # pass
 
 
 ENCODER = AztackEncoder

@@ -1,10 +1,21 @@
-"""Fixed-shape float32 observations built from `State.view(player)` and nothing else.
+"""Fixed-shape float32 observations: what `State.view(player)` shows, and nothing else.
 
-Why views only: a view is, by the protocol's contract, everything the player may know and nothing
+Why views: a view is, by the protocol's contract, everything the player may know and nothing
 more, so an encoder that reads only the view can never leak a hand, a deck order or a pending
-choice, whatever it does. Each game's encoder declares its layout as named fields (a slice of the
-flat vector, its bounds and what it means); `Encoder.describe()` prints the concrete table for a
-game's options, and every module's docstring gives it symbolically.
+choice, whatever it does. `Encoder.encode(view)` is that reference encoding. Each game's encoder
+declares its layout as named fields (a slice of the flat vector, its bounds and what it means);
+`Encoder.describe()` prints the concrete table for a game's options, and every module's docstring
+gives it symbolically.
+
+Speed: building a view (a JSON-ready dict) costs more than an engine step, so the adapters call
+`Encoder.observe(state, player)` instead, which a game's encoder may implement from the engine's
+own fields (`_observe`): it writes into a buffer kept per observing player and rewrites only the
+fields whose engine values differ from those it last wrote (a value diff, so it is right for any
+state, not only the next one of the same game). It must equal `encode(state.view(player))`
+exactly, which tests/interop/test_observation.py checks on many random games of every game and
+variant, so the no-leak guarantee of views carries over. The same goes for masks:
+`Encoder.mark_legal` may compute the legal dense indices from the engine's fields instead of
+converting every legal action object (`State.legal_action_ints`), and is tested equal to it.
 
 Every layout starts with the same header (n = number of players):
 
@@ -20,17 +31,22 @@ Every layout starts with the same header (n = number of players):
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from teocalli.core import Game
+from teocalli.core import Game, State
 
 Array = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+Memo = dict[str, Any]
+"""Per observing player: the engine values an incremental encoder last wrote, by name."""
 
 _DECISIONS = ("turn", "simultaneous", "race")
 
@@ -46,11 +62,11 @@ class Field:
     high: float
     doc: str
 
-    @property
+    @cached_property
     def size(self) -> int:
-        return int(np.prod(self.shape))
+        return math.prod(self.shape)
 
-    @property
+    @cached_property
     def stop(self) -> int:
         return self.start + self.size
 
@@ -118,6 +134,8 @@ class Encoder(ABC):
         )
         self._build(layout)
         self.low, self.high = layout.bounds()
+        self._header_stop = self.f_result.stop
+        self._buffers: dict[int, tuple[Array, Memo]] = {}
 
     @property
     def shape(self) -> tuple[int]:
@@ -154,6 +172,50 @@ class Encoder(ABC):
     def describe(self) -> str:
         return self.layout.describe()
 
+    # --- the fast path: from the engine's fields ----------------------------------------------
+    incremental = False
+    """True when the game's encoder implements `_observe` (else `observe` encodes the view)."""
+
+    def _observe(self, state: Any, player: int, out: Array, memo: Memo) -> None:
+        """Write the game part of `player`'s observation at the (non-terminal) `state` into
+        `out`, which holds what this encoder last wrote for `player` (zeros at first); `memo`
+        holds the engine values it was written from (same player, any state)."""
+        raise NotImplementedError
+
+    def observe(self, state: State, player: int) -> Array:
+        """`player`'s observation at `state`: exactly `encode(state.view(player))`, built from the
+        engine's fields when the game's encoder can (a new array every call)."""
+        if not self.incremental or state.is_terminal():
+            return self.encode(state.view(player))
+        entry = self._buffers.get(player)
+        if entry is None:
+            entry = self._buffers[player] = (np.zeros(self.layout.size, np.float32), {})
+        out, memo = entry
+        out[: self._header_stop] = 0.0
+        out[self.f_seat.start + player] = 1.0
+        start = self.f_to_move.start
+        for p in state.to_move():
+            out[start + p] = 1.0
+        decision = state.decision()
+        if decision is not None:
+            out[self.f_decision.start + _DECISIONS.index(decision.value)] = 1.0
+        out[self.f_progress.start] = scaled(len(state.history), self.game.max_length)
+        self._observe(state, player, out, memo)
+        return out.copy()
+
+    def mark_legal(self, state: Any, player: int, mask: Mask) -> None:
+        """Set 1 in the zeroed `mask` at every dense index `player` may play now (`player` may
+        act, the game is not over). By default from `legal_action_ints`; a game's encoder may
+        compute the indices from the engine's fields (tested equal)."""
+        mask[state.legal_action_ints(player)] = 1
+
+    def mask(self, state: State, player: int) -> Mask:
+        """1 for each dense action index `player` may play now; all 0 if they may not act."""
+        mask = np.zeros(self.game.num_distinct_actions, np.int8)
+        if player in state.to_move():
+            self.mark_legal(state, player, mask)
+        return mask
+
 
 def returns_from_ranks(ranks: list[int], won: list[bool] | None = None) -> list[float]:
     """The core's rank-to-reward rule (Outcome.returns), from the ranks a view shows; a solo
@@ -166,6 +228,27 @@ def returns_from_ranks(ranks: list[int], won: list[bool] | None = None) -> list[
         tied = sum(1 for x in ranks if x == r)
         out.append(sum(1.0 - 2.0 * pos / (n - 1) for pos in range(r, r + tied)) / tied)
     return out
+
+
+_UNSET = object()
+
+
+def changed(memo: Memo, name: str, value: Any) -> bool:
+    """Whether the engine value `value` differs from the one remembered under `name`; if so,
+    remember it (a copy of a list: the engine mutates its lists; other values must be
+    immutable, or be copies the engine never touches)."""
+    if memo.get(name, _UNSET) == value:
+        return False
+    memo[name] = value.copy() if type(value) is list else value
+    return True
+
+
+def changed_rows(memo: Memo, name: str, rows: list[list[Any]]) -> bool:
+    """`changed` for a list of lists (each row copied)."""
+    if memo.get(name, _UNSET) == rows:
+        return False
+    memo[name] = [row.copy() for row in rows]
+    return True
 
 
 def one_hot(field: Field, out: Array, index: int | None, row: int | None = None) -> None:

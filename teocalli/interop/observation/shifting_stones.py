@@ -25,9 +25,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from teocalli.games.shifting_stones.components import CELLS, NUM_CARDS, SYMBOLS
+import numpy as np
 
-from .base import Array, Encoder, Layout, one_hot, scaled
+from teocalli.games.shifting_stones.actions import (
+    END_INDEX,
+    FLIP_BASE,
+    SCORE_BASE,
+    SHIFT_BASE,
+    SKIP_INDEX,
+)
+from teocalli.games.shifting_stones.components import CELLS, NUM_CARDS, POINTS, SWAPS, SYMBOLS, matches
+from teocalli.games.shifting_stones.state import ShiftingStonesState
+
+from .base import Array, Encoder, Layout, Mask, Memo, changed, changed_rows, one_hot, scaled
+
+_PAY = np.array(
+    [
+        [SHIFT_BASE + (c - 1) * len(SWAPS) + s for s in range(len(SWAPS))]
+        + [FLIP_BASE + (c - 1) * CELLS + cell for cell in range(CELLS)]
+        for c in range(NUM_CARDS + 1)  # row 0 unused: card ids start at 1
+    ]
+)
+"""Per card id, the dense indices of its 12 shifts and 9 flips (actions.py's numbering)."""
+_CARD_BASE = np.arange(-1, NUM_CARDS)
+"""Card id k at index k - 1: `_CARD_BASE[cards]` (as an array index)."""
 
 
 class ShiftingStonesEncoder(Encoder):
@@ -76,6 +97,57 @@ class ShiftingStonesEncoder(Encoder):
         hand = state["hand"] if "hand" in state else state["hands"][player]
         for card in hand:
             one_hot(self.f_hand, out, card - 1)
+
+    incremental = True
+
+    def _observe(self, state: ShiftingStonesState, player: int, out: Array, memo: Memo) -> None:
+        n = self.num_players
+        if changed(memo, "grid", state.grid):
+            grid = self.f_grid
+            out[grid.start : grid.stop] = 0.0
+            for c, symbol in enumerate(state.grid):
+                out[grid.start + c * len(SYMBOLS) + symbol] = 1.0
+        turn = self.f_turn.start
+        out[turn : turn + n] = 0.0
+        out[turn + state.turn] = 1.0
+        out[self.f_round.start] = scaled(state.turns // n, self.game.options["round_limit"])
+        out[self.f_acted.start] = float(state.acted)
+        out[self.f_scored_now.start] = scaled(state.turn_scored, 4)
+        for p, hand in enumerate(state.hands):
+            out[self.f_hand_sizes.start + p] = scaled(len(hand), 10)
+        out[self.f_deck.start] = scaled(len(state.deck), NUM_CARDS)
+        if changed(memo, "discard", state.discard):
+            self._cards(out, self.f_discard.start, state.discard)
+        if changed_rows(memo, "scored", state.scored):
+            for p, cards in enumerate(state.scored):
+                self._cards(out, self.f_scored.start + p * NUM_CARDS, cards)
+                points = sum(POINTS[c] for c in cards)
+                out[self.f_points.start + p] = scaled(points, 100)
+        for p, skipped in enumerate(state.last_skip):
+            out[self.f_skipped.start + p] = float(skipped)
+        out[self.f_strikes.start] = scaled(state.strikes if n == 1 else 0, 4)
+        if changed(memo, "hand", state.hands[player]):
+            self._cards(out, self.f_hand.start, state.hands[player])
+
+    @staticmethod
+    def _cards(out: Array, start: int, cards: list[int]) -> None:
+        """A 72-slot card set at `start` (card id k at start + k - 1)."""
+        row = out[start : start + NUM_CARDS]
+        row[:] = 0.0
+        row[_CARD_BASE[cards]] = 1.0
+
+    def mark_legal(self, state: ShiftingStonesState, player: int, mask: Mask) -> None:
+        """`_legal_actions` by index: score a matching card, pay any card, end, skip if allowed."""
+        hand = state.hands[player]
+        if hand:
+            mask[_PAY[hand]] = 1
+            grid = state.grid
+            for c in hand:
+                if matches(c, grid):
+                    mask[SCORE_BASE + c - 1] = 1
+        mask[END_INDEX] = 1
+        if state.can_skip(player):
+            mask[SKIP_INDEX] = 1
 
 
 ENCODER = ShiftingStonesEncoder

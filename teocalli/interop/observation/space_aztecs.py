@@ -38,23 +38,50 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
+from teocalli.games.space_aztecs.actions import (
+    CAPTURE_BASE,
+    CHOOSE_BASE,
+    KEEP_INDEX,
+    TAKE_BASE,
+    TUCK_INDEX,
+)
 from teocalli.games.space_aztecs.components import (
     CARD_BY_ID,
+    COLOUR,
     COLOURS,
+    KIND,
     NUM_CARDS,
     NUM_PILES,
     PILE_LETTERS,
+    PINK,
+    PINK_PENALTY,
+    Kind,
+)
+from teocalli.games.space_aztecs.scoring import Sheet, aztec_points, codex_points, pink_count
+from teocalli.games.space_aztecs.state import (
+    CAPTURED,
+    CITY,
+    TEMPLED,
+    Phase,
+    SpaceAztecsState,
 )
 
-from .base import Array, Encoder, Layout, one_hot, scaled
+from .base import Array, Encoder, Layout, Mask, Memo, changed, one_hot, scaled
 
 PHASES = ("pick", "choose", "resolve", "capture", "tuck", "over")
+assert PHASES == tuple(p.name.lower() for p in Phase), "PHASES must follow the engine's Phase"
 PENDING = ("capture", "tuck")
 MAX_ROUND = 20
 
 
 def _card(card_id: str) -> int:
     return CARD_BY_ID[card_id]
+
+
+_TOPS = np.array([KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in range(NUM_CARDS)] + [False])
+"""Cards that hold others under them (index -1, no host, is False)."""
 
 
 class SpaceAztecsEncoder(Encoder):
@@ -144,6 +171,123 @@ class SpaceAztecsEncoder(Encoder):
             out[self.f_memory_round.start + x] = scaled(entry["held_in_round"], MAX_ROUND)
             for card_id in entry["cards"]:
                 one_hot(self.f_memory, out, _card(card_id), x)
+
+    incremental = True
+
+    def _observe(self, state: SpaceAztecsState, player: int, out: Array, memo: Memo) -> None:
+        n = self.num_players
+        phase = state.phase
+        out[self.f_round.start] = scaled(state.round, MAX_ROUND)
+        head, stop = self.f_phase.start, self.f_pile_size.start  # phase to saucers
+        out[head:stop] = 0.0
+        out[head + int(phase)] = 1.0
+        out[self.f_start.start + state.start] = 1.0
+        if state.removed >= 0:
+            out[self.f_removed.start + state.removed] = 1.0
+        out[self.f_codex.start] = float(self.game.options["codex"])
+        limit = state.saucer_limit
+        out[self.f_saucers.start] = scaled(state.saucers_played, limit)
+        out[self.f_saucers.start + 1] = scaled(limit, 9)
+        holder = self.f_holder.of(out)
+        holder[:] = 0.0
+        for x in range(NUM_PILES):
+            out[self.f_pile_size.start + x] = scaled(state.pile_size[x], 10)
+            if state.holder[x] >= 0:
+                holder[x, state.holder[x]] = 1.0
+        if changed(memo, "where", state.where) | changed(memo, "host", state.host):
+            w, h = np.array(state.where), np.array(state.host)
+            memo["w"] = w
+            places = CITY + np.arange(n)[:, None]
+            self.f_city.of(out)[:] = w == places
+            self.f_tucked.of(out)[:] = (w >= TEMPLED) & _TOPS[h] & (w[h] == places)
+        w = memo["w"]
+        self._scores(state, w, out, memo)
+        out[self.f_chosen.start :] = 0.0  # has_chosen to the end: rewritten every time
+        if phase is Phase.CHOOSE:
+            for p, card in enumerate(state.chosen):
+                out[self.f_chosen.start + p] = float(card >= 0)
+            if state.chosen[player] >= 0:
+                out[self.f_your_choice.start + state.chosen[player]] = 1.0
+        announced = self.f_announced.of(out)
+        if state.order:
+            for i, p in enumerate(state.order):
+                announced[p, state.chosen[p]] = 1.0
+                out[self.f_order.start + p] = (i + 1) / n
+                out[self.f_played.start + p] = float(i <= state.playing)
+        else:
+            for card in state.last_played:
+                out[self.f_last.start + card] = 1.0
+        if phase is Phase.CAPTURE or phase is Phase.TUCK:
+            out[self.f_pending_player.start + state.order[state.playing]] = 1.0
+            if phase is Phase.CAPTURE:
+                out[self.f_pending_kind.start] = 1.0
+                out[self.f_pending_card.start + state.saucer] = 1.0
+                victim = state.victims[0]
+                out[self.f_victim.start + victim] = 1.0
+                for card in state.targets(victim, COLOUR[state.saucer]):
+                    out[self.f_choices.start + card] = 1.0
+            else:
+                out[self.f_pending_kind.start + 1] = 1.0
+                out[self.f_pending_card.start + state.tuck_card] = 1.0
+        held = state.held[player]
+        if held >= 0:
+            out[self.f_your_pile.start + held] = 1.0
+            self.f_your_cards.of(out)[:] = w == held
+        memory = self.f_memory.of(out)
+        for x in range(NUM_PILES):
+            seen = state.seen_round[player * NUM_PILES + x]
+            if seen:
+                out[self.f_memory_round.start + x] = scaled(seen, MAX_ROUND)
+                memory[x] = w == x
+                pending = state.pending_choice(x)
+                if pending >= 0 and state.holder[x] != player:
+                    memory[x, pending] = 1.0
+
+    def _scores(self, state: SpaceAztecsState, w: Any, out: Array, memo: Memo) -> None:
+        """score_now: each city's running total (the engine's Sheet), recomputed only for the
+        cities whose cards or Starting Player token changed."""
+        n = self.num_players
+        parts: list[tuple[int, tuple[int, int, int, int], int, int]] = memo.setdefault(
+            "parts", [(0, (0, 0, 0, 0), 0, 0)] * n
+        )
+        keys: list[Any] = memo.setdefault("city_keys", [None] * n)
+        dirty = False
+        for p in range(n):
+            key = (
+                (w == CITY + p).tobytes(),
+                (w == TEMPLED + p).tobytes(),
+                (w == CAPTURED + p).tobytes(),
+                state.start == p,
+            )
+            if keys[p] != key:
+                keys[p] = key
+                city = state.city(p)
+                parts[p] = (codex_points(city), aztec_points(city), pink_count(city), city.captured)
+                dirty = True
+        pink_in_game = state.removed != PINK
+        if changed(memo, "pink_in_game", pink_in_game) or dirty:
+            fewest = min(part[2] for part in parts)
+            for p, (codex, aztecs, pinks, captured) in enumerate(parts):
+                penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
+                total = Sheet(codex, aztecs, penalty, captured).total
+                out[self.f_score.start + p] = max(-1.0, min(1.0, total / 100))
+
+    def mark_legal(self, state: SpaceAztecsState, player: int, mask: Mask) -> None:
+        """`_legal_actions` by index (actions.py's numbering)."""
+        phase = state.phase
+        if phase is Phase.PICK:
+            for x in range(NUM_PILES):
+                if state.pile_size[x] and state.holder[x] < 0:
+                    mask[TAKE_BASE + x] = 1
+        elif phase is Phase.CHOOSE:
+            pile = state.held[player]
+            mask[CHOOSE_BASE : CHOOSE_BASE + NUM_CARDS] = np.array(state.where) == pile
+        elif phase is Phase.CAPTURE:
+            targets = state.targets(state.victims[0], COLOUR[state.saucer])
+            mask[[CAPTURE_BASE + c for c in targets]] = 1
+        else:
+            mask[TUCK_INDEX] = 1
+            mask[KEEP_INDEX] = 1
 
 
 ENCODER = SpaceAztecsEncoder

@@ -30,8 +30,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from teocalli.games.stakz import actions as act
 from teocalli.games.stakz.components import (
+    COLOUR,
     COLOUR_LETTERS,
+    MATCHES,
     MAX_STACKS,
     NUM_COLOURS,
     NUM_SYMBOLS,
@@ -39,8 +42,9 @@ from teocalli.games.stakz.components import (
     TOTAL_TILES,
     parse_tile,
 )
+from teocalli.games.stakz.state import StakzState, colour_bits
 
-from .base import Array, Encoder, Layout, one_hot, scaled
+from .base import Array, Encoder, Layout, Mask, Memo, changed, one_hot, scaled
 
 MAX_HEIGHT = 8
 
@@ -103,6 +107,83 @@ class StakzEncoder(Encoder):
                 hand_colours[p, c] = scaled(hand["colours"][letter], 10)
             for text in hand.get("tiles", ()):
                 hand_tiles[p, _tile(text)] += 0.25
+
+    incremental = True
+
+    def _observe(self, state: StakzState, player: int, out: Array, memo: Memo) -> None:
+        n = self.num_players
+        out[self.f_round.start] = scaled(len(state.rounds) + 1, 50)
+        out[self.f_target.start] = scaled(state.target, 100)
+        starter = self.f_starter.start
+        out[starter : starter + n] = 0.0
+        out[starter + state.starter] = 1.0
+        for p, score in enumerate(state.scores):
+            out[self.f_scores.start + p] = scaled(score, 200)
+        stacks = state.stacks
+        old: list[tuple[int, ...]] = memo.get("stacks", [])
+        if old != stacks:
+            colours, symbols = self.f_colour.of(out), self.f_symbol.of(out)
+            exists, height = self.f_exists.start, self.f_height.start
+            for s in range(max(len(old), len(stacks))):
+                stack = stacks[s] if s < len(stacks) else None
+                if s < len(old) and old[s] == stack:
+                    continue
+                colours[s] = 0.0
+                symbols[s] = 0.0
+                if stack is None:
+                    out[exists + s] = out[height + s] = 0.0
+                    continue
+                out[exists + s] = 1.0
+                out[height + s] = scaled(len(stack), MAX_HEIGHT)
+                for k, t in enumerate(stack[:MAX_HEIGHT]):
+                    colours[s, k, t // NUM_SYMBOLS] = 1.0
+                    symbols[s, k, t % NUM_SYMBOLS] = 1.0
+            memo["stacks"] = stacks.copy()  # of tuples: immutable
+        used = self.f_used.start
+        out[used : used + MAX_STACKS] = 0.0
+        bits = state.used
+        for s in range(len(stacks)):
+            if bits >> s & 1:
+                out[used + s] = 1.0
+        out[self.f_placed.start] = scaled(state.placed, 10)
+        out[self.f_idle.start] = scaled(state.idle, 10)
+        out[self.f_pile.start] = scaled(len(state.pile), TOTAL_TILES)
+        for c, count in enumerate(state.pile_colours):
+            out[self.f_pile_colours.start + c] = scaled(count, 15)
+        hand_colours = self.f_hand_colours.of(out)
+        for p, hand in enumerate(state.hands):
+            out[self.f_hand_sizes.start + p] = scaled(state.hand_size[p], 20)
+            if changed(memo, f"hand{p}", hand):
+                counts = [0] * NUM_COLOURS
+                for t, k in enumerate(hand):
+                    counts[COLOUR[t]] += k
+                for c in range(NUM_COLOURS):
+                    hand_colours[p, c] = scaled(counts[c], 10)
+                if p == player:
+                    tiles = self.f_hand_tiles.of(out)
+                    tiles[:] = 0.0
+                    tiles[p] = hand
+                    tiles[p] *= 0.25
+
+    def mark_legal(self, state: StakzState, player: int, mask: Mask) -> None:
+        """`_legal_actions` by index (actions.py's numbering), set in one assignment."""
+        hand = state.hands[player]
+        held = [t for t in range(NUM_TILES) if hand[t]]
+        indices: list[int] = []
+        used = state.used
+        for s, stack in enumerate(state.stacks):
+            if used >> s & 1:
+                continue
+            _, full = colour_bits(stack)
+            fits = MATCHES[stack[-1]]
+            base = s * NUM_TILES
+            indices.extend(base + t for t in held if fits[t] and not full >> COLOUR[t] & 1)
+        if state.pile:
+            end = act.END_INDEX + 1
+            indices.extend(end + c for c in range(NUM_COLOURS) if state.pile_colours[c])
+        else:
+            indices.append(act.END_INDEX)
+        mask[indices] = 1
 
 
 ENCODER = StakzEncoder
