@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import teocalli
+import teocalli.core
 from teocalli.core import Rng
 from teocalli.interop.observation import Encoder, encoder_class, encoder_for
 
@@ -84,3 +85,56 @@ def test_spectator_views_are_refused() -> None:
     game = teocalli.load("aztack")
     with pytest.raises(ValueError, match="per player"):
         encoder_for(game).encode(game.new_state(0).view(None))
+
+
+def _interleaved(game: teocalli.core.Game, seeds: range, limit: int) -> list[teocalli.core.State]:
+    """The states of several random games, taken in turn from each (so an incremental encoder
+    meets positions of different deals one after another, not only each one's successor)."""
+    games = [random_states(game, seed, limit=limit) for seed in seeds]
+    return [s for group in itertools.zip_longest(*games) for s in group if s is not None]
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_observe_from_the_engine_equals_the_view_encoding(
+    name: str, options: dict[str, Any]
+) -> None:
+    """`observe(state, p)` (the adapters' fast path, from the engine's fields, updated by diff)
+    is exactly `encode(state.view(p))` (the reference, from the view: leak-free by
+    construction), and `mask` marks exactly `legal_action_ints`: on random games of every
+    variant, in play order, interleaved across deals, and backwards."""
+    game = teocalli.load(name, **options)
+    encoder = encoder_for(game)
+    if encoder.incremental:
+        states = _interleaved(game, range(4), limit=400)
+    else:  # observe encodes the view: one short game shows it
+        states = random_states(game, 0, limit=6)
+    for state in states + states[::-7]:
+        for player in range(game.num_players):
+            expected = encoder.encode(state.view(player))
+            assert np.array_equal(encoder.observe(state, player), expected), (
+                f"step {len(state.history)}, player {player}"
+            )
+            mask = encoder.mask(state, player)
+            assert mask.dtype == np.int8
+            assert mask.shape == (game.num_distinct_actions,)
+            assert np.flatnonzero(mask).tolist() == sorted(state.legal_action_ints(player))
+
+
+def test_observe_returns_a_new_array_each_time() -> None:
+    """The fast path keeps a buffer per player, but never hands it out: an observation kept by
+    the caller (a replay buffer) stays as it was when the game moves on."""
+    game = teocalli.load("stakz")
+    encoder = encoder_for(game)
+    states = random_states(game, 1, limit=20)
+    first = encoder.observe(states[0], 0)
+    kept = first.copy()
+    encoder.observe(states[-1], 0)
+    first_again = encoder.observe(states[0], 0)
+    assert np.array_equal(first, kept)
+    assert first_again is not first
+    assert np.array_equal(first_again, kept)
+
+
+def test_the_four_engine_backed_encoders_are_incremental() -> None:
+    for name in ("aztack", "stakz", "shifting-stones", "space-aztecs"):
+        assert encoder_for(teocalli.load(name)).incremental, name

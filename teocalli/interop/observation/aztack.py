@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from teocalli.games.aztack.actions import Codec
 from teocalli.games.aztack.components import (
     BONUS0,
     BONUS1,
@@ -162,7 +163,8 @@ class AztackEncoder(Encoder):
 
     def mark_legal(self, state: AztackState, player: int, mask: Mask) -> None:
         """`_legal_actions` by index (actions.py's Codec numbering)."""
-        codec = self.game.codec  # type: ignore[attr-defined]
+        codec = self.game.codec
+        assert isinstance(codec, Codec)
         hand, places, per = state.hands[player], codec.places, len(codec.kinds)
         if state.pending >> player & 1:
             while hand:

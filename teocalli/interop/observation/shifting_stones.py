@@ -34,7 +34,14 @@ from teocalli.games.shifting_stones.actions import (
     SHIFT_BASE,
     SKIP_INDEX,
 )
-from teocalli.games.shifting_stones.components import CELLS, NUM_CARDS, POINTS, SWAPS, SYMBOLS, matches
+from teocalli.games.shifting_stones.components import (
+    CELLS,
+    NUM_CARDS,
+    POINTS,
+    SWAPS,
+    SYMBOLS,
+    matches,
+)
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
 from .base import Array, Encoder, Layout, Mask, Memo, changed, changed_rows, one_hot, scaled

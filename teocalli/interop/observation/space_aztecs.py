@@ -71,7 +71,7 @@ from teocalli.games.space_aztecs.state import (
 from .base import Array, Encoder, Layout, Mask, Memo, changed, one_hot, scaled
 
 PHASES = ("pick", "choose", "resolve", "capture", "tuck", "over")
-assert PHASES == tuple(p.name.lower() for p in Phase), "PHASES must follow the engine's Phase"
+assert tuple(p.name.lower() for p in Phase) == PHASES, "PHASES must follow the engine's Phase"
 PENDING = ("capture", "tuck")
 MAX_ROUND = 20
 
@@ -80,6 +80,11 @@ def _card(card_id: str) -> int:
     return CARD_BY_ID[card_id]
 
 
+_CACHE_SIZE = 4096
+"""Entries kept by the score caches before they start again (positions of a few games)."""
+_PILES = np.arange(NUM_PILES)[:, None]
+_TENTHS = np.array([scaled(k, 10) for k in range(NUM_CARDS + 1)])
+"""scaled(pile size, 10) by size, as the view path computes it."""
 _TOPS = np.array([KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in range(NUM_CARDS)] + [False])
 """Cards that hold others under them (index -1, no host, is False)."""
 
@@ -89,6 +94,8 @@ class SpaceAztecsEncoder(Encoder):
 
     def _build(self, layout: Layout) -> None:
         n, c = self.num_players, NUM_CARDS
+        self._totals: dict[tuple[bytes, int, int], list[float]] = {}
+        self._cities: dict[tuple[bytes, bytes, bytes, bool], tuple[Any, ...]] = {}
         self.f_round = layout.add("round", 1, "the round / 20")
         self.f_phase = layout.add("phase", len(PHASES), "one-hot phase")
         self.f_start = layout.add("starting_player", n, "one-hot starting player")
@@ -188,19 +195,23 @@ class SpaceAztecsEncoder(Encoder):
         limit = state.saucer_limit
         out[self.f_saucers.start] = scaled(state.saucers_played, limit)
         out[self.f_saucers.start + 1] = scaled(limit, 9)
-        holder = self.f_holder.of(out)
-        holder[:] = 0.0
-        for x in range(NUM_PILES):
-            out[self.f_pile_size.start + x] = scaled(state.pile_size[x], 10)
-            if state.holder[x] >= 0:
-                holder[x, state.holder[x]] = 1.0
+        if changed(memo, "pile_size", state.pile_size):
+            sizes = self.f_pile_size
+            out[sizes.start : sizes.stop] = _TENTHS[state.pile_size]
+        if changed(memo, "holder", state.holder):
+            holder = self.f_holder.of(out)
+            holder[:] = 0.0
+            for x, p in enumerate(state.holder):
+                if p >= 0:
+                    holder[x, p] = 1.0
         if changed(memo, "where", state.where) | changed(memo, "host", state.host):
             w, h = np.array(state.where), np.array(state.host)
-            memo["w"] = w
+            memo["w"], memo["where_bytes"] = w, w.tobytes()
+            memo["piles"] = w == _PILES  # row x: the cards in pile x
             places = CITY + np.arange(n)[:, None]
             self.f_city.of(out)[:] = w == places
             self.f_tucked.of(out)[:] = (w >= TEMPLED) & _TOPS[h] & (w[h] == places)
-        w = memo["w"]
+        w, piles = memo["w"], memo["piles"]
         self._scores(state, w, out, memo)
         out[self.f_chosen.start :] = 0.0  # has_chosen to the end: rewritten every time
         if phase is Phase.CHOOSE:
@@ -232,45 +243,60 @@ class SpaceAztecsEncoder(Encoder):
         held = state.held[player]
         if held >= 0:
             out[self.f_your_pile.start + held] = 1.0
-            self.f_your_cards.of(out)[:] = w == held
+            self.f_your_cards.of(out)[:] = piles[held]
         memory = self.f_memory.of(out)
         for x in range(NUM_PILES):
             seen = state.seen_round[player * NUM_PILES + x]
             if seen:
                 out[self.f_memory_round.start + x] = scaled(seen, MAX_ROUND)
-                memory[x] = w == x
+                memory[x] = piles[x]
                 pending = state.pending_choice(x)
                 if pending >= 0 and state.holder[x] != player:
                     memory[x, pending] = 1.0
 
     def _scores(self, state: SpaceAztecsState, w: Any, out: Array, memo: Memo) -> None:
-        """score_now: each city's running total (the engine's Sheet), recomputed only for the
-        cities whose cards or Starting Player token changed."""
-        n = self.num_players
-        parts: list[tuple[int, tuple[int, int, int, int], int, int]] = memo.setdefault(
-            "parts", [(0, (0, 0, 0, 0), 0, 0)] * n
-        )
-        keys: list[Any] = memo.setdefault("city_keys", [None] * n)
-        dirty = False
-        for p in range(n):
+        """score_now: each city's running total (the engine's Sheet). Totals depend only on where
+        the cards are, the Starting Player and the removed set, so they are cached by those for
+        every observer (the AEC env observes each player in turn: one computes, the rest look up).
+        """
+        key = (memo["where_bytes"], state.start, state.removed)
+        if memo.get("score_key") == key:
+            return
+        totals = self._totals.get(key)
+        if totals is None:
+            totals = self._score_totals(state, w)
+            if len(self._totals) >= _CACHE_SIZE:
+                self._totals.clear()
+            self._totals[key] = totals
+        out[self.f_score.start : self.f_score.stop] = totals
+        memo["score_key"] = key
+
+    def _score_totals(self, state: SpaceAztecsState, w: Any) -> list[float]:
+        """`state.sheets()` totals / 100 in [-1, 1], each city's lines cached by its cards."""
+        parts = []
+        for p in range(self.num_players):
             key = (
                 (w == CITY + p).tobytes(),
                 (w == TEMPLED + p).tobytes(),
                 (w == CAPTURED + p).tobytes(),
                 state.start == p,
             )
-            if keys[p] != key:
-                keys[p] = key
+            lines = self._cities.get(key)
+            if lines is None:
                 city = state.city(p)
-                parts[p] = (codex_points(city), aztec_points(city), pink_count(city), city.captured)
-                dirty = True
+                lines = (codex_points(city), aztec_points(city), pink_count(city), city.captured)
+                if len(self._cities) >= _CACHE_SIZE:
+                    self._cities.clear()
+                self._cities[key] = lines
+            parts.append(lines)
         pink_in_game = state.removed != PINK
-        if changed(memo, "pink_in_game", pink_in_game) or dirty:
-            fewest = min(part[2] for part in parts)
-            for p, (codex, aztecs, pinks, captured) in enumerate(parts):
-                penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
-                total = Sheet(codex, aztecs, penalty, captured).total
-                out[self.f_score.start + p] = max(-1.0, min(1.0, total / 100))
+        fewest = min(part[2] for part in parts)
+        totals = []
+        for codex, aztecs, pinks, captured in parts:
+            penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
+            total = Sheet(codex, aztecs, penalty, captured).total
+            totals.append(max(-1.0, min(1.0, total / 100)))
+        return totals
 
     def mark_legal(self, state: SpaceAztecsState, player: int, mask: Mask) -> None:
         """`_legal_actions` by index (actions.py's numbering)."""
