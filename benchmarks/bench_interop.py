@@ -1,16 +1,22 @@
 """Interop adapters against the raw engine: `python -m benchmarks.bench_interop [--seconds S]`.
 
 For every registered game (default options) it plays uniformly random legal games for about
-`--seconds` per row and prints engine steps per second:
+`--seconds` per cell and prints engine steps per second, all in one run, with the same random
+policy everywhere (teocalli's `Rng.randrange` over the legal actions, seeded by the episode):
 
-- raw: the engine alone (`legal_actions`, `apply`), as benchmarks/common.py's random playouts;
-- pettingzoo: the AEC env (`last()` builds the mover's observation and mask, then `step`);
-- parallel: the Parallel env, for games that have one (every live agent's observation each step);
+- raw: the engine alone. A raw step is what a random playout does (benchmarks/common.py's
+  `random_step`): `to_move()`, the engine's own `legal_actions(player)` (action objects), one of
+  them drawn, `apply(action)`. No observation, no mask, no dense integers;
+- pettingzoo: the AEC env: `agent_iter`, `last()` (the mover's observation and mask), the legal
+  indices from the mask (`np.flatnonzero`), one drawn, `step(index)`;
+- parallel: the Parallel env, for games that have one (every live agent's observation and mask
+  each step);
 - gymnasium: the single-agent env, seat 0 against random bots (every engine step counted, the
   bots' too; the learner's observation and mask at each of its steps);
 - openspiel: the pyspiel game (`legal_actions`, `observation_tensor` of the mover, `apply_action`).
 
-and the ratio raw / adapter (the target is at most 2). Figures compare within one run only.
+and the slowdown raw / adapter for each (the target is at most 2). Figures compare within one
+run only.
 """
 
 from __future__ import annotations
@@ -26,6 +32,9 @@ import teocalli
 from teocalli.core import Rng
 
 from .common import random_step
+
+TARGET = 2.0
+"""The adapters' goal: at most this many times slower than the raw engine."""
 
 
 def _rate(play: Callable[[int], int], seconds: float) -> float:
@@ -179,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     for adapter in ADAPTERS:
         header += f" {adapter + ' steps/s':>18} {'ratio':>6}"
     print(header)
+    misses: list[str] = []
     for name in names:
         rates = measure(name, args.seconds)
         row = f"{name:<16} {rates['raw']:>12.0f}"
@@ -188,6 +198,10 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 row += f" {'-':>18} {'-':>6}"
         print(row, flush=True)
+        slow = [a for a in ADAPTERS if a in rates and rates["raw"] / rates[a] > TARGET]
+        if slow:
+            misses.append(f"{name}: {', '.join(slow)}")
+    print(f"slower than {TARGET:g}x the raw engine: " + ("; ".join(misses) or "none"))
     return 0
 
 
