@@ -73,7 +73,12 @@ def agent_name(player: int) -> str:
 
 
 def agent_index(agent: str) -> int:
-    return int(agent.rpartition("_")[2])
+    index = _AGENT_INDEX.get(agent)
+    return int(agent.rpartition("_")[2]) if index is None else index
+
+
+_AGENT_INDEX = {agent_name(p): p for p in range(64)}
+"""The usual agents' seats, looked up (the adapters ask at every step)."""
 
 
 def terminal_mask(size: int) -> Mask:
@@ -115,7 +120,8 @@ def as_index(game: Game, action: Any) -> int:
             f"{game.num_distinct_actions - 1}), not {action!r}"
         )
     index = int(action)
-    game.action_from_int(index)  # InvalidAction with the game's message when out of range
+    if not 0 <= index < game.num_distinct_actions:
+        game.action_from_int(index)  # InvalidAction with the game's message
     return index
 
 

@@ -50,6 +50,9 @@ from .observation import Encoder, encoder_for
 PREFIX = "teocalli_"
 DEFAULT_DEALS = 1024
 _SIM_NODE = "simultaneous"
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
 
 
 def short_name(name: str) -> str:
@@ -187,15 +190,18 @@ class TeocalliState(pyspiel.State):
         return state.decision() is Decision.RACE and len(state.to_move()) > 1 and self._racer < 0
 
     def current_player(self) -> int:
+        # OpenSpiel asks this several times per step (is_chance_node, legal_actions, ...): the
+        # race and simultaneous checks run only for the games that have such decisions.
         if self._core is None:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         state = self._core.state
         if state.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self._race_pending(state):
-            return int(pyspiel.PlayerId.CHANCE)
-        if self._shared.simultaneous and state.decision() is Decision.SIMULTANEOUS:
-            return int(pyspiel.PlayerId.SIMULTANEOUS)
+            return _TERMINAL
+        shared = self._shared
+        if shared.race and self._race_pending(state):
+            return _CHANCE
+        if shared.simultaneous and state.decision() is Decision.SIMULTANEOUS:
+            return _SIMULTANEOUS
         return self._racer if self._racer >= 0 else state.to_move()[0]
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -289,14 +295,20 @@ class TeocalliObserver:
         encoder = shared.encoder
         self.tensor = np.zeros(encoder.layout.size, np.float32)
         self.dict = {name: f.of(self.tensor) for name, f in encoder.layout.fields.items()}
+        self._written: tuple[State, int, int] | None = None  # what `tensor` holds now
 
     def set_from(self, state: TeocalliState, player: int) -> None:
         core = state.teocalli_state
         if core is None:
+            self._written = None
             self.tensor.fill(0.0)
             self.tensor[self._shared.encoder.f_seat.start + player] = 1.0
             return
-        self.tensor[:] = self._shared.encoder.observe(core, player)
+        # pyspiel's observation_tensor calls this twice for one observation: write it once
+        key = (core, len(core.history), player)
+        if self._written != key:
+            self.tensor[:] = self._shared.encoder.observe(core, player)
+            self._written = key
 
     def string_from(self, state: TeocalliState, player: int) -> str:
         core = state.teocalli_state

@@ -188,7 +188,7 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
         assert self.game_state is not None and self._rng is not None
         mover = next_mover(self.game_state, self._rng)
         if mover is not None:
-            self.agent_selection = agent_name(mover)
+            self.agent_selection = self.possible_agents[mover]
 
     def observe(self, agent: str) -> Observation:
         """The agent's observation and mask, built once per step (cached until the next one)."""
@@ -209,8 +209,10 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
         if action is None:
             raise IllegalAction(f"{agent} is still in the game: give an action, not None")
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        self._cache = {}
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
+        self._cache.clear()
         try:
             apply_index(state, action, agent_index(agent))
         except (IllegalAction, InvalidAction) as err:
@@ -236,6 +238,7 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self._select()
+            return  # every reward is 0: nothing to accumulate
         self._accumulate_rewards()
 
 

@@ -105,7 +105,7 @@ def test_observe_from_the_engine_equals_the_view_encoding(
     game = teocalli.load(name, **options)
     encoder = encoder_for(game)
     if encoder.incremental:
-        states = _interleaved(game, range(4), limit=400)
+        states = _interleaved(game, range(4), limit=game.max_length)  # whole games
     else:  # observe encodes the view: one short game shows it
         states = random_states(game, 0, limit=6)
     for state in states + states[::-7]:

@@ -114,6 +114,7 @@ class AztackEncoder(Encoder):
         out[self.f_out.start] = scaled(state["out_of_play"], NUM_STONES)
 
     incremental = True
+    final_is_shared = True  # `_encode` never reads the player
 
     def _observe(self, state: AztackState, player: int, out: Array, memo: Memo) -> None:
         n = self.num_players

@@ -114,7 +114,8 @@ class Layout:
 
 def scaled(value: float, scale: float) -> float:
     """`value / scale` clipped to [0, 1]: counts keep their meaning and stay in bounds."""
-    return min(max(value / scale, 0.0), 1.0)
+    x = value / scale
+    return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
 class Encoder(ABC):
@@ -136,6 +137,9 @@ class Encoder(ABC):
         self.low, self.high = layout.bounds()
         self._header_stop = self.f_result.stop
         self._buffers: dict[int, tuple[Array, Memo]] = {}
+        self._final_key: tuple[State, int] | None = None
+        self._final_view: dict[str, Any] = {}
+        self._final_obs: Array | None = None
 
     @property
     def shape(self) -> tuple[int]:
@@ -185,7 +189,9 @@ class Encoder(ABC):
     def observe(self, state: State, player: int) -> Array:
         """`player`'s observation at `state`: exactly `encode(state.view(player))`, built from the
         engine's fields when the game's encoder can (a new array every call)."""
-        if not self.incremental or state.is_terminal():
+        if state.is_terminal():
+            return self._final_observation(state, player)
+        if not self.incremental:
             return self.encode(state.view(player))
         entry = self._buffers.get(player)
         if entry is None:
@@ -202,6 +208,30 @@ class Encoder(ABC):
         out[self.f_progress.start] = scaled(len(state.history), self.game.max_length)
         self._observe(state, player, out, memo)
         return out.copy()
+
+    final_is_shared = False
+    """True when `_encode` of a finished game's view does not depend on the player (the view
+    then shows everything to everyone), so the players' final observations differ only in the
+    seat: `observe` encodes the final position once. Tested like the rest of `observe`."""
+
+    def _final_observation(self, state: State, player: int) -> Array:
+        """`encode(state.view(player))` of a finished game. Every view of it shows everything,
+        so the spectator's view is built once per final position, and encoded once when
+        `final_is_shared` (the adapters observe every player at the end)."""
+        key = (state, len(state.history))
+        if self._final_key != key:
+            self._final_view = state.view(None)
+            self._final_obs = None
+            self._final_key = key
+        view = {**self._final_view, "player": player}
+        if not self.final_is_shared:
+            return self.encode(view)
+        if self._final_obs is None:
+            self._final_obs = self.encode(view)
+        obs = self._final_obs.copy()
+        obs[self.f_seat.start : self.f_seat.stop] = 0.0
+        obs[self.f_seat.start + player] = 1.0
+        return obs
 
     def mark_legal(self, state: Any, player: int, mask: Mask) -> None:
         """Set 1 in the zeroed `mask` at every dense index `player` may play now (`player` may

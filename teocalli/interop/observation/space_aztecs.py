@@ -63,6 +63,7 @@ from teocalli.games.space_aztecs.scoring import Sheet, aztec_points, codex_point
 from teocalli.games.space_aztecs.state import (
     CAPTURED,
     CITY,
+    OUT,
     TEMPLED,
     Phase,
     SpaceAztecsState,
@@ -89,6 +90,26 @@ _TOPS = np.array([KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in range(NUM_CARDS
 """Cards that hold others under them (index -1, no host, is False)."""
 
 
+class _Cards:
+    """One placement of the cards (the engine's `where` and `host`) as arrays: the piles' cards,
+    the city and tucked rows of the observation (every observer's) and the cities' key."""
+
+    def __init__(self, state: SpaceAztecsState, n: int, last: _Cards | None) -> None:
+        self.where_list, self.host_list = state.where.copy(), state.host.copy()
+        w = self.where = np.array(self.where_list)
+        self.piles = w == _PILES  # row x: the cards in pile x
+        # what scores and cities depend on: the cards in cities (in view, templed, captured)
+        self.city_key = np.where(w >= CITY, w, OUT).tobytes()
+        if last is not None and last.city_key == self.city_key and last.host_list == state.host:
+            self.cities = last.cities
+            return
+        h = np.array(self.host_list)
+        places = CITY + np.arange(n)[:, None]
+        city = w == places
+        tucked = (w >= TEMPLED) & _TOPS[h] & (w[h] == places)
+        self.cities = np.concatenate([city.ravel(), tucked.ravel()]).astype(np.float32)
+
+
 class SpaceAztecsEncoder(Encoder):
     """Space Aztecs: piles, cities, revealed and pending choices, the observer's pile and memory."""
 
@@ -96,6 +117,7 @@ class SpaceAztecsEncoder(Encoder):
         n, c = self.num_players, NUM_CARDS
         self._totals: dict[tuple[bytes, int, int], list[float]] = {}
         self._cities: dict[tuple[bytes, bytes, bytes, bool], tuple[Any, ...]] = {}
+        self._last_cards: _Cards | None = None
         self.f_round = layout.add("round", 1, "the round / 20")
         self.f_phase = layout.add("phase", len(PHASES), "one-hot phase")
         self.f_start = layout.add("starting_player", n, "one-hot starting player")
@@ -180,6 +202,7 @@ class SpaceAztecsEncoder(Encoder):
                 one_hot(self.f_memory, out, _card(card_id), x)
 
     incremental = True
+    final_is_shared = True  # `_encode` never reads the player
 
     def _observe(self, state: SpaceAztecsState, player: int, out: Array, memo: Memo) -> None:
         n = self.num_players
@@ -204,15 +227,12 @@ class SpaceAztecsEncoder(Encoder):
             for x, p in enumerate(state.holder):
                 if p >= 0:
                     holder[x, p] = 1.0
-        if changed(memo, "where", state.where) | changed(memo, "host", state.host):
-            w, h = np.array(state.where), np.array(state.host)
-            memo["w"], memo["where_bytes"] = w, w.tobytes()
-            memo["piles"] = w == _PILES  # row x: the cards in pile x
-            places = CITY + np.arange(n)[:, None]
-            self.f_city.of(out)[:] = w == places
-            self.f_tucked.of(out)[:] = (w >= TEMPLED) & _TOPS[h] & (w[h] == places)
-        w, piles = memo["w"], memo["piles"]
-        self._scores(state, w, out, memo)
+        cards = self._cards(state)
+        if memo.get("cities") is not cards.cities:  # this buffer shows other cities
+            memo["cities"] = cards.cities
+            out[self.f_city.start : self.f_tucked.stop] = cards.cities
+        self._scores(state, cards, out, memo)
+        w, piles = cards.where, cards.piles
         out[self.f_chosen.start :] = 0.0  # has_chosen to the end: rewritten every time
         if phase is Phase.CHOOSE:
             for p, card in enumerate(state.chosen):
@@ -254,22 +274,30 @@ class SpaceAztecsEncoder(Encoder):
                 if pending >= 0 and state.holder[x] != player:
                     memory[x, pending] = 1.0
 
-    def _scores(self, state: SpaceAztecsState, w: Any, out: Array, memo: Memo) -> None:
+    def _cards(self, state: SpaceAztecsState) -> _Cards:
+        """Where the cards are, as arrays: shared by every observer, rebuilt only when the
+        engine's `where` or `host` differ from the last ones (a value diff)."""
+        cards = self._last_cards
+        if cards is None or cards.where_list != state.where or cards.host_list != state.host:
+            cards = self._last_cards = _Cards(state, self.num_players, cards)
+        return cards
+
+    def _scores(self, state: SpaceAztecsState, cards: _Cards, out: Array, memo: Memo) -> None:
         """score_now: each city's running total (the engine's Sheet). Totals depend only on where
         the cards are, the Starting Player and the removed set, so they are cached by those for
         every observer (the AEC env observes each player in turn: one computes, the rest look up).
         """
-        key = (memo["where_bytes"], state.start, state.removed)
+        key = (cards.city_key, state.start, state.removed)
         if memo.get("score_key") == key:
             return
+        memo["score_key"] = key
         totals = self._totals.get(key)
         if totals is None:
-            totals = self._score_totals(state, w)
+            totals = self._score_totals(state, cards.where)
             if len(self._totals) >= _CACHE_SIZE:
                 self._totals.clear()
             self._totals[key] = totals
         out[self.f_score.start : self.f_score.stop] = totals
-        memo["score_key"] = key
 
     def _score_totals(self, state: SpaceAztecsState, w: Any) -> list[float]:
         """`state.sheets()` totals / 100 in [-1, 1], each city's lines cached by its cards."""

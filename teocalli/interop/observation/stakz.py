@@ -47,6 +47,7 @@ from teocalli.games.stakz.state import StakzState, colour_bits
 from .base import Array, Encoder, Layout, Mask, Memo, changed, one_hot, scaled
 
 MAX_HEIGHT = 8
+_HAND_KEYS = tuple(f"hand{p}" for p in range(16))
 
 
 def _tile(text: str) -> int:
@@ -109,6 +110,7 @@ class StakzEncoder(Encoder):
                 hand_tiles[p, _tile(text)] += 0.25
 
     incremental = True
+    final_is_shared = True  # `_encode` never reads the player
 
     def _observe(self, state: StakzState, player: int, out: Array, memo: Memo) -> None:
         n = self.num_players
@@ -141,10 +143,11 @@ class StakzEncoder(Encoder):
             memo["stacks"] = stacks.copy()  # of tuples: immutable
         used = self.f_used.start
         out[used : used + MAX_STACKS] = 0.0
-        bits = state.used
-        for s in range(len(stacks)):
-            if bits >> s & 1:
-                out[used + s] = 1.0
+        bits = state.used & ((1 << len(stacks)) - 1)  # the view lists only existing stacks
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            out[used + low.bit_length() - 1] = 1.0
         out[self.f_placed.start] = scaled(state.placed, 10)
         out[self.f_idle.start] = scaled(state.idle, 10)
         out[self.f_pile.start] = scaled(len(state.pile), TOTAL_TILES)
@@ -153,7 +156,7 @@ class StakzEncoder(Encoder):
         hand_colours = self.f_hand_colours.of(out)
         for p, hand in enumerate(state.hands):
             out[self.f_hand_sizes.start + p] = scaled(state.hand_size[p], 20)
-            if changed(memo, f"hand{p}", hand):
+            if changed(memo, _HAND_KEYS[p], hand):
                 counts = [0] * NUM_COLOURS
                 for t, k in enumerate(hand):
                     counts[COLOUR[t]] += k
