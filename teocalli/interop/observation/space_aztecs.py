@@ -94,6 +94,8 @@ class _Cards:
     """One placement of the cards (the engine's `where` and `host`) as arrays: the piles' cards,
     the city and tucked rows of the observation (every observer's) and the cities' key."""
 
+    cities: Array
+
     def __init__(self, state: SpaceAztecsState, n: int, last: _Cards | None) -> None:
         self.where_list, self.host_list = state.where.copy(), state.host.copy()
         w = self.where = np.array(self.where_list)
@@ -232,7 +234,7 @@ class SpaceAztecsEncoder(Encoder):
             memo["cities"] = cards.cities
             out[self.f_city.start : self.f_tucked.stop] = cards.cities
         self._scores(state, cards, out, memo)
-        w, piles = cards.where, cards.piles
+        piles = cards.piles
         out[self.f_chosen.start :] = 0.0  # has_chosen to the end: rewritten every time
         if phase is Phase.CHOOSE:
             for p, card in enumerate(state.chosen):
