@@ -110,7 +110,7 @@ class AztackEncoder(Encoder):
         for p in state["bonus_pending"]:
             one_hot(self.f_bonus, out, p)
         for p, step in enumerate(state["last_placed"]):
-            out[self.f_last.start + p] = scaled(step + 1, self.game.max_length)
+            out[self.f_last.start + p] = scaled(step + 1, self._max_length)
         out[self.f_out.start] = scaled(state["out_of_play"], NUM_STONES)
 
     incremental = True
@@ -156,7 +156,7 @@ class AztackEncoder(Encoder):
         out[turn : turn + n] = 0.0
         if not state.speed:
             out[turn + state.turn] = 1.0
-        max_length = self.game.max_length
+        max_length = self._max_length
         for p in range(n):
             out[bonus + p] = float(state.pending >> p & 1)
             out[last + p] = scaled(state.last_placed[p] + 1, max_length)

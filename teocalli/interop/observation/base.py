@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from teocalli.core import Game, State
+from teocalli.core import Decision, Game, State
 
 Array = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -49,6 +49,7 @@ Memo = dict[str, Any]
 """Per observing player: the engine values an incremental encoder last wrote, by name."""
 
 _DECISIONS = ("turn", "simultaneous", "race")
+_DECISION_INDEX = {Decision(name): i for i, name in enumerate(_DECISIONS)}
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ class Encoder(ABC):
         self._build(layout)
         self.low, self.high = layout.bounds()
         self._header_stop = self.f_result.stop
+        self._max_length = game.max_length  # a property some games compute on every call
         self._buffers: dict[int, tuple[Array, Memo]] = {}
         self._final_key: tuple[State, int] | None = None
         self._final_view: dict[str, Any] = {}
@@ -165,7 +167,7 @@ class Encoder(ABC):
         if view["decision"] is not None:
             out[self.f_decision.start + _DECISIONS.index(view["decision"])] = 1.0
         out[self.f_terminal.start] = float(view["terminal"])
-        out[self.f_progress.start] = scaled(view["step"], self.game.max_length)
+        out[self.f_progress.start] = scaled(view["step"], self._max_length)
         if view["outcome"] is not None:
             outcome = view["outcome"]
             self.f_result.of(out)[:] = returns_from_ranks(outcome["ranks"], outcome.get("won"))
@@ -204,8 +206,8 @@ class Encoder(ABC):
             out[start + p] = 1.0
         decision = state.decision()
         if decision is not None:
-            out[self.f_decision.start + _DECISIONS.index(decision.value)] = 1.0
-        out[self.f_progress.start] = scaled(len(state.history), self.game.max_length)
+            out[self.f_decision.start + _DECISION_INDEX[decision]] = 1.0
+        out[self.f_progress.start] = scaled(len(state.history), self._max_length)
         self._observe(state, player, out, memo)
         return out.copy()
 
