@@ -16,6 +16,7 @@ exactly, which tests/interop/test_observation.py checks on many random games of 
 variant, so the no-leak guarantee of views carries over. The same goes for masks:
 `Encoder.mark_legal` may compute the legal dense indices from the engine's fields instead of
 converting every legal action object (`State.legal_action_ints`), and is tested equal to it.
+An encoder's buffers make it stateful: give each thread (each env) its own encoder.
 
 Every layout starts with the same header (n = number of players):
 
