@@ -1,6 +1,8 @@
-"""A phone (390 x 844, touch): every game but Stack Back (tests of its own) is played to the end
-against a bot by tapping the board only, never the list of moves; on the way every control that
-picks or plays a move must offer a 44 x 44 CSS px hit area and no visible text may be under 12 px.
+"""A phone (390 x 844, touch): every game is played to the end against a bot by tapping the board
+only, never the list of moves; on the way every control that picks or plays a move must offer a
+44 x 44 CSS px hit area and no visible text may be under 12 px. Stack Back is played as a phone
+player would: tap a colour (a stick is taken in hand at one of the bots' places), step to another
+place, turn it, press Place; Pass when the rules offer it.
 Screenshots go to /tmp/teocalli-screens/phone-<game>.png."""
 
 from __future__ import annotations
@@ -29,12 +31,14 @@ GAMES: dict[str, tuple[list[str], dict[str, Any], int | None]] = {
 """Seats, short options and picked-up moves per turn (Stakz and Shifting Stones: turns go on)."""
 
 MEASURE = """() => {
-  const targets = [...document.querySelectorAll('#board [data-action], #board [data-select]')];
+  const targets = [...document.querySelectorAll(
+    '#board [data-action], #board [data-select], #board [role=button], #board [role=checkbox]')];
   const small = [];
   for (const node of targets) {
     const r = node.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;  // not shown now (display: none)
     if (r.width < 44 - 0.5 || r.height < 44 - 0.5) {
-      const name = node.dataset.action ?? node.dataset.select;
+      const name = node.dataset.action ?? node.dataset.select ?? node.getAttribute('class');
       small.push(`${name}: ${r.width.toFixed(1)}x${r.height.toFixed(1)}`);
     }
   }
@@ -154,3 +158,69 @@ def test_the_moves_button_reaches_the_list(server: str, page: Any, phone: Any) -
         "() => { const r = document.getElementById('moves').getBoundingClientRect();"
         " return r.top < innerHeight && r.bottom > 0; }"
     )
+
+
+SB_READY = """() => document.body.dataset.status === 'over'
+  || (document.body.dataset.myTurn === 'true'
+      && document.querySelector('#board [data-select], #board [data-action="pass"]'))"""
+
+
+def test_a_whole_stack_back_game_by_tapping_on_a_phone(server: str, page: Any, phone: Any) -> None:
+    """Every stick is placed by tapping: a colour, sometimes the next bots' place or a turn of
+    15 degrees and back (the ghost judged each time), then Place; Pass when offered."""
+    link = create_table(page, server, "stack-back", ["human", "random"], {})
+    phone.goto(f"{server}{link}")
+    phone.wait_for_selector("#board svg")
+    box = phone.locator("#board").bounding_box()
+    assert box is not None and box["width"] >= 370
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    placed = passes = turned = 0
+    for _ in range(200):
+        phone.wait_for_function(SB_READY)
+        if phone.evaluate("document.body.dataset.status") == "over":
+            break
+        check_sizes(phone, f"stick {placed}")
+        step = phone.evaluate("document.body.dataset.step")
+        colours = phone.locator("#board [data-select]")
+        if not colours.count():
+            phone.locator("#board [data-action='pass']").tap()
+            passes += 1
+        else:
+            colours.nth(placed % colours.count()).tap()
+            ghost = phone.locator("#board .ghost")
+            phone.wait_for_selector("#board .ghost:not([display='none'])[data-judged='legal']")
+            spots = int(phone.text_content("#board .ghost-spot").split()[-1])
+            if placed % 3 == 1 and spots > 1:  # the bots' next place: a new pose, legal at once
+                first = ghost.get_attribute("data-pose")
+                phone.locator("#board .ghost-next").tap()
+                phone.wait_for_function(
+                    "(p) => document.querySelector('#board .ghost').dataset.pose !== p", arg=first
+                )
+            if placed % 5 == 2:  # turned 15 degrees (judged by the server), and back
+                first = ghost.get_attribute("data-pose")
+                phone.locator("#board .ghost-turn-left").tap()
+                phone.wait_for_selector(
+                    "#board .ghost[data-judged='legal'], #board .ghost[data-judged='illegal']"
+                )
+                turned += 1
+                phone.locator("#board .ghost-turn-right").tap()
+                phone.wait_for_function(
+                    "(p) => document.querySelector('#board .ghost').dataset.pose === p", arg=first
+                )
+            phone.wait_for_selector("#board .ghost[data-judged='legal']")
+            if placed == 3:
+                check_sizes(phone, "a stick in hand")
+                phone.screenshot(path=str(SCREENS / "phone-stack-back-hand.png"))
+            phone.locator("#board .ghost-place").tap()
+            placed += 1
+        phone.wait_for_function(
+            """(step) => document.body.dataset.step !== step
+                || !document.getElementById('error').hidden""",
+            arg=step,
+        )
+        assert not phone.is_visible("#error"), phone.inner_text("#error")
+    else:
+        raise AssertionError("the game did not end within 200 plays")
+    phone.screenshot(path=str(SCREENS / "phone-stack-back-over.png"))
+    assert placed > 10 and turned > 0
+    assert len(final_scores(phone)) == 2
