@@ -519,8 +519,39 @@ function renderPlay({ focusTarget = false } = {}) {
   if (focusTarget) focus = board.querySelector("[data-action]");
   else if (remembered?.select) focus = board.querySelector(`[data-select="${CSS.escape(remembered.select)}"]`);
   else if (remembered?.action) focus = board.querySelector(`[data-action="${CSS.escape(remembered.action)}"]`);
-  focus?.focus();
+  // After a tap the page stays where the finger left it (the piece and its places in view); after
+  // a key the focused piece is scrolled into view.
+  focus?.focus({ preventScroll: performance.now() - lastPointerDown < 1500 });
+  if (focusTarget) showChoice(board);
 }
+
+/**
+ * A piece just picked up: scroll (as little as needed) so that it and the places it may go are on
+ * the screen together; when they cannot all be, the piece and the places nearest to it.
+ */
+function showChoice(board) {
+  const picked = board.querySelector("[data-select][aria-pressed='true']");
+  const places = [...board.querySelectorAll("[data-action][data-for-selection]")];
+  if (!picked || !places.length) return;
+  const margin = 8;
+  const room = window.innerHeight - 2 * margin;
+  const box = picked.getBoundingClientRect();
+  const rects = places.map((p) => p.getBoundingClientRect());
+  rects.sort((a, b) => Math.abs(a.top - box.top) - Math.abs(b.top - box.top));
+  let [top, bottom] = [box.top, box.bottom];
+  for (const r of rects) {
+    const [t2, b2] = [Math.min(top, r.top), Math.max(bottom, r.bottom)];
+    if (b2 - t2 > room) break;
+    [top, bottom] = [t2, b2];
+  }
+  if (top < margin) window.scrollBy(0, top - margin);
+  else if (bottom > window.innerHeight - margin) window.scrollBy(0, bottom - window.innerHeight + margin);
+}
+
+let lastPointerDown = -Infinity;
+window.addEventListener("pointerdown", () => {
+  lastPointerDown = performance.now();
+}, true);
 
 // --- phones and touch screens: a board big enough to read and to tap ----------------------------
 const NARROW = window.matchMedia("(max-width: 800px), (pointer: coarse)");
@@ -546,7 +577,7 @@ export function fitBoard(svg, box) {
     const size = parseFloat(getComputedStyle(node).fontSize);
     if (size > 0) smallest = Math.min(smallest, size);
   }
-  const room = Math.max(1, box.clientWidth - 10);
+  const room = Math.max(1, box.clientWidth - 4);
   let scale = room / viewBox.width;
   if (Number.isFinite(smallest)) scale = Math.max(scale, Math.min(MAX_SCALE, MIN_TEXT / smallest + 0.001));
   svg.style.width = `${Math.ceil(viewBox.width * scale)}px`;

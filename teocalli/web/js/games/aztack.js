@@ -4,11 +4,12 @@
 // What the last step changed carries `data-last` (the stone placed, the hand that passed...), and
 // cells and stones explain themselves in `data-tip` (their halves in words, where a stone fits).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
-import { capital, counted, heading, ink, mark, tip } from "./common.js";
+import { capital, counted, heading, headingLines, ink, mark, tip } from "./common.js";
 
 export const COLOURS = { G: "#2e8b57", O: "#f28c28", Y: "#a8a8a8", B: "#3b6fd8", R: "#8b1e3f" };
 export const GLYPHS = { f: "✿", w: "≈", d: "Ψ", t: "▲" };
-const CELL = 56;
+/** A cell of the pyramid: 56 px, 52 on a phone (six across a 340 px column); set by render. */
+let CELL = 56;
 const COLUMNS = "abcdef";
 const TIP_PLACES = 6; // places named in a stone's tip before "and N more"
 
@@ -203,7 +204,8 @@ function pyramid(view, ui, ox, oy, change) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "pyramid" });
-  g.append(heading(ox, oy - 10, t("aztack.pyramid")));
+  // On a phone the heading starts at the column's edge (it is as wide as the column).
+  g.append(heading(ui.narrow ? 6 : ox, oy - 10, t("aztack.pyramid")));
   const topOf = topStones(s);
   const placedCells = new Map();
   for (const index of change.placed) {
@@ -405,10 +407,15 @@ function hands(view, ui, ox, oy, change) {
     const label = mine
       ? counted(t, hand.length, "aztack.your_hand_one", "aztack.your_hand", params)
       : counted(t, hand.length, "aztack.hand_of_one", "aztack.hand_of", params);
-    const small = ui.narrow ? { "font-size": 12 } : {};
-    g.append(mark(heading(ox, y - 6, label, { class: "svg-heading hand-label", ...small }), change.hands.get(player)));
+    // On a phone the label wraps to the column's width (it never runs off the board).
+    const title = ui.narrow
+      ? headingLines(ox, y - 6, label, 36, 17, { class: "svg-heading hand-label" })
+      : { node: heading(ox, y - 6, label, { class: "svg-heading hand-label" }), height: 17 };
+    g.append(mark(title.node, change.hands.get(player)));
+    y += title.height - 17;
+    const pitch = ui.narrow ? 2 * size + 6 : 2 * size + 10;
     hand.forEach((stone, i) => {
-      const x = ox + (i % perRow) * (2 * size + 10);
+      const x = ox + (i % perRow) * pitch;
       const yy = y + Math.floor(i / perRow) * (size + 14);
       let node = domino(x, yy, size, stone);
       if (mine) {
@@ -455,19 +462,23 @@ export function render(view, ui) {
   // Placements are reached on the board (select a stone, press a place), whatever is selected.
   for (const action of ui.legal) if (action.includes("@")) ui.board.add(action);
   const change = lastChange(view, ui);
-  // A phone (ui.narrow): one column 380 wide, drawn 1:1: the pyramid, the hands, then the levels.
+  // A phone (ui.narrow): one column 340 wide, drawn 1:1: the pyramid, the hands, then the levels.
   const narrow = Boolean(ui.narrow);
-  const width = narrow ? 380 : 720;
+  CELL = narrow ? 52 : 56;
+  const width = narrow ? 340 : 720;
   const svg = root(width, 1, ui.t("aztack.board_label"));
   svg.append(pyramid(view, ui, 24, 34, change));
   if (ui.selected) svg.append(targets(view, ui, 24, 34));
   let bottom;
-  let bonusAt = [390, 160];
+  const bonus = s.bonus_pending && s.bonus_pending.length
+    ? ui.t("aztack.bonus_pending", { players: s.bonus_pending.map((p) => ui.playerName(p)).join(", ") })
+    : null;
   if (narrow) {
     let y = 34 + 4 * CELL + 50;
-    if (s.bonus_pending && s.bonus_pending.length) {
-      bonusAt = [8, y - 4];
-      y += 24;
+    if (bonus) {
+      const lines = headingLines(8, y - 4, bonus, 36, 17);
+      svg.append(lines.node);
+      y += 7 + lines.height;
     }
     const handsPart = hands(view, ui, 8, y, change);
     svg.append(handsPart.g);
@@ -480,10 +491,7 @@ export function render(view, ui) {
     svg.append(handsPart.g);
     bottom = handsPart.bottom;
   }
-  if (s.bonus_pending && s.bonus_pending.length) {
-    const names = s.bonus_pending.map((p) => ui.playerName(p)).join(", ");
-    svg.append(heading(bonusAt[0], bonusAt[1], ui.t("aztack.bonus_pending", { players: names })));
-  }
+  if (bonus && !narrow) svg.append(heading(390, 160, bonus));
   svg.setAttribute("viewBox", `0 0 ${width} ${bottom}`);
   return svg;
 }

@@ -289,9 +289,9 @@ function supplies(view, ui, ox, oy, change, narrow = false) {
     const own = narrow ? "stackback.your_supply_tap" : ui.interactive ? "stackback.your_supply_drag" : "stackback.your_supply";
     const words = t(mine ? own : "stackback.supply_of", who);
     const { node: label, height: labelHeight } = narrow
-      ? headingLines(ox, y, words, 40, 17, { class: "svg-heading supply-label" })
+      ? headingLines(ox, y, words, 36, 17, { class: "svg-heading supply-label" })
       : { node: heading(ox, y, words, { class: "svg-heading supply-label" }), height: 17 };
-    const [pitch, boxHeight] = narrow ? [116, 44] : [120, 22];
+    const [pitch, boxHeight] = narrow ? [110, 44] : [120, 22];
     const boxTop = y + labelHeight - 9;
     // On a pass (or a stick that slipped) the player's label is what changed: a framed row
     // (under the supply's colours, which keep their own tips) that says so.
@@ -664,7 +664,7 @@ function bandButton(x, y, width, label, cls, onPress, height = 26) {
 function snapToggle(x, y, t, tall = false) {
   const box = el("rect", { x, y: y - 9, width: 18, height: 18, rx: 3, fill: "#fff", stroke: "#000", "stroke-width": 1.5 });
   // On a phone the whole line is the switch: 44 px high.
-  const room = tall ? el("rect", { x: x - 4, y: y - 22, width: 250, height: 44, fill: "transparent" }) : null;
+  const room = tall ? el("rect", { x: x - 4, y: y - 22, width: 240, height: 44, fill: "transparent" }) : null;
   const tick = text(x + 9, y, "✓", { "font-size": 16, "font-weight": "bold", display: snapOn ? "inline" : "none" });
   const node = el(
     "g",
@@ -943,8 +943,8 @@ function areaBounds(view) {
 }
 
 // --- a phone: one column 360 px wide, drawn 1:1 ----------------------------------------------------
-const NW = 360; // the column's width (fits a 360 px screen beside the page's margins)
-const NX = 6;
+const NW = 340; // the column's width (fits a 360 px screen beside the page's margins)
+const NX = 4;
 /** What the boards' area shows on a phone: both boards, or one of them at twice the scale. */
 let zoom = "all";
 
@@ -991,7 +991,7 @@ function renderNarrow(view, ui, bounds) {
           player: ui.playerName(s.turn),
           placed: s.placed_this_turn,
         }),
-    38,
+    36,
     18,
   );
   svg.append(status.node);
@@ -1004,9 +1004,9 @@ function renderNarrow(view, ui, bounds) {
       again();
     };
     svg.append(
-      tallButton(NX, y, 132, t("stackback.zoom_all"), "zoom-button", choose("all"), zoom === "all"),
-      tallButton(NX + 140, y, 100, t("stackback.zoom_a"), "zoom-button", choose("A"), zoom === "A"),
-      tallButton(NX + 248, y, 100, t("stackback.zoom_b"), "zoom-button", choose("B"), zoom === "B"),
+      tallButton(NX, y, 124, t("stackback.zoom_all"), "zoom-button", choose("all"), zoom === "all"),
+      tallButton(NX + 132, y, 96, t("stackback.zoom_a"), "zoom-button", choose("A"), zoom === "A"),
+      tallButton(NX + 236, y, 96, t("stackback.zoom_b"), "zoom-button", choose("B"), zoom === "B"),
     );
     y += 52;
   } else zoom = "all";
@@ -1049,26 +1049,26 @@ function renderNarrow(view, ui, bounds) {
     parts.sign.setAttribute("font-size", 26 / k);
     parts.sign.setAttribute("stroke-width", 3 / k);
     layer.append(parts.ghost);
-    const place = tallButton(NX, y, 96, t("stackback.hand_place"), "ghost-place", () => {
+    const place = tallButton(NX, y, 90, t("stackback.hand_place"), "ghost-place", () => {
       if (handHere() && hand.verdict?.action === notation(shownPose())) drop();
     });
-    const cancel = tallButton(NX + 102, y, 104, t("stackback.hand_put_back"), "ghost-cancel", putBack);
-    const left = tallButton(NX + 212, y, 64, "⟲ 15°", "ghost-turn-left", () => turnBy(15));
-    const right = tallButton(NX + 284, y, 64, "⟳ 15°", "ghost-turn-right", () => turnBy(-15));
+    const cancel = tallButton(NX + 96, y, 100, t("stackback.hand_put_back"), "ghost-cancel", putBack);
+    const left = tallButton(NX + 202, y, 62, "⟲ 15°", "ghost-turn-left", () => turnBy(15));
+    const right = tallButton(NX + 270, y, 62, "⟳ 15°", "ghost-turn-right", () => turnBy(-15));
     left.setAttribute("aria-label", t("stackback.hand_turn_left"));
     right.setAttribute("aria-label", t("stackback.hand_turn_right"));
     const previous = tallButton(NX, y + 50, 52, "◀", "ghost-previous", () => visitSpot(-1));
-    const next = tallButton(NX + 186, y + 50, 52, "▶", "ghost-next", () => visitSpot(1));
+    const next = tallButton(NX + 174, y + 50, 52, "▶", "ghost-next", () => visitSpot(1));
     previous.setAttribute("aria-label", t("stackback.hand_previous"));
     next.setAttribute("aria-label", t("stackback.hand_next"));
-    const spotText = text(NX + 119, y + 72, "", { "font-size": 13, class: "ghost-spot" });
+    const spotText = text(NX + 113, y + 72, "", { "font-size": 12, class: "ghost-spot" });
     svg.append(place, cancel, left, right, previous, spotText, next);
     if (ui.legal.includes("pass")) {
       const pass = el(
         "g",
         { class: "pass-button" },
-        el("rect", { x: NX + 248, y: y + 50, width: 100, height: 44, rx: 5, fill: "#fff", stroke: "#000", "stroke-width": 2 }),
-        text(NX + 298, y + 72, t("stackback.pass_short"), { "font-size": 15, "font-weight": "bold" }),
+        el("rect", { x: NX + 236, y: y + 50, width: 96, height: 44, rx: 5, fill: "#fff", stroke: "#000", "stroke-width": 2 }),
+        text(NX + 284, y + 72, t("stackback.pass_short"), { "font-size": 15, "font-weight": "bold" }),
       );
       svg.append(actionTarget(pass, "pass", t("stackback.pass"), ui));
     }
@@ -1088,7 +1088,7 @@ function renderNarrow(view, ui, bounds) {
     Object.assign(live, {
       handOnly: [left, right, previous, next, spotText],
       spotText,
-      wrap: 38,
+      wrap: 36,
       handleReach: Math.max(10 * S, 26 / k),
     });
     drawHand();
@@ -1102,7 +1102,7 @@ function renderNarrow(view, ui, bounds) {
   const supplyRows = supplies(view, ui, NX + 4, y, change, true);
   svg.append(supplyRows.g);
   y += supplyRows.height;
-  const legend = headingLines(NX + 4, y, t("stackback.legend"), 38, 17);
+  const legend = headingLines(NX + 4, y, t("stackback.legend"), 36, 17);
   svg.append(legend.node);
   svg.setAttribute("viewBox", `0 0 ${NW} ${y + legend.height}`);
   return svg;
