@@ -284,3 +284,38 @@ def test_the_narrowest_phone_scrolls_nothing_sideways(
         narrow.screenshot(path=str(SCREENS / f"phone-360-{game}.png"))
     finally:
         context.close()
+
+
+HOWTO = """() => {
+  const box = document.getElementById('example-board');
+  const tiny = [];
+  for (const node of box.querySelectorAll('svg text')) {
+    const r = node.getBoundingClientRect();
+    if (!node.textContent.trim() || !r.width || node.closest('[display=none]')) continue;
+    const m = node.getScreenCTM();
+    const px = parseFloat(getComputedStyle(node).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
+    if (px < 12 - 0.05) tiny.push(`${node.textContent.slice(0, 20)}: ${px.toFixed(1)}px`);
+  }
+  return {tiny, page: document.scrollingElement.scrollWidth - innerWidth,
+          board: box.scrollWidth - box.clientWidth, width: box.getBoundingClientRect().width};
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_how_to_pages_are_readable_on_a_phone(server: str, browser: Any, width: int) -> None:
+    """Each how-to page's example board uses the phone's width, scrolls nothing sideways and
+    has no text under 12 px."""
+    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": 800}})
+    page = context.new_page()
+    try:
+        for game in [*GAMES, "stack-back"]:
+            page.goto(f"{server}/howto/{game}")
+            page.wait_for_selector("body[data-ready='true']")
+            seen = page.evaluate(HOWTO)
+            assert not seen["tiny"], f"{game}: {seen['tiny'][:6]}"
+            assert seen["page"] <= 0 and seen["board"] <= 0, f"{game}: {seen}"
+            assert seen["width"] >= width - 30, f"{game}: {seen}"
+            if width == 390:
+                page.locator("#example").screenshot(path=str(SCREENS / f"phone-howto-{game}.png"))
+    finally:
+        context.close()

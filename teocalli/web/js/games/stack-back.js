@@ -449,12 +449,13 @@ function moved() {
 
 /** Ask the server to judge the pose shown (the newest only, at most every JUDGE_MS). */
 function ask() {
-  if (!handHere() || typeof live.ui.judge !== "function") return;
+  if (!handHere()) return;
   const action = notation(shownPose());
   if (hand.verdict?.action !== action && live.ui.legal.includes(action)) {
     hand.verdict = { action, legal: true, reason: "" }; // one of the bots' places: legal as listed
     drawHand();
   }
+  if (typeof live.ui.judge !== "function") return;
   if (hand.verdict?.action === action) {
     settleDrop();
     return;
