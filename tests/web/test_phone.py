@@ -135,6 +135,8 @@ def play_by_tapping(page: Any, per_turn: int | None, max_taps: int = 600) -> int
             assert together["picked"] and together["targets"], f"tap {taps}: {together}"
             target = chosen.last
             moves_this_turn += 1
+        elif page.locator("#board [data-choose]").count():
+            target = page.locator("#board [data-choose]").first  # Aztack: a cell's chooser
         elif pieces.count() and (per_turn is None or moves_this_turn < per_turn):
             target = pieces.first
         elif board.count():
@@ -319,3 +321,69 @@ def test_how_to_pages_are_readable_on_a_phone(server: str, browser: Any, width: 
                 page.locator("#example").screenshot(path=str(SCREENS / f"phone-howto-{game}.png"))
     finally:
         context.close()
+
+
+DISTINCT = """() => {
+  const nodes = [...document.querySelectorAll(
+    '#board [data-action][data-for-selection], #board [data-choose]')];
+  const boxes = nodes.map((n) => n.getBoundingClientRect());
+  const overlaps = [];
+  for (let i = 0; i < boxes.length; i += 1) {
+    for (let j = i + 1; j < boxes.length; j += 1) {
+      const [a, b] = [boxes[i], boxes[j]];
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 0.5 && h > 0.5) overlaps.push([i, j]);
+    }
+  }
+  const small = boxes.filter((r) => r.width < 43.5 || r.height < 43.5).length;
+  return {count: nodes.length, overlaps: overlaps.length, small,
+          actions: nodes.map((n) => n.dataset.action).filter(Boolean),
+          cells: nodes.map((n) => n.dataset.choose).filter(Boolean)};
+}"""
+
+
+@pytest.mark.parametrize("options", [{}, {"speed": True, "declare": True}])
+def test_every_aztack_placement_is_one_distinct_target(
+    server: str, page: Any, phone: Any, options: dict[str, Any]
+) -> None:
+    """A stone picked up: no two targets overlap and each is 44 px or more; a cell several
+    placements cover opens a chooser with one 44 px button per placement over it; together the
+    board reaches every legal placement of that stone (declared matches included)."""
+    # In Speed Stack the bot waits (its reaction delay) while the choices are looked at.
+    delay = 30.0 if options.get("speed") else None
+    link = create_table(page, server, "aztack", ["human", "greedy"], options, bot_delay=delay)
+    phone.goto(f"{server}{link}")
+    phone.wait_for_selector("#board [data-select]")
+    stone = phone.get_attribute("#board [data-select]", "data-select") or ""
+    halves = sorted(stone.split("/"))
+    legal = {
+        move
+        for move in phone.eval_on_selector_all(
+            "#moves button[data-move]", "bs => bs.map((b) => b.dataset.move)"
+        )
+        if "@" in move and sorted(move.split("@")[0].split("/")) == halves
+    }
+    assert legal
+    phone.locator("#board [data-select]").first.tap()
+    phone.wait_for_selector("#board [data-for-selection], #board [data-choose]")
+    seen = phone.evaluate(DISTINCT)
+    assert seen["overlaps"] == 0 and seen["small"] == 0, seen
+    reached = set(seen["actions"])
+    for cell in seen["cells"]:
+        before = phone.evaluate("document.body.dataset.renders")
+        phone.locator(f"#board [data-choose='{cell}']").tap()
+        phone.wait_for_function("(b) => document.body.dataset.renders !== b", arg=before)
+        options_here = phone.eval_on_selector_all(
+            "#board .chooser [data-action]", "ns => ns.map((n) => n.dataset.action)"
+        )
+        assert len(options_here) >= 2
+        assert all(cell in a.split("@")[1].split("=")[0].split("-") for a in options_here)
+        open_seen = phone.evaluate(DISTINCT)
+        assert open_seen["overlaps"] == 0 and open_seen["small"] == 0, (cell, open_seen)
+        check_sizes(phone, f"chooser of {cell}")
+        check_fits(phone, f"chooser of {cell}")
+        reached |= set(options_here)
+        if cell == seen["cells"][0]:
+            phone.screenshot(path=str(SCREENS / f"phone-aztack-chooser{len(options)}.png"))
+    assert reached == legal
