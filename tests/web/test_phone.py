@@ -81,16 +81,18 @@ def phone(browser: Any) -> Iterator[Any]:
     assert not errors, f"errors in the browser: {errors}"
 
 
-FITS = """() => ({
-  page: document.scrollingElement.scrollWidth - innerWidth,
-  board: document.getElementById('board').scrollWidth - document.getElementById('board').clientWidth,
-})"""
+FITS = """() => {
+  const board = document.getElementById('board');
+  return {page: document.scrollingElement.scrollWidth - innerWidth,
+          board: board.scrollWidth - board.clientWidth};
+}"""
 """How far the page and the board's box scroll sideways (0: they fit the width)."""
 
 TOGETHER = """() => {
   const seen = (node) => {
     const r = node.getBoundingClientRect();
-    return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+    return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight
+      && r.left >= 0 && r.right <= innerWidth;
   };
   const picked = document.querySelector('#board [data-select][aria-pressed=true]');
   const targets = [...document.querySelectorAll('#board [data-action][data-for-selection]')];
