@@ -217,6 +217,7 @@ def test_a_whole_stack_back_game_by_tapping_on_a_phone(server: str, page: Any, p
     assert box is not None and box["width"] >= 370
     SCREENS.mkdir(parents=True, exist_ok=True)
     placed = passes = turned = 0
+    zoomed = False
     for _ in range(200):
         phone.wait_for_function(SB_READY)
         if phone.evaluate("document.body.dataset.status") == "over":
@@ -224,6 +225,15 @@ def test_a_whole_stack_back_game_by_tapping_on_a_phone(server: str, page: Any, p
         check_sizes(phone, f"stick {placed}")
         check_fits(phone, f"stick {placed}")
         step = phone.evaluate("document.body.dataset.step")
+        if placed == 6 and not zoomed:  # the rest of the game zoomed on board A (twice the scale)
+            before = phone.evaluate("document.body.dataset.renders")
+            phone.locator("#board .zoom-button").nth(1).tap()
+            phone.wait_for_function("(b) => document.body.dataset.renders !== b", arg=before)
+            assert phone.get_attribute("#board .zoom-button >> nth=1", "aria-pressed") == "true"
+            check_sizes(phone, "zoomed on board A")
+            check_fits(phone, "zoomed on board A")
+            phone.screenshot(path=str(SCREENS / "phone-stack-back-zoom.png"))
+            zoomed = True
         colours = phone.locator("#board [data-select]")
         if not colours.count():
             phone.locator("#board [data-action='pass']").tap()
@@ -266,7 +276,7 @@ def test_a_whole_stack_back_game_by_tapping_on_a_phone(server: str, page: Any, p
     else:
         raise AssertionError("the game did not end within 200 plays")
     phone.screenshot(path=str(SCREENS / "phone-stack-back-over.png"))
-    assert placed > 10 and turned > 0
+    assert placed > 10 and turned > 0 and zoomed
     assert len(final_scores(phone)) == 2
 
 
