@@ -28,7 +28,8 @@ const OTHER = Object.fromEntries(
 );
 /** Cards scored to trigger the end, by number of players (solo: the whole deck). */
 const TRIGGER = { 2: 10, 3: 9, 4: 8, 5: 7 };
-const CELL = 80;
+/** A grid cell: 80 px, 104 on a phone (the grid uses the column's width); set by render. */
+let CELL = 80;
 const SOLO_STRIKES = 4;
 
 /** `one` or `other` catalogue key by count (English plurals: 1 is singular, all else plural). */
@@ -440,7 +441,8 @@ function players(view, ui, changes, ox, oy, { width = 800, wrap = 0 } = {}) {
  * grid it pays on in view together), the deck and the discard, then the players. */
 function renderNarrow(view, ui, changes) {
   const svg = root(340, 1, ui.t("shifting.board_label"));
-  svg.append(board(view, ui, changes, 6, 30));
+  CELL = 104;
+  svg.append(board(view, ui, changes, 14, 30));
   const cards = hand(view, ui, changes, 6, 30 + 3 * CELL + 34, { perRow: 4, pitch: 84, wrap: 36 });
   svg.append(cards.g);
   const deck = piles(view, ui, changes, 6, cards.bottom + 22);
@@ -455,6 +457,7 @@ export function render(view, ui) {
   for (const action of ui.legal) if (!["end", "skip"].includes(action)) ui.board.add(action);
   const changes = lastChanges(ui.prev ?? null, view, ui.lastLog ?? null);
   if (ui.narrow) return renderNarrow(view, ui, changes);
+  CELL = 80;
   const svg = root(800, 420, ui.t("shifting.board_label"));
   svg.append(board(view, ui, changes, 20, 40));
   const people = players(view, ui, changes, 300, 30);
