@@ -1,7 +1,8 @@
 """Driving the web table like a person: create a table in the lobby, then play by clicking.
 
-The player presses what the board offers: a highlighted move if a piece is picked up, else picks a
-piece up, else presses a move on the board, else a button beside the board. `per_turn` limits how
+The player presses what the board offers: a highlighted move if a piece is picked up (or opens
+the chooser of a cell several placements cover, in Aztack), else picks a piece up, else presses a
+move on the board, else a button beside the board. `per_turn` limits how
 many picked-up moves it makes before ending the turn (Stakz and Shifting Stones let a turn go on).
 """
 
@@ -104,6 +105,9 @@ def play_by_clicking(page: Any, per_turn: int | None = None, max_clicks: int = 1
         elif chosen.count():
             target, kind = chosen.last, "board"
             moves_this_turn += 1
+        elif page.locator("#board [data-choose]").count():
+            # Aztack: a cell several placements cover opens a chooser of them.
+            target, kind = page.locator("#board [data-choose]").first, "select"
         elif pieces.count() and (per_turn is None or moves_this_turn < per_turn):
             target, kind = pieces.first, "select"
         elif board.count():

@@ -51,3 +51,33 @@ def test_howto(server: str, page: Any, game: str) -> None:
     page.goto(f"{server}/howto/{game}")
     page.wait_for_load_state("networkidle")
     assert _axe(page) == []
+
+
+@pytest.mark.parametrize("game", teocalli.games())
+def test_table_and_howto_on_a_phone(server: str, page: Any, browser: Any, game: str) -> None:
+    """The phone layouts (ui.narrow) with a piece picked up (Stack Back: a stick in hand;
+    Aztack: a cell's chooser open), and the how-to page on the same phone."""
+    from .test_phone import PHONE
+
+    link = create_table(page, server, game, ["human", "greedy"], {})
+    context = browser.new_context(**PHONE)
+    phone = context.new_page()
+    try:
+        phone.goto(f"{server}{link}")
+        phone.wait_for_selector("body[data-my-turn='true'] #board svg")
+        pieces = phone.locator("#board [data-select]")
+        if pieces.count():
+            before = phone.evaluate("document.body.dataset.renders")
+            pieces.first.tap()
+            phone.wait_for_function("(b) => document.body.dataset.renders !== b", arg=before)
+            openers = phone.locator("#board [data-choose]")
+            if openers.count():
+                before = phone.evaluate("document.body.dataset.renders")
+                openers.first.tap()
+                phone.wait_for_function("(b) => document.body.dataset.renders !== b", arg=before)
+        assert _axe(phone) == []
+        phone.goto(f"{server}/howto/{game}")
+        phone.wait_for_selector("body[data-ready='true']")
+        assert _axe(phone) == []
+    finally:
+        context.close()

@@ -62,6 +62,8 @@ def _play_my_turn(page: Any) -> None:
         if chosen.count():
             chosen.last.click()
             placed += 1
+        elif page.locator("#board [data-choose]").count():
+            page.locator("#board [data-choose]").first.click()  # Aztack: a cell's chooser
         elif pieces.count() and not placed:
             pieces.first.click()
         elif board.count():

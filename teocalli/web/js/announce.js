@@ -1,10 +1,12 @@
-// The announcement banner "where the eye is": a strip over the top of the board that shows, for a
-// few seconds, the sentences a renderer's announce() gives for a step that changed the game's
-// course (a level completed, a card scored, a city raided...). It is also an aria-live="polite"
-// region, so a screen reader says them without moving the focus.
+// The announcement strip "where the eye is": a strip of its own just above the board (in the page's
+// flow, with a fixed height: it never covers the board and never moves it) that shows the
+// sentences a renderer's announce() gives for a step that changed the game's course (a level
+// completed, a card scored, a city raided...), the newest first, bright for a few seconds and then
+// quiet until the next one. It is also an aria-live="polite" region, so a screen reader says them
+// without moving the focus.
 
 const SHOW_MS = 5000;
-const MOST = 3; // sentences on screen at once; older ones leave first
+const MOST = 3; // sentences kept; older ones leave first (the strip shows the newest)
 
 /** Show `sentences` in `box` (the #announce element) for a few seconds each. The box stays in the
  * page even when empty (CSS hides it): a live region must exist before what it announces. */
@@ -17,7 +19,7 @@ export function sayInBanner(box, sentences) {
     item.className = "announce-item";
     item.textContent = sentence;
     box.append(item);
-    window.setTimeout(() => item.remove(), SHOW_MS);
+    window.setTimeout(() => item.classList.add("quiet"), SHOW_MS);
   }
   while (box.childElementCount > MOST) box.firstElementChild.remove();
 }

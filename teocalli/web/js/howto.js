@@ -2,6 +2,7 @@
 // position drawn by the very renderer the table uses, with the legal moves marked.
 import { applyI18n, loadCatalogue, lookup, t } from "./i18n.js";
 import { loadRenderer } from "./games/index.js";
+import { fitBoard, NARROW } from "./fit.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,6 +40,7 @@ async function main() {
     // Moves are marked as on the table, but pressing one only selects: nothing is sent anywhere.
     interactive: true,
     selected: null,
+    narrow: NARROW.matches, // a phone: the board in one column, as at the table
     board: new Set(),
     act() {},
     select(key) {
@@ -49,7 +51,9 @@ async function main() {
     playerName: (p) => t("table.seat_name", { n: p + 1 }),
   };
   function draw() {
-    $("example-board").replaceChildren(renderer.render(example.view, ui));
+    const svg = renderer.render(example.view, ui);
+    $("example-board").replaceChildren(svg);
+    fitBoard(svg, $("example-board")); // readable and pressable on a phone, as at the table
   }
   // Start with a piece picked up, so the page shows where it may go.
   draw();

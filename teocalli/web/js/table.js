@@ -5,6 +5,7 @@
 //
 // What a renderer gets and may give back (ui.prev, ui.lastLog, data-last, data-tip, announce()) is
 // the "Renderer contract" of docs/web.md.
+import { fitBoard, NARROW } from "./fit.js";
 import { applyI18n, loadCatalogue, lookup, t, tOr } from "./i18n.js";
 import { loadRenderer } from "./games/index.js";
 import { announcements, sayInBanner } from "./announce.js";
@@ -519,56 +520,39 @@ function renderPlay({ focusTarget = false } = {}) {
   if (focusTarget) focus = board.querySelector("[data-action]");
   else if (remembered?.select) focus = board.querySelector(`[data-select="${CSS.escape(remembered.select)}"]`);
   else if (remembered?.action) focus = board.querySelector(`[data-action="${CSS.escape(remembered.action)}"]`);
-  focus?.focus();
+  // After a tap the page stays where the finger left it (the piece and its places in view); after
+  // a key the focused piece is scrolled into view.
+  focus?.focus({ preventScroll: performance.now() - lastPointerDown < 1500 });
+  if (focusTarget) showChoice(board);
 }
-
-// --- phones and touch screens: a board big enough to read and to tap ----------------------------
-const NARROW = window.matchMedia("(max-width: 800px), (pointer: coarse)");
-const MIN_TEXT = 12; // CSS px: no text smaller
-const MIN_TARGET = 44; // CSS px: every control that picks or plays a move, at least this square
-const MAX_SCALE = 2.2;
 
 /**
- * On a narrow or touch screen, draw the board at a scale where its smallest text is 12 px (and at
- * least as wide as its box); the box scrolls sideways when the board is wider. A target still
- * smaller than 44 px gets an invisible hit area that size (a transparent rect inside it).
+ * A piece just picked up: scroll (as little as needed) so that it and the places it may go are on
+ * the screen together; when they cannot all be, the piece and the places nearest to it.
  */
-export function fitBoard(svg, box) {
-  if (!svg || !box) return;
-  svg.style.width = "";
-  svg.style.maxWidth = "";
-  if (!NARROW.matches) return;
-  const viewBox = svg.viewBox?.baseVal;
-  if (!viewBox || !viewBox.width) return;
-  let smallest = Infinity;
-  for (const node of svg.querySelectorAll("text")) {
-    if (!node.textContent.trim()) continue;
-    const size = parseFloat(getComputedStyle(node).fontSize);
-    if (size > 0) smallest = Math.min(smallest, size);
+function showChoice(board) {
+  const picked = board.querySelector("[data-select][aria-pressed='true']");
+  const places = [...board.querySelectorAll("[data-action][data-for-selection]")];
+  if (!picked || !places.length) return;
+  const margin = 8;
+  const room = window.innerHeight - 2 * margin;
+  const box = picked.getBoundingClientRect();
+  const rects = places.map((p) => p.getBoundingClientRect());
+  rects.sort((a, b) => Math.abs(a.top - box.top) - Math.abs(b.top - box.top));
+  let [top, bottom] = [box.top, box.bottom];
+  for (const r of rects) {
+    const [t2, b2] = [Math.min(top, r.top), Math.max(bottom, r.bottom)];
+    if (b2 - t2 > room) break;
+    [top, bottom] = [t2, b2];
   }
-  const room = Math.max(1, box.clientWidth - 10);
-  let scale = room / viewBox.width;
-  if (Number.isFinite(smallest)) scale = Math.max(scale, Math.min(MAX_SCALE, MIN_TEXT / smallest + 0.001));
-  svg.style.width = `${Math.ceil(viewBox.width * scale)}px`;
-  svg.style.maxWidth = "none";
-  box.classList.toggle("scrolls", viewBox.width * scale > room + 1);
-  const unit = MIN_TARGET / scale + 0.5; // 44 CSS px in the board's units (and a little spare)
-  for (const node of svg.querySelectorAll("[data-action], [data-select]")) {
-    if (node.tagName !== "g" || node.querySelector(":scope > rect.hit")) continue;
-    const b = node.getBBox();
-    if (b.width >= unit && b.height >= unit) continue;
-    const width = Math.max(b.width, unit);
-    const height = Math.max(b.height, unit);
-    const hit = document.createElementNS("http://www.w3.org/2000/svg", "rect");
-    hit.setAttribute("class", "hit");
-    hit.setAttribute("x", String(b.x + b.width / 2 - width / 2));
-    hit.setAttribute("y", String(b.y + b.height / 2 - height / 2));
-    hit.setAttribute("width", String(width));
-    hit.setAttribute("height", String(height));
-    hit.setAttribute("fill", "transparent");
-    node.append(hit);
-  }
+  if (top < margin) window.scrollBy(0, top - margin);
+  else if (bottom > window.innerHeight - margin) window.scrollBy(0, bottom - window.innerHeight + margin);
 }
+
+let lastPointerDown = -Infinity;
+window.addEventListener("pointerdown", () => {
+  lastPointerDown = performance.now();
+}, true);
 
 // --- the queue: every step shown, one at a time ---------------------------------------------------
 function paceOf(message) {

@@ -4,11 +4,12 @@
 // What the last step changed carries `data-last` (the stone placed, the hand that passed...), and
 // cells and stones explain themselves in `data-tip` (their halves in words, where a stone fits).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
-import { capital, counted, heading, ink, mark, tip } from "./common.js";
+import { capital, counted, heading, headingLines, ink, mark, tip } from "./common.js";
 
 export const COLOURS = { G: "#2e8b57", O: "#f28c28", Y: "#a8a8a8", B: "#3b6fd8", R: "#8b1e3f" };
 export const GLYPHS = { f: "✿", w: "≈", d: "Ψ", t: "▲" };
-const CELL = 56;
+/** A cell of the pyramid: 56 px, 52 on a phone (six across a 340 px column); set by render. */
+let CELL = 56;
 const COLUMNS = "abcdef";
 const TIP_PLACES = 6; // places named in a stone's tip before "and N more"
 
@@ -203,7 +204,8 @@ function pyramid(view, ui, ox, oy, change) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "pyramid" });
-  g.append(heading(ox, oy - 10, t("aztack.pyramid")));
+  // On a phone the heading starts at the column's edge (it is as wide as the column).
+  g.append(heading(ui.narrow ? 6 : ox, oy - 10, t("aztack.pyramid")));
   const topOf = topStones(s);
   const placedCells = new Map();
   for (const index of change.placed) {
@@ -283,61 +285,144 @@ function pyramid(view, ui, ox, oy, change) {
  * target: the two orientations of a stone on one pair of cells split the pair's area in two (each
  * half shows the stone the way it would lie), so no press is ambiguous and each is 56 x 56.
  */
-function targets(view, ui, ox, oy) {
-  const g = el("g", { class: "targets" });
-  const byCells = new Map();
+/** The open chooser: which cell's placements are offered as buttons ("step|stone|cell"). */
+let chooser = null;
+
+/** The selected stone's placements: [{action, stone, from, to, declared}], in a stable order. */
+function placements(ui) {
+  const out = [];
   for (const action of ui.legal) {
     const match = /^(\w\w\/\w\w)@(\w\d)-(\w\d)(=\w+)?$/.exec(action);
     if (!match || stoneKey(match[1]) !== ui.selected) continue;
-    const cells = `${match[2]}-${match[3]}`;
-    if (!byCells.has(cells)) byCells.set(cells, []);
-    byCells.get(cells).push(match);
+    out.push({ action, stone: match[1], from: match[2], to: match[3], declared: match[4]?.slice(1) ?? null });
   }
-  const mini = 26; // a half of the small stone drawn in each target
-  for (const group of byCells.values()) {
-    group.sort((p, q) => (p[1] < q[1] ? -1 : p[1] > q[1] ? 1 : (p[4] ?? "").localeCompare(q[4] ?? "")));
-    const [, , c1, c2] = group[0];
-    const [x1, y1] = cellXY(c1);
-    const [x2, y2] = cellXY(c2);
-    const across = y1 === y2; // the pair lies left-right (else top-bottom)
-    const left = ox + Math.min(x1, x2) * CELL;
-    const top = oy + Math.min(y1, y2) * CELL;
-    const long = 2 * CELL;
-    const part = long / group.length;
-    group.forEach((match, k) => {
-      const [action, stone, from, to] = match;
-      const [a, b] = stone.split("/");
-      const box = across
-        ? { x: left + k * part, y: top, width: part, height: CELL }
-        : { x: left, y: top + k * part, width: CELL, height: part };
-      const cx = box.x + box.width / 2;
-      const cy = box.y + box.height / 2;
-      const firstFirst = from === c1; // the first half lies on the pair's first cell
-      const [h1, h2] = firstFirst ? [a, b] : [b, a];
-      const node = el(
-        "g",
-        { class: "ghost placement", "data-orientation": String(k) },
-        el("rect", {
-          ...box,
-          x: box.x + 2,
-          y: box.y + 2,
-          width: box.width - 4,
-          height: box.height - 4,
-          rx: 6,
-          fill: "rgba(255, 255, 255, 0.78)",
-          stroke: "#000",
-          "stroke-width": 3,
-        }),
-        across ? half(cx - mini, cy - mini / 2, mini, h1) : half(cx - mini / 2, cy - mini, mini, h1),
-        across ? half(cx, cy - mini / 2, mini, h2) : half(cx - mini / 2, cy, mini, h2),
-      );
-      const declared = match[4] ? ` (${ui.t(`aztack.match.${match[4].slice(1)}`)})` : "";
-      const label = ui.t("aztack.place", { stone: stoneWords(stone, ui.t), from, to }) + declared;
-      node.setAttribute("data-tip", label);
-      g.append(actionTarget(node, action, label, ui, { forSelection: true }));
+  return out.sort((p, q) => (p.action < q.action ? -1 : p.action > q.action ? 1 : 0));
+}
+
+/** The words of one placement (the declared match, if any, said too). */
+function placementWords(p, t) {
+  const declared = p.declared ? ` (${t(`aztack.match.${p.declared}`)})` : "";
+  return t("aztack.place", { stone: stoneWords(p.stone, t), from: p.from, to: p.to }) + declared;
+}
+
+/** A small stone as it would lie: two halves of `mini` px, left-right or top-bottom. */
+function miniStone(p, cx, cy, mini) {
+  const [a, b] = p.stone.split("/");
+  const [x1, y1] = cellXY(p.from);
+  const [x2, y2] = cellXY(p.to);
+  const across = y1 === y2;
+  // The half on the left (or top) cell first.
+  const [h1, h2] = (across ? x1 < x2 : y1 < y2) ? [a, b] : [b, a];
+  return across
+    ? [half(cx - mini, cy - mini / 2, mini, h1), half(cx, cy - mini / 2, mini, h2)]
+    : [half(cx - mini / 2, cy - mini, mini, h1), half(cx - mini / 2, cy, mini, h2)];
+}
+
+function chooserKey(view, ui, cell) {
+  return `${view.step}|${ui.selected}|${cell}`;
+}
+
+/**
+ * Where the selected stone may go, one target per cell, never overlapping: a cell only one
+ * placement covers plays it when pressed (its small stone drawn as it would lie); a cell several
+ * placements cover (orientations, neighbours, declared matches) opens a chooser of 44 px buttons,
+ * one per placement (chooserPanel). Every placement is one distinct target.
+ */
+function targets(view, ui, ox, oy) {
+  const g = el("g", { class: "targets" });
+  const { t } = ui;
+  const cover = new Map();
+  for (const p of placements(ui)) {
+    for (const cell of [p.from, p.to]) {
+      if (!cover.has(cell)) cover.set(cell, []);
+      cover.get(cell).push(p);
+    }
+  }
+  for (const [cell, list] of cover) {
+    const [cx0, cy0] = cellXY(cell);
+    const box = { x: ox + cx0 * CELL + 2, y: oy + cy0 * CELL + 2, width: CELL - 4, height: CELL - 4 };
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    const open = chooser === chooserKey(view, ui, cell);
+    const frame = el("rect", {
+      ...box,
+      rx: 6,
+      fill: list.length > 1 || open ? "rgba(255, 255, 255, 0.9)" : "rgba(255, 255, 255, 0.72)",
+      stroke: "#000",
+      "stroke-width": open ? 5 : 3,
     });
+    if (list.length === 1) {
+      const p = list[0];
+      const node = el("g", { class: "ghost placement", "data-cell": cell }, frame, ...miniStone(p, cx, cy, CELL * 0.36));
+      const label = placementWords(p, t);
+      node.setAttribute("data-tip", label);
+      g.append(actionTarget(node, p.action, label, ui, { forSelection: true }));
+      continue;
+    }
+    // How many placements the cell's chooser offers, and a caret: open it (▾) or close it (▴).
+    const count = text(cx, cy, `${list.length}× ${open ? "▴" : "▾"}`, { "font-size": 16, "font-weight": "bold" });
+    const label = t(open ? "aztack.choose_close" : "aztack.choose_open", { cell, count: list.length });
+    const node = el(
+      "g",
+      {
+        class: "ghost chooser-cell",
+        "data-choose": cell,
+        tabindex: "0",
+        role: "button",
+        "aria-expanded": String(open),
+        "aria-label": label,
+        "data-tip": label,
+      },
+      frame,
+      count,
+    );
+    const press = () => {
+      chooser = open ? null : chooserKey(view, ui, cell);
+      ui.select(ui.selected); // drawn again with (or without) the chooser
+    };
+    node.addEventListener("click", (event) => {
+      event.preventDefault();
+      press();
+    });
+    node.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        press();
+      }
+    });
+    g.append(node);
   }
   return g;
+}
+
+/** The open chooser under the pyramid: a heading and one 44 px button per placement over the
+ * chosen cell (its small stone as it would lie, its cells, the declared match). {g, height}. */
+function chooserPanel(view, ui, ox, oy, width) {
+  const g = el("g", { class: "chooser" });
+  if (!chooser || !ui.selected) return { g, height: 0 };
+  const cell = chooser.split("|")[2];
+  if (chooser !== chooserKey(view, ui, cell)) return { g, height: 0 };
+  const { t } = ui;
+  const list = placements(ui).filter((p) => p.from === cell || p.to === cell);
+  if (list.length < 2) return { g, height: 0 };
+  g.append(heading(ox, oy + 4, t("aztack.choose_title", { cell })));
+  let [x, y] = [ox, oy + 14];
+  for (const p of list) {
+    const words = `${p.from}–${p.to}${p.declared ? ` ${t(`aztack.match_short.${p.declared}`)}` : ""}`;
+    const w = 52 + words.length * 7.5;
+    if (x + w > ox + width) [x, y] = [ox, y + 50];
+    const node = el(
+      "g",
+      { class: "ghost placement chooser-option" },
+      el("rect", { x, y, width: w, height: 44, rx: 6, fill: "#fff", stroke: "#000", "stroke-width": 2 }),
+      ...miniStone(p, x + 24, y + 22, 18),
+      el("text", { x: x + 46, y: y + 22, "dominant-baseline": "central", "font-size": 13 }, words),
+    );
+    const label = placementWords(p, t);
+    node.setAttribute("data-tip", label);
+    g.append(actionTarget(node, p.action, label, ui, { forSelection: true }));
+    x += w + 6;
+  }
+  return { g, height: y + 50 - oy };
 }
 
 function levels(view, ui, ox, oy, width = 330) {
@@ -405,10 +490,15 @@ function hands(view, ui, ox, oy, change) {
     const label = mine
       ? counted(t, hand.length, "aztack.your_hand_one", "aztack.your_hand", params)
       : counted(t, hand.length, "aztack.hand_of_one", "aztack.hand_of", params);
-    const small = ui.narrow ? { "font-size": 12 } : {};
-    g.append(mark(heading(ox, y - 6, label, { class: "svg-heading hand-label", ...small }), change.hands.get(player)));
+    // On a phone the label wraps to the column's width (it never runs off the board).
+    const title = ui.narrow
+      ? headingLines(ox, y - 6, label, 36, 17, { class: "svg-heading hand-label" })
+      : { node: heading(ox, y - 6, label, { class: "svg-heading hand-label" }), height: 17 };
+    g.append(mark(title.node, change.hands.get(player)));
+    y += title.height - 17;
+    const pitch = ui.narrow ? 2 * size + 6 : 2 * size + 10;
     hand.forEach((stone, i) => {
-      const x = ox + (i % perRow) * (2 * size + 10);
+      const x = ox + (i % perRow) * pitch;
       const yy = y + Math.floor(i / perRow) * (size + 14);
       let node = domino(x, yy, size, stone);
       if (mine) {
@@ -455,19 +545,26 @@ export function render(view, ui) {
   // Placements are reached on the board (select a stone, press a place), whatever is selected.
   for (const action of ui.legal) if (action.includes("@")) ui.board.add(action);
   const change = lastChange(view, ui);
-  // A phone (ui.narrow): one column 380 wide, drawn 1:1: the pyramid, the hands, then the levels.
+  // A phone (ui.narrow): one column 340 wide, drawn 1:1: the pyramid, the hands, then the levels.
   const narrow = Boolean(ui.narrow);
-  const width = narrow ? 380 : 720;
+  CELL = narrow ? 52 : 56;
+  const width = narrow ? 340 : 720;
   const svg = root(width, 1, ui.t("aztack.board_label"));
   svg.append(pyramid(view, ui, 24, 34, change));
   if (ui.selected) svg.append(targets(view, ui, 24, 34));
   let bottom;
-  let bonusAt = [390, 160];
+  const bonus = s.bonus_pending && s.bonus_pending.length
+    ? ui.t("aztack.bonus_pending", { players: s.bonus_pending.map((p) => ui.playerName(p)).join(", ") })
+    : null;
+  // The chooser of the placements over one cell, right under the pyramid (the hands move down).
+  const panel = chooserPanel(view, ui, narrow ? 8 : 24, 34 + 4 * CELL + 28, narrow ? width - 16 : 350);
+  svg.append(panel.g);
   if (narrow) {
-    let y = 34 + 4 * CELL + 50;
-    if (s.bonus_pending && s.bonus_pending.length) {
-      bonusAt = [8, y - 4];
-      y += 24;
+    let y = 34 + 4 * CELL + 50 + panel.height;
+    if (bonus) {
+      const lines = headingLines(8, y - 4, bonus, 36, 17);
+      svg.append(lines.node);
+      y += 7 + lines.height;
     }
     const handsPart = hands(view, ui, 8, y, change);
     svg.append(handsPart.g);
@@ -476,14 +573,11 @@ export function render(view, ui) {
     bottom = Number(levelsPart.dataset.bottom) + 10;
   } else {
     svg.append(levels(view, ui, 390, 48));
-    const handsPart = hands(view, ui, 24, 34 + 4 * CELL + 50, change);
+    const handsPart = hands(view, ui, 24, 34 + 4 * CELL + 50 + panel.height, change);
     svg.append(handsPart.g);
     bottom = handsPart.bottom;
   }
-  if (s.bonus_pending && s.bonus_pending.length) {
-    const names = s.bonus_pending.map((p) => ui.playerName(p)).join(", ");
-    svg.append(heading(bonusAt[0], bonusAt[1], ui.t("aztack.bonus_pending", { players: names })));
-  }
+  if (bonus && !narrow) svg.append(heading(390, 160, bonus));
   svg.setAttribute("viewBox", `0 0 ${width} ${bottom}`);
   return svg;
 }

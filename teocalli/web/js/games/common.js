@@ -57,3 +57,30 @@ export function tip(node, words) {
   }
   return node;
 }
+
+// --- phones: SVG text does not wrap by itself -------------------------------------------------
+
+/** Lines of at most `width` characters. */
+export function wrap(words, width) {
+  const lines = [];
+  let line = "";
+  for (const word of String(words).split(/\s+/)) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** A heading wrapped to lines of `width` characters, `step` px apart: {node, height}. */
+export function headingLines(x, y, content, width, step, attrs = {}) {
+  const lines = wrap(content, width);
+  const node = el(
+    "text",
+    { x, y, class: "svg-heading", ...attrs },
+    ...lines.map((line, i) => el("tspan", { x, dy: i ? step : 0 }, line)),
+  );
+  return { node, height: lines.length * step };
+}

@@ -5,7 +5,7 @@
 // the only cue; every piece explains itself in `data-tip`, and what the last step changed carries
 // `data-last`.
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
-import { heading, ink, mark, tip } from "./common.js";
+import { heading, headingLines, ink, mark, tip } from "./common.js";
 
 const DATA = await (await fetch("/static/data/shifting-stones-cards.json")).json();
 const CARDS = new Map(DATA.cards.map((c) => [c.id, c]));
@@ -28,7 +28,8 @@ const OTHER = Object.fromEntries(
 );
 /** Cards scored to trigger the end, by number of players (solo: the whole deck). */
 const TRIGGER = { 2: 10, 3: 9, 4: 8, 5: 7 };
-const CELL = 80;
+/** A grid cell: 80 px, 104 on a phone (the grid uses the column's width); set by render. */
+let CELL = 80;
 const SOLO_STRIKES = 4;
 
 /** `one` or `other` catalogue key by count (English plurals: 1 is singular, all else plural). */
@@ -152,7 +153,7 @@ function stone(x, y, size, symbol, { letters = false, attrs = {} } = {}) {
   const pad = size * (letters ? 0.2 : 0.12);
   g.append(icon(symbol, x + pad, y + pad, size - 2 * pad, ink(fill), fill));
   if (letters) {
-    g.append(text(x + size * 0.16, y + size * 0.13, symbol, { fill: ink(fill), "font-size": Math.round(size * 0.15), "font-weight": "bold" }));
+    g.append(text(x + size * 0.16, y + size * 0.13, symbol, { fill: ink(fill), "font-size": Math.max(12, Math.round(size * 0.15)), "font-weight": "bold" }));
   }
   return g;
 }
@@ -269,7 +270,7 @@ function board(view, ui, changes, ox, oy) {
       "g",
       { class: "cell", "data-cell": i + 1 },
       stone(x + 3, y + 3, CELL - 6, symbol, { letters: true }),
-      text(x + 13, y + CELL - 13, String(i + 1), { "font-size": 11, class: "level-badge" }),
+      text(x + 13, y + CELL - 13, String(i + 1), { "font-size": 12, class: "level-badge" }),
     );
     if (other) {
       // The face underneath, small in the corner: what a flip would show.
@@ -321,15 +322,23 @@ function board(view, ui, changes, ox, oy) {
   return g;
 }
 
-function hand(view, ui, changes, ox, oy) {
+/** Your cards, `perRow` to a row `pitch` apart, under a heading (wrapped to `wrap` characters a
+ * line on a phone: the first line at `oy - 8`, the cards under the last). Returns {g, bottom}. */
+function hand(view, ui, changes, ox, oy, { perRow = Infinity, pitch = 88, wrap = 0 } = {}) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "hand" });
-  if (!s.hand) return g;
-  g.append(heading(ox, oy - 8, t("shifting.your_hand", { count: s.hand.length })));
+  if (!s.hand) return { g, bottom: oy };
+  const words = t("shifting.your_hand", { count: s.hand.length });
+  if (wrap) {
+    const lines = headingLines(ox, oy - 8, words, wrap, 17);
+    g.append(lines.node);
+    oy += lines.height - 17;
+  } else g.append(heading(ox, oy - 8, words));
   s.hand.forEach((id, i) => {
-    const x = ox + i * 88;
-    let node = card(x, oy, id);
+    const x = ox + (i % perRow) * pitch;
+    const y = oy + Math.floor(i / perRow) * 112;
+    let node = card(x, y, id);
     const paying = ui.legal.some((a) => a.startsWith(`shift ${id} `) || a.startsWith(`flip ${id} `));
     if (paying) node = selectTarget(node, String(id), t("shifting.select", { card: cardWords(id, t) }), ui);
     g.append(mark(tip(node, cardTip(id, t)), changes.hand.has(id) && "drawn"));
@@ -339,14 +348,15 @@ function hand(view, ui, changes, ox, oy) {
       const badge = el(
         "g",
         { class: "score-badge" },
-        el("circle", { cx: x + 70, cy: oy + 8, r: 14, fill: "#ffd400", stroke: "#000", "stroke-width": 2 }),
-        text(x + 70, oy + 8, "★", { "font-size": 16 }),
+        el("circle", { cx: x + 70, cy: y + 8, r: 14, fill: "#ffd400", stroke: "#000", "stroke-width": 2 }),
+        text(x + 70, y + 8, "★", { "font-size": 16 }),
       );
       const label = t("shifting.score", { card: cardWords(id, t) });
       g.append(tip(actionTarget(badge, score, label, ui), label));
     }
   });
-  return g;
+  const rows = Math.max(1, Math.ceil(s.hand.length / Math.min(perRow, Math.max(1, s.hand.length))));
+  return { g, bottom: oy + rows * 112 };
 }
 
 /** The deck and the top of the discard pile. */
@@ -363,23 +373,28 @@ function piles(view, ui, changes, ox, oy) {
     const node = card(ox, oy + 22, top, 0.8, { class: "card discard" });
     const words = t("shifting.tip_discard", { card: cardTip(top, t) });
     g.append(mark(tip(node, words), changes.discard && "discarded"));
+    return { g, bottom: oy + 22 + 104 * 0.8 };
   }
-  return g;
+  return { g, bottom: oy };
 }
 
 const MINI = 0.42;
 
 /** Each player: a line with points and cards, then the cards they scored, face up, small. */
-function players(view, ui, changes, ox, oy) {
+function players(view, ui, changes, ox, oy, { width = 800, wrap = 0 } = {}) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "players" });
   let y = oy;
-  const perRow = Math.floor((800 - 20 - ox) / (78 * MINI + 4));
+  const perRow = Math.floor((width - 20 - ox) / (78 * MINI + 4));
+  const line = (x, yy, words, attrs) => {
+    if (!wrap) return { node: heading(x, yy, words, attrs), height: 18 };
+    return headingLines(x, yy, words, wrap, 17, attrs);
+  };
   s.points.forEach((points, p) => {
     const scored = s.scored[p];
     const ones = scored.filter((id) => CARDS.get(id)?.points === 1).length;
-    const line = heading(
+    const summary = line(
       ox,
       y,
       t("shifting.player_summary", {
@@ -394,8 +409,8 @@ function players(view, ui, changes, ox, oy) {
       player: ui.playerName(p),
       ones: plural(t, "shifting.ones_one", "shifting.ones_other", ones),
     });
-    g.append(mark(tip(line, lineTip), changes.players.has(p) && "player"));
-    y += 8;
+    g.append(mark(tip(summary.node, lineTip), changes.players.has(p) && "player"));
+    y += 8 + summary.height - 18;
     scored.forEach((id, k) => {
       const x = ox + (k % perRow) * (78 * MINI + 4);
       const yy = y + Math.floor(k / perRow) * (104 * MINI + 4);
@@ -407,31 +422,50 @@ function players(view, ui, changes, ox, oy) {
     y += rows * (104 * MINI + 4) + 18;
   });
   if (s.strikes !== undefined) {
-    const node = heading(ox, y, t("shifting.strikes", { strikes: s.strikes }));
-    g.append(mark(tip(node, t("shifting.tip_strikes")), changes.strikes && "strike"));
-    y += 20;
+    const node = line(ox, y, t("shifting.strikes", { strikes: s.strikes }));
+    g.append(mark(tip(node.node, t("shifting.tip_strikes")), changes.strikes && "strike"));
+    y += node.height + 2;
   }
   if (s.hands) {
     // The end: every hand is shown.
     s.hands.forEach((cards, p) => {
-      g.append(heading(ox, y, t("shifting.hand_of", { player: ui.playerName(p), cards: cards.join(", ") }), { "font-size": 12 }));
-      y += 20;
+      const node = line(ox, y, t("shifting.hand_of", { player: ui.playerName(p), cards: cards.join(", ") }), { "font-size": 12 });
+      g.append(node.node);
+      y += node.height + 2;
     });
   }
   return { g, bottom: y };
 }
 
+/** A phone: one column 340 px wide drawn 1:1: the grid, your cards right under it (a card and the
+ * grid it pays on in view together), the deck and the discard, then the players. */
+function renderNarrow(view, ui, changes) {
+  const svg = root(340, 1, ui.t("shifting.board_label"));
+  CELL = 104;
+  svg.append(board(view, ui, changes, 14, 30));
+  const cards = hand(view, ui, changes, 6, 30 + 3 * CELL + 34, { perRow: 4, pitch: 84, wrap: 36 });
+  svg.append(cards.g);
+  const deck = piles(view, ui, changes, 6, cards.bottom + 22);
+  svg.append(deck.g);
+  const people = players(view, ui, changes, 6, deck.bottom + 24, { width: 340, wrap: 36 });
+  svg.append(people.g);
+  svg.setAttribute("viewBox", `0 0 340 ${people.bottom + 8}`);
+  return svg;
+}
+
 export function render(view, ui) {
   for (const action of ui.legal) if (!["end", "skip"].includes(action)) ui.board.add(action);
   const changes = lastChanges(ui.prev ?? null, view, ui.lastLog ?? null);
+  if (ui.narrow) return renderNarrow(view, ui, changes);
+  CELL = 80;
   const svg = root(800, 420, ui.t("shifting.board_label"));
   svg.append(board(view, ui, changes, 20, 40));
   const people = players(view, ui, changes, 300, 30);
   svg.append(people.g);
   // The hand, and beside it the deck and the discard pile.
   const handTop = Math.max(310, people.bottom + 24);
-  svg.append(hand(view, ui, changes, 20, handTop));
-  svg.append(piles(view, ui, changes, 640, handTop));
+  svg.append(hand(view, ui, changes, 20, handTop).g);
+  svg.append(piles(view, ui, changes, 640, handTop).g);
   svg.setAttribute("viewBox", `0 0 800 ${handTop + 112}`);
   return svg;
 }

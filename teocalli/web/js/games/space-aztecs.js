@@ -5,16 +5,27 @@
 // points in `data-tip`; what the last step changed carries `data-last`.
 import { tOr } from "../i18n.js";
 import { actionTarget, el, root, text } from "../svg.js";
-import { heading, ink, mark, tip } from "./common.js";
+import { heading, headingLines, ink, mark, tip } from "./common.js";
 
 const DATA = await (await fetch("/static/data/space-aztecs-cards.json")).json();
 const CARDS = new Map(DATA.cards.map((c) => [c.id, c]));
 const FILL = { pink: "#e75480", yellow: "#f2c200", blue: "#2f6fd0", green: "#2e8b57" };
 const LETTER = { pink: "P", yellow: "Y", blue: "B", green: "G" };
 const KIND_MARK = { aztec: "", temple: "⌂", saucer: "◎", codex: "✎" };
-const W = 92;
+/** A card's width: 92 px, 106 on a phone (three to a row, its words at 12 px); set by render. */
+let W = 92;
 const H = 50;
-const STRIP = 13;
+const STRIP_WIDE = 13;
+/** A phone (set by render): one column 340 px wide, no text under 12 px, three cards to a row. */
+let narrow = false;
+let STRIP = STRIP_WIDE;
+const size = (px) => (narrow ? Math.max(12, px) : px);
+const perRow = () => (narrow ? 3 : 8);
+/** A name cut to `most` characters (fewer on a phone, where letters are larger). */
+const cut = (name, most) => {
+  const limit = narrow ? most - 3 : most;
+  return name.length > limit ? `${name.slice(0, limit - 1)}…` : name;
+};
 
 /** `one` or `other` catalogue key by count (English plurals: 1 is singular, all else plural). */
 function plural(t, one, other, count, params = {}) {
@@ -89,15 +100,15 @@ export function card(x, y, id, attrs = {}, extra = "") {
   const fill = info?.colour ? FILL[info.colour] : "#d9d2c0";
   const letter = info?.colour ? LETTER[info.colour] : "C";
   const name = cardName(id);
-  const short = name.length > 13 ? `${name.slice(0, 12)}…` : name;
+  const short = cut(name, 13);
   return el(
     "g",
     { class: "card", "data-card": id, ...attrs },
     el("rect", { x, y, width: W, height: H, rx: 5, fill, stroke: "#222" }),
     text(x + 10, y + 10, letter, { fill: ink(fill), "font-size": 12, "font-weight": "bold" }),
     text(x + W - 10, y + 10, KIND_MARK[info?.kind] ?? "", { fill: ink(fill), "font-size": 13 }),
-    text(x + W / 2, y + 25, short, { fill: ink(fill), "font-size": 11 }),
-    text(x + W / 2, y + 40, `${id} ${info?.time ?? ""}${extra}`, { fill: ink(fill), "font-size": 9 }),
+    text(x + W / 2, y + 25, short, { fill: ink(fill), "font-size": size(11) }),
+    text(x + W / 2, y + 40, `${id} ${info?.time ?? ""}${extra}`, { fill: ink(fill), "font-size": size(9) }),
   );
 }
 
@@ -107,13 +118,13 @@ function strip(x, y, id) {
   const fill = info?.colour ? FILL[info.colour] : "#d9d2c0";
   const letter = info?.colour ? LETTER[info.colour] : "C";
   const name = cardName(id);
-  const short = name.length > 14 ? `${name.slice(0, 13)}…` : name;
+  const short = cut(name, narrow ? 12 : 14);
   return el(
     "g",
     { class: "card under", "data-card": id },
     el("rect", { x, y, width: W - 12, height: STRIP - 1, rx: 2, fill, stroke: "#222", "stroke-width": 0.8 }),
-    text(x + 7, y + STRIP / 2, letter, { fill: ink(fill), "font-size": 8, "font-weight": "bold" }),
-    text(x + (W - 12) / 2 + 4, y + STRIP / 2, short, { fill: ink(fill), "font-size": 8 }),
+    text(x + 7, y + STRIP / 2, letter, { fill: ink(fill), "font-size": size(8), "font-weight": "bold" }),
+    text(x + (W - 12) / 2 + 4, y + STRIP / 2, short, { fill: ink(fill), "font-size": size(8) }),
   );
 }
 
@@ -206,16 +217,18 @@ function piles(view, ui, changes, ox, oy) {
   const g = el("g", { class: "piles" });
   g.append(heading(ox, oy - 8, t("aztecs.piles")));
   const memory = new Map((s.memory ?? []).map((m) => [m.pile, m]));
+  const across = narrow ? 5 : Infinity;
   s.piles.forEach((pile, i) => {
-    const x = ox + i * 62;
+    const x = ox + (i % across) * 62;
+    const y = oy + Math.floor(i / across) * 92;
     const holder = pile.holder === null ? t("aztecs.free") : ui.playerName(pile.holder);
     let node = el(
       "g",
       { class: "pile", "data-pile": pile.pile },
-      el("rect", { x, y: oy, width: 54, height: 64, rx: 5, fill: "#6b4f2f", stroke: "#222" }),
-      text(x + 27, oy + 20, pile.pile, { fill: "#fff", "font-size": 20, "font-weight": "bold" }),
-      text(x + 27, oy + 44, plural(t, "aztecs.cards_one", "aztecs.cards_other", pile.size), { fill: "#fff", "font-size": 10 }),
-      text(x + 27, oy + 76, holder.length > 10 ? `${holder.slice(0, 9)}…` : holder, { "font-size": 10 }),
+      el("rect", { x, y, width: 54, height: 64, rx: 5, fill: "#6b4f2f", stroke: "#222" }),
+      text(x + 27, y + 20, pile.pile, { fill: "#fff", "font-size": 20, "font-weight": "bold" }),
+      text(x + 27, y + 44, plural(t, "aztecs.cards_one", "aztecs.cards_other", pile.size), { fill: "#fff", "font-size": size(10) }),
+      text(x + 27, y + 76, cut(holder, 10), { "font-size": size(10) }),
     );
     const action = `take ${pile.pile}`;
     node = actionTarget(node, action, t("aztecs.take", { pile: pile.pile, count: pile.size }), ui);
@@ -230,7 +243,7 @@ function piles(view, ui, changes, ox, oy) {
     }
     g.append(mark(tip(node, words), changes.piles.has(pile.pile) && "taken"));
   });
-  return g;
+  return { g, bottom: oy + Math.ceil(s.piles.length / Math.min(across, s.piles.length || 1)) * 92 };
 }
 
 function yourPile(view, ui, changes, ox, oy) {
@@ -240,14 +253,14 @@ function yourPile(view, ui, changes, ox, oy) {
   if (!s.your_pile) return { g, bottom: oy };
   g.append(heading(ox, oy - 8, t("aztecs.your_pile", { pile: s.your_pile.pile })));
   s.your_pile.cards.forEach((c, i) => {
-    const x = ox + (i % 8) * (W + 6);
-    const y = oy + Math.floor(i / 8) * (H + 6);
+    const x = ox + (i % perRow()) * (W + 6);
+    const y = oy + Math.floor(i / perRow()) * (H + 6);
     const chosen = s.your_choice && s.your_choice.id === c.id;
     let node = card(x, y, c.id, chosen ? { class: "card selected" } : {});
     node = actionTarget(node, `choose ${c.id}`, t("aztecs.choose", { card: cardWords(c.id, t) }), ui);
     g.append(mark(tip(node, cardTip(c.id, t)), chosen && changes.chosen && "chosen"));
   });
-  const rows = Math.ceil(s.your_pile.cards.length / 8) || 1;
+  const rows = Math.ceil(s.your_pile.cards.length / perRow()) || 1;
   return { g, bottom: oy + rows * (H + 6) + 24 };
 }
 
@@ -259,21 +272,24 @@ function announced(view, ui, changes, ox, oy) {
   if (!list.length && !s.has_chosen) return { g, bottom: oy };
   if (s.has_chosen) {
     const who = s.has_chosen.map((done, p) => `${ui.playerName(p)} ${done ? "✓" : "…"}`).join("  ");
-    const line = heading(ox, oy - 8, t("aztecs.choosing", { players: who }), { "font-size": 12 });
-    g.append(mark(tip(line, t("aztecs.tip_choosing")), changes.choosing && "chosen"));
-    return { g, bottom: oy + 16 };
+    const line = narrow
+      ? headingLines(ox, oy - 8, t("aztecs.choosing", { players: who }), 36, 17, { "font-size": 12 })
+      : { node: heading(ox, oy - 8, t("aztecs.choosing", { players: who }), { "font-size": 12 }), height: 17 };
+    g.append(mark(tip(line.node, t("aztecs.tip_choosing")), changes.choosing && "chosen"));
+    return { g, bottom: oy + line.height - 1 };
   }
   g.append(heading(ox, oy - 8, t(s.announced ? "aztecs.announced" : "aztecs.last_round")));
   list.forEach((entry, i) => {
-    const x = ox + i * (W + 6);
-    const node = card(x, oy, entry.card, { opacity: entry.played ? 1 : 0.6 });
+    const x = ox + (i % perRow()) * (W + 6);
+    const y = oy + Math.floor(i / perRow()) * (H + 30);
+    const node = card(x, y, entry.card, { opacity: entry.played ? 1 : 0.6 });
     const words = `${cardTip(entry.card, t)} ${t(entry.played ? "aztecs.tip_played_by" : "aztecs.tip_waiting", {
       player: ui.playerName(entry.player),
     })}`;
     g.append(mark(tip(node, words), changes.cards.has(entry.card) && "revealed"));
-    g.append(text(x + W / 2, oy + H + 10, ui.playerName(entry.player), { "font-size": 10 }));
+    g.append(text(x + W / 2, y + H + 10, narrow ? cut(ui.playerName(entry.player), 16) : ui.playerName(entry.player), { "font-size": size(10) }));
   });
-  return { g, bottom: oy + H + 34 };
+  return { g, bottom: oy + (Math.ceil(list.length / perRow()) - 1) * (H + 30) + H + 34 };
 }
 
 function cities(view, ui, changes, ox, oy) {
@@ -284,16 +300,18 @@ function cities(view, ui, changes, ox, oy) {
   const pending = s.pending?.kind === "capture" ? s.pending : null;
   s.cities.forEach((city, p) => {
     const total = city.score_now?.total ?? 0;
-    g.append(heading(ox, y, t("aztecs.city_of", { player: ui.playerName(p), score: total })));
-    y += 8;
+    const title = t("aztecs.city_of", { player: ui.playerName(p), score: total });
+    const lines = narrow ? headingLines(ox, y, title, 36, 17) : { node: heading(ox, y, title), height: 17 };
+    g.append(lines.node);
+    y += 8 + lines.height - 17;
     const row = [];
     for (const id of city.aztecs) row.push({ id, under: [] });
     for (const temple of city.temples) row.push({ id: temple.temple, under: temple.under, host: "temple" });
     for (const saucer of city.saucers) row.push({ id: saucer.saucer, under: saucer.under, host: "saucer" });
     for (const id of city.codex) row.push({ id, under: [] });
-    if (!row.length) g.append(text(ox + 60, y + 14, t("aztecs.empty_city"), { "font-size": 11 }));
-    for (let start = 0; start < row.length; start += 8) {
-      const line = row.slice(start, start + 8);
+    if (!row.length) g.append(text(ox + 60, y + 14, t("aztecs.empty_city"), { "font-size": size(11) }));
+    for (let start = 0; start < row.length; start += perRow()) {
+      const line = row.slice(start, start + perRow());
       const deepest = Math.max(0, ...line.map((e) => e.under.length));
       line.forEach((entry, i) => {
         const x = ox + i * (W + 6);
@@ -330,36 +348,49 @@ export function render(view, ui) {
   const s = view.state;
   const changes = lastChanges(ui.prev ?? null, view, ui.lastLog ?? null);
   for (const action of ui.legal) if (!["tuck", "keep"].includes(action)) ui.board.add(action);
-  const svg = root(800, 1, t("aztecs.board_label"));
-  const status = heading(20, 18, t("aztecs.status", {
+  // A phone: one column 340 px wide drawn 1:1 (piles five to a row, cards three to a row).
+  narrow = Boolean(ui.narrow);
+  STRIP = narrow ? 16 : STRIP_WIDE;
+  W = narrow ? 106 : 92;
+  const width = narrow ? 340 : 800;
+  const ox = narrow ? 6 : 20;
+  const svg = root(width, 1, t("aztecs.board_label"));
+  const statusWords = t("aztecs.status", {
     round: s.round,
     phase: t(`aztecs.phases.${s.phase}`),
     saucers: s.saucers_played,
     limit: s.saucer_limit,
     starter: ui.playerName(s.starting_player),
-  }), { "font-size": 13 });
-  svg.append(tip(status, t("aztecs.tip_status", { limit: s.saucer_limit })));
-  svg.append(piles(view, ui, changes, 20, 50));
-  let y = 160;
-  const mine = yourPile(view, ui, changes, 20, y);
+  });
+  const status = narrow
+    ? headingLines(ox, 18, statusWords, 36, 17, { "font-size": 13 })
+    : { node: heading(20, 18, statusWords, { "font-size": 13 }), height: 17 };
+  svg.append(tip(status.node, t("aztecs.tip_status", { limit: s.saucer_limit })));
+  const heaps = piles(view, ui, changes, ox, 50 + status.height - 17);
+  svg.append(heaps.g);
+  let y = narrow ? heaps.bottom + 24 : 160;
+  const mine = yourPile(view, ui, changes, ox, y);
   svg.append(mine.g);
   y = mine.bottom;
-  const told = announced(view, ui, changes, 20, y + 6);
+  const told = announced(view, ui, changes, ox, y + 6);
   svg.append(told.g);
   y = told.bottom + 10;
   if (s.pending) {
     const key = s.pending.kind === "capture" ? "aztecs.pending_capture" : "aztecs.pending_tuck";
-    const line = heading(20, y, t(key, {
+    const words = t(key, {
       player: ui.playerName(s.pending.player),
       victim: s.pending.victim !== undefined ? ui.playerName(s.pending.victim) : "",
       card: cardWords(s.pending.card ?? s.pending.saucer ?? "", t),
-    }), { "font-size": 13 });
-    svg.append(mark(line, changes.pending && "asked"));
-    y += 24;
+    });
+    const line = narrow
+      ? headingLines(ox, y, words, 36, 17, { "font-size": 13 })
+      : { node: heading(20, y, words, { "font-size": 13 }), height: 17 };
+    svg.append(mark(line.node, changes.pending && "asked"));
+    y += 24 + line.height - 17;
   }
-  const towns = cities(view, ui, changes, 20, y + 10);
+  const towns = cities(view, ui, changes, ox, y + 10);
   svg.append(towns.g);
-  svg.setAttribute("viewBox", `0 0 800 ${towns.bottom}`);
+  svg.setAttribute("viewBox", `0 0 ${width} ${towns.bottom}`);
   return svg;
 }
 

@@ -12,7 +12,7 @@
 // `data-tip` (colour, length, level, what a stick rests on and may still carry).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
 import { hideTip } from "../tips.js";
-import { capital, heading, ink, mark, tip } from "./common.js";
+import { capital, heading, headingLines, ink, mark, tip, wrap } from "./common.js";
 
 const FILL = { Y: "#e8c31c", M: "#b784a7", G: "#4caf50" };
 const LENGTH = { Y: 72, M: 54, G: 36 };
@@ -180,15 +180,29 @@ function labelPoint(stick, later) {
   return px(stick.pose.x, stick.pose.y);
 }
 
-function sticks(view, ui, change) {
+function sticks(view, ui, change, labelSize = 11, declutter = false) {
   const { t } = ui;
   const g = el("g", { class: "sticks" });
   const list = view.state.sticks.map((s, i) => ({ ...s, i, pose: parsePose(s.pose) }));
   list.sort((a, b) => a.level - b.level || a.i - b.i);
+  // Where each label goes; with `declutter` (a phone's view of both boards, labels large for the
+  // sticks) a label that would overlap one drawn higher is left out (the stick keeps its colour,
+  // its length and its tip; zoom to a board to read them all).
+  const points = list.map((stick, n) => (stick.pose ? labelPoint(stick, list.slice(n + 1).filter((o) => o.pose)) : null));
+  const shown = new Set();
+  const boxes = [];
+  for (let n = list.length - 1; n >= 0; n -= 1) {
+    if (!points[n]) continue;
+    const [x, y] = points[n];
+    const [w, h] = [labelSize * 2.2, labelSize * 1.1];
+    if (declutter && boxes.some(([bx, by]) => Math.abs(bx - x) < w && Math.abs(by - y) < h)) continue;
+    boxes.push([x, y]);
+    shown.add(n);
+  }
   for (const [n, stick] of list.entries()) {
     if (!stick.pose) continue;
     const fill = FILL[stick.pose.colour];
-    const [cx, cy] = labelPoint(stick, list.slice(n + 1).filter((other) => other.pose));
+    const [cx, cy] = points[n];
     const label = t("stackback.stick", {
       colour: colourWords(stick.pose.colour, t),
       level: stick.level,
@@ -208,12 +222,12 @@ function sticks(view, ui, change) {
       stickShape(stick.pose, { fill, stroke: "#000", "stroke-width": 1 + stick.level }),
       // Shade by level: each level darkens the stick a little more.
       stickShape(stick.pose, { fill: "#000", opacity: Math.min(0.14 * stick.level, 0.6) }),
-      text(cx, cy, `${stick.pose.colour}${stick.level}${stick.owner === 0 ? "●" : "■"}`, {
+      !shown.has(n) ? null : text(cx, cy, `${stick.pose.colour}${stick.level}${stick.owner === 0 ? "●" : "■"}`, {
         fill: stick.level >= 2 ? "#fff" : ink(fill),
         stroke: stick.level >= 2 ? "#000" : ink(fill) === "#fff" ? "#000" : "#fff",
-        "stroke-width": 2.5,
+        "stroke-width": (2.5 * labelSize) / 11,
         "paint-order": "stroke",
-        "font-size": 11,
+        "font-size": labelSize,
         "font-weight": "bold",
       }),
     );
@@ -241,7 +255,8 @@ function sticks(view, ui, change) {
 function candidates(view, ui) {
   const { t } = ui;
   const g = el("g", { class: "candidates" });
-  if (!ui.selected) return g;
+  // On a phone the marks would lie too close to be hit: the stick in hand visits them instead.
+  if (!ui.selected || ui.narrow) return g;
   for (const action of ui.legal) {
     const pose = parsePose(action);
     if (!pose || pose.colour !== ui.selected) continue;
@@ -261,46 +276,56 @@ function candidates(view, ui) {
   return g;
 }
 
-function supplies(view, ui, ox, oy, change) {
+/** Both supplies from `oy` down. On a phone (`narrow`) each colour is a 44 px high button, three
+ * to a 360 px row, under a label wrapped to the width. Returns {g, height}. */
+function supplies(view, ui, ox, oy, change, narrow = false) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "supply" });
+  let y = oy;
   s.supply.forEach((supply, p) => {
     const mine = p === ui.seat;
-    const y = oy + p * 52;
     const who = { player: ui.playerName(p) };
-    const own = ui.interactive ? "stackback.your_supply_drag" : "stackback.your_supply";
-    const label = heading(ox, y, t(mine ? own : "stackback.supply_of", who), {
-      class: "svg-heading supply-label",
-    });
+    const own = narrow ? "stackback.your_supply_tap" : ui.interactive ? "stackback.your_supply_drag" : "stackback.your_supply";
+    const words = t(mine ? own : "stackback.supply_of", who);
+    const { node: label, height: labelHeight } = narrow
+      ? headingLines(ox, y, words, 36, 17, { class: "svg-heading supply-label" })
+      : { node: heading(ox, y, words, { class: "svg-heading supply-label" }), height: 17 };
+    const [pitch, boxHeight] = narrow ? [110, 44] : [120, 22];
+    const boxTop = y + labelHeight - 9;
     // On a pass (or a stick that slipped) the player's label is what changed: a framed row
     // (under the supply's colours, which keep their own tips) that says so.
     const labelKind = change.labels.get(p);
     if (labelKind) {
-      const words = t(labelKind === "fumbled" ? "stackback.tip_fumbled" : "stackback.tip_passed", who);
+      const said = t(labelKind === "fumbled" ? "stackback.tip_fumbled" : "stackback.tip_passed", who);
       const frame = el("rect", {
-        x: ox - 6,
+        x: ox - 4,
         y: y - 14,
         // The row's three colours, or the label if longer (about 7.6 px a character at 13 px).
-        width: Math.max(3 * 120 + 4, label.textContent.length * 7.6 + 12),
-        height: 50,
+        width: narrow ? 3 * pitch : Math.max(3 * pitch + 4, label.textContent.length * 7.6 + 12),
+        height: boxTop - y + boxHeight + 20,
         rx: 6,
         fill: "transparent",
         stroke: "#000",
         "stroke-width": 3,
       });
-      g.append(mark(tip(el("g", { class: "last-move supply-row" }, frame, label), words), labelKind));
+      g.append(mark(tip(el("g", { class: "last-move supply-row" }, frame, label), said), labelKind));
     } else {
       g.append(label);
     }
     ["Y", "M", "G"].forEach((c, i) => {
-      const x = ox + i * 120;
+      const x = ox + i * pitch;
       const fill = FILL[c];
+      const boxWidth = narrow ? pitch - 8 : LENGTH[c] * 1.4;
       let node = el(
         "g",
         { class: "supply-colour" },
-        el("rect", { x, y: y + 8, width: LENGTH[c] * 1.4, height: 22, rx: 3, fill, stroke: "#000" }),
-        text(x + (LENGTH[c] * 1.4) / 2, y + 19, `${c} × ${supply[c] ?? 0}`, { fill: ink(fill), "font-size": 12, "font-weight": "bold" }),
+        el("rect", { x, y: boxTop, width: boxWidth, height: boxHeight, rx: 3, fill, stroke: "#000" }),
+        text(x + boxWidth / 2, boxTop + boxHeight / 2, `${c} × ${supply[c] ?? 0}`, {
+          fill: ink(fill),
+          "font-size": narrow ? 15 : 12,
+          "font-weight": "bold",
+        }),
       );
       if (mine && ui.legal.some((a) => a.startsWith(c))) {
         node = selectTarget(node, c, t("stackback.select", { colour: colourWords(c, t), count: supply[c] }), ui);
@@ -319,11 +344,12 @@ function supplies(view, ui, ox, oy, change) {
       }
       const count = supply[c] ?? 0;
       const params = { player: ui.playerName(p), colour: colourWords(c, t), count, length: LENGTH[c] };
-      const words = count === 1 ? t("stackback.tip_supply_one", params) : t("stackback.tip_supply_other", params);
-      g.append(mark(tip(node, words), change.supply.get(p) === c ? "placed" : null));
+      const tipWords = count === 1 ? t("stackback.tip_supply_one", params) : t("stackback.tip_supply_other", params);
+      g.append(mark(tip(node, tipWords), change.supply.get(p) === c ? "placed" : null));
     });
+    y = boxTop + boxHeight + (narrow ? 30 : 22);
   });
-  return g;
+  return { g, height: y - oy };
 }
 
 // --- a stick in hand ------------------------------------------------------------------------------
@@ -423,8 +449,13 @@ function moved() {
 
 /** Ask the server to judge the pose shown (the newest only, at most every JUDGE_MS). */
 function ask() {
-  if (!handHere() || typeof live.ui.judge !== "function") return;
+  if (!handHere()) return;
   const action = notation(shownPose());
+  if (hand.verdict?.action !== action && live.ui.legal.includes(action)) {
+    hand.verdict = { action, legal: true, reason: "" }; // one of the bots' places: legal as listed
+    drawHand();
+  }
+  if (typeof live.ui.judge !== "function") return;
   if (hand.verdict?.action === action) {
     settleDrop();
     return;
@@ -487,24 +518,40 @@ function putBack() {
   hand = null;
   drag = null;
   drawHand();
+  // On a phone the stick in hand is the selected colour: put back, nothing is selected.
+  if (live?.ui.narrow && live.ui.selected) live.ui.select(null);
+}
+
+/** The bots' places for a stick of `colour` (the spots a phone's stick in hand visits). */
+function spotsOf(colour) {
+  return (live?.ui.legal ?? []).map(parsePose).filter((p) => p && p.colour === colour);
+}
+
+/** Bring the stick in hand to the bots' next (+1) or previous (-1) place for its colour. */
+function visitSpot(by) {
+  if (!handHere()) return;
+  const spots = spotsOf(hand.colour);
+  if (!spots.length) return;
+  hand.spot = (((hand.spot ?? -1) + by) % spots.length + spots.length) % spots.length;
+  const spot = spots[hand.spot];
+  Object.assign(hand, { x: spot.x, y: spot.y, angle: spot.angle });
+  const view = live.bounds;
+  if (zoom !== "all" && (spot.x < view[0] || spot.x > view[2])) {
+    zoom = spot.x < BOARDS[1][0] - 18 ? "A" : "B";
+    live.ui.select(live.ui.selected); // drawn again at the new zoom, the hand kept
+    return;
+  }
+  moved();
+}
+
+function turnBy(degrees) {
+  if (!handHere()) return;
+  hand.angle += degrees;
+  moved();
 }
 
 function reasonWords(reason) {
   return String(reason ?? "").replace(/^position: [^:]*: /, "");
-}
-
-/** Lines of at most `width` characters (the SVG text does not wrap by itself). */
-function wrap(words, width) {
-  const lines = [];
-  let line = "";
-  for (const word of words.split(/\s+/)) {
-    if (line && line.length + word.length + 1 > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines;
 }
 
 function poseShort(pose, t) {
@@ -526,12 +573,19 @@ function drawHand() {
   ghost.setAttribute("display", here ? "inline" : "none");
   place.setAttribute("display", here ? "inline" : "none");
   cancel.setAttribute("display", here ? "inline" : "none");
+  for (const node of live.handOnly ?? []) node.setAttribute("display", here ? "inline" : "none");
+  if (live.spotText) {
+    const spots = here ? spotsOf(hand.colour) : [];
+    const at = here ? spots.findIndex((p) => notation(p) === notation(shownPose())) : -1;
+    live.spotText.textContent =
+      at >= 0 ? t("stackback.hand_spot", { n: at + 1, count: spots.length }) : t("stackback.hand_spots", { count: spots.length });
+  }
   let words;
   let judged = "none";
   if (!here) {
     ghost.removeAttribute("data-judged");
     ghost.removeAttribute("data-pose");
-    words = t("stackback.hand_hint");
+    words = t(live.wrap ? "stackback.hand_hint_tap" : "stackback.hand_hint");
   } else {
     const pose = shownPose();
     const action = notation(pose);
@@ -549,12 +603,13 @@ function drawHand() {
     body.setAttribute("stroke-dasharray", judged === "illegal" ? "8 5" : judged === "pending" ? "3 3" : "none");
     // The handle at the end of the stick that keeps it inside the boards' area.
     const [x0, y0, x1, y1] = live.bounds;
+    const extra = live.handleReach ?? 10 * S; // from the stick's end to the handle's centre
     const out = (end) => {
       const rad = (pose.angle * Math.PI) / 180;
-      const [hx, hy] = [pose.x + end * Math.cos(rad) * (w / S / 2 + 10), pose.y + end * Math.sin(rad) * (w / S / 2 + 10)];
+      const [hx, hy] = [pose.x + end * Math.cos(rad) * (w / 2 + extra) / S, pose.y + end * Math.sin(rad) * (w / 2 + extra) / S];
       return hx < x0 + 3 || hx > x1 - 3 || hy < y0 + 3 || hy > y1 - 3;
     };
-    const reach = (out(1) && !out(-1) ? -1 : 1) * (w / 2 + 10 * S);
+    const reach = (out(1) && !out(-1) ? -1 : 1) * (w / 2 + extra);
     arm.setAttribute("x1", cx + Math.sign(reach) * (w / 2));
     arm.setAttribute("x2", cx + reach);
     arm.setAttribute("y1", cy);
@@ -580,18 +635,18 @@ function drawHand() {
   }
   reason.dataset.judged = judged;
   reason.replaceChildren(
-    ...wrap(words, WRAP).slice(0, 4).map((line, i) => el("tspan", { x: reason.getAttribute("x"), dy: i ? 19 : 0 }, line)),
+    ...wrap(words, live.wrap ?? WRAP).slice(0, 4).map((line, i) => el("tspan", { x: reason.getAttribute("x"), dy: i ? 19 : 0 }, line)),
   );
   reason.setAttribute("aria-label", words);
 }
 
 /** A pressable SVG button of the band (pointer or keyboard). */
-function bandButton(x, y, width, label, cls, onPress) {
+function bandButton(x, y, width, label, cls, onPress, height = 26) {
   const node = el(
     "g",
     { class: `hand-button ${cls}`, tabindex: "0", role: "button", "aria-label": label, style: "cursor:pointer" },
-    el("rect", { x, y, width, height: 26, rx: 5, fill: "#fff", stroke: "#000", "stroke-width": 1.5 }),
-    text(x + width / 2, y + 13, label, { "font-size": 14 }),
+    el("rect", { x, y, width, height, rx: 5, fill: "#fff", stroke: "#000", "stroke-width": 1.5 }),
+    text(x + width / 2, y + height / 2, label, { "font-size": height > 30 ? 15 : 14 }),
   );
   node.addEventListener("click", (event) => {
     event.preventDefault();
@@ -607,8 +662,10 @@ function bandButton(x, y, width, label, cls, onPress) {
   return node;
 }
 
-function snapToggle(x, y, t) {
+function snapToggle(x, y, t, tall = false) {
   const box = el("rect", { x, y: y - 9, width: 18, height: 18, rx: 3, fill: "#fff", stroke: "#000", "stroke-width": 1.5 });
+  // On a phone the whole line is the switch: 44 px high.
+  const room = tall ? el("rect", { x: x - 4, y: y - 22, width: 240, height: 44, fill: "transparent" }) : null;
   const tick = text(x + 9, y, "✓", { "font-size": 16, "font-weight": "bold", display: snapOn ? "inline" : "none" });
   const node = el(
     "g",
@@ -620,6 +677,7 @@ function snapToggle(x, y, t) {
       "data-checked": String(snapOn),
       style: "cursor:pointer",
     },
+    room,
     box,
     tick,
     el("text", { x: x + 26, y, "dominant-baseline": "central", "font-size": 14 }, t("stackback.snap")),
@@ -750,6 +808,16 @@ function onPointerMove(event) {
 
 /** A second finger on the boards while the first holds the stick: the two turn it. */
 function onAreaPointerDown(event) {
+  if (!drag && handHere() && !live.ghost.contains(event.target)) {
+    // A finger on the wood beside the stick: a tap brings the stick's centre there, a slide moves
+    // it as far as the finger goes (the finger never hides it).
+    if (event.pointerType === "mouse" && event.button !== 0) return;
+    event.preventDefault();
+    const [mx, my] = toMm(event.clientX, event.clientY);
+    drag = { kind: "slide", pointerId: event.pointerId, sx: event.clientX, sy: event.clientY, started: false };
+    Object.assign(drag, { x: event.clientX, y: event.clientY, dx: hand.x - mx, dy: hand.y - my });
+    return;
+  }
   if (!drag || drag.second || event.pointerId === drag.pointerId || !handHere()) return;
   event.preventDefault();
   drag.second = { pointerId: event.pointerId, x: event.clientX, y: event.clientY };
@@ -769,10 +837,14 @@ function onPointerUp(event) {
   if (!onBoard()) return;
   if (!done.started) {
     if (done.kind === "ghost" && event.type === "pointerup") drop(); // a tap on the ghost plays it
+    if (done.kind === "slide" && event.type === "pointerup" && handHere()) {
+      [hand.x, hand.y] = toMm(event.clientX, event.clientY); // a tap on the wood: the stick goes there
+      moved();
+    }
     return;
   }
   swallowClickUntil = performance.now() + 500; // the click that ends a drag selects nothing
-  if (event.type !== "pointerup" || done.kind === "handle") return;
+  if (event.type !== "pointerup" || done.kind === "handle" || done.kind === "slide") return;
   if (!insideArea(event.clientX, event.clientY)) putBack(); // dropped off the boards: put back
   else drop();
 }
@@ -871,10 +943,177 @@ function areaBounds(view) {
   return [Math.max(x0, -80), Math.max(y0, -80), Math.min(x1, 316), Math.min(y1, 180)];
 }
 
+// --- a phone: one column 360 px wide, drawn 1:1 ----------------------------------------------------
+const NW = 340; // the column's width (fits a 360 px screen beside the page's margins)
+const NX = 4;
+/** What the boards' area shows on a phone: both boards, or one of them at twice the scale. */
+let zoom = "all";
+
+function zoomView([x0, y0, x1, y1]) {
+  const mid = (BOARDS[0][2] + BOARDS[1][0]) / 2;
+  if (zoom === "A") return [x0, y0, mid, y1];
+  if (zoom === "B") return [mid, y0, x1, y1];
+  return [x0, y0, x1, y1];
+}
+
+/** A 44 px button drawn on the board (pressed state shown by a thick frame and aria-pressed). */
+function tallButton(x, y, width, label, cls, onPress, pressed = null) {
+  const node = bandButton(x, y, width, label, cls, onPress, 44);
+  if (pressed !== null) {
+    node.setAttribute("aria-pressed", String(pressed));
+    if (pressed) {
+      const frame = node.querySelector("rect");
+      frame.setAttribute("stroke-width", 4);
+      frame.setAttribute("fill", "#ffe9a8");
+    }
+  }
+  return node;
+}
+
+/**
+ * Stack Back on a phone: the status, three zoom buttons (both boards, A, B), the boards' area at
+ * the width, then (for a seat) the stick in hand's buttons: place, put back, turn 15° either way,
+ * the bots' previous and next places, pass when the rules offer it, snapping and the verdict; then
+ * the supplies, each colour a 44 px button. Press a colour: a stick of it is taken in hand at the
+ * bots' first place for it; tap the wood to bring it there, slide a finger on the wood to move
+ * it, turn it, then press Place (or tap the stick). Text is 12 px or more at every zoom.
+ */
+function renderNarrow(view, ui, bounds) {
+  const { t } = ui;
+  const s = view.state;
+  const svg = root(NW, 1, t("stackback.board_label"));
+  svg.setAttribute("style", "user-select:none;-webkit-user-select:none");
+  const status = headingLines(
+    NX,
+    16,
+    view.terminal
+      ? t("stackback.status_over")
+      : t(s.placed_this_turn === 1 ? "stackback.status_one" : "stackback.status", {
+          player: ui.playerName(s.turn),
+          placed: s.placed_this_turn,
+        }),
+    36,
+    18,
+  );
+  svg.append(status.node);
+  let y = 16 + status.height;
+  const onTable = typeof ui.judge === "function"; // the live table (a step of the log has no zoom)
+  if (onTable) {
+    const again = () => ui.select(ui.selected);
+    const choose = (which) => () => {
+      zoom = which;
+      again();
+    };
+    svg.append(
+      tallButton(NX, y, 124, t("stackback.zoom_all"), "zoom-button", choose("all"), zoom === "all"),
+      tallButton(NX + 132, y, 96, t("stackback.zoom_a"), "zoom-button", choose("A"), zoom === "A"),
+      tallButton(NX + 236, y, 96, t("stackback.zoom_b"), "zoom-button", choose("B"), zoom === "B"),
+    );
+    y += 52;
+  } else zoom = "all";
+  const shown = zoomView(bounds);
+  const [vx, vy] = px(shown[0], shown[3]);
+  const [vw, vh] = [(shown[2] - shown[0]) * S, (shown[3] - shown[1]) * S];
+  const areaWidth = NW - 2 * NX;
+  const k = areaWidth / vw; // CSS px per unit of the boards' drawing
+  const areaHeight = vh * k;
+  const area = el("svg", {
+    class: "boards-area",
+    x: NX,
+    y,
+    width: areaWidth,
+    height: areaHeight,
+    viewBox: `${vx} ${vy} ${vw} ${vh}`,
+    overflow: "hidden",
+  });
+  const layer = el("g", { class: "boards-layer" });
+  area.append(layer);
+  const [x0, y0, x1, y1] = bounds;
+  const [ax, ay] = px(x0, y1);
+  layer.append(el("rect", { x: ax, y: ay, width: (x1 - x0) * S, height: (y1 - y0) * S, fill: "#f4ecdf", stroke: "#b8a584" }));
+  const label = 12.5 / k; // 12 px and a little on the screen
+  BOARDS.forEach(([bx0, by0, bx1, by1], i) => {
+    const [bx, by] = px(bx0, by1);
+    layer.append(
+      el("rect", { x: bx, y: by, width: (bx1 - bx0) * S, height: (by1 - by0) * S, fill: "#d9b98c", stroke: "#7a5a2e", "stroke-width": 2 }),
+      text(bx + label, by + label, i === 0 ? "A" : "B", { "font-size": label, fill: "#5a3e1b" }),
+    );
+  });
+  const change = lastChange(view, ui);
+  layer.append(sticks(view, ui, change, label, zoom === "all"));
+  svg.append(area);
+  y += areaHeight + 6;
+  const seated = ui.seat !== null && ui.seat !== undefined && !view.terminal;
+  if (ui.interactive) {
+    const parts = ghostNode(t);
+    parts.handle.setAttribute("r", 22 / k); // a 44 px handle
+    parts.sign.setAttribute("font-size", 26 / k);
+    parts.sign.setAttribute("stroke-width", 3 / k);
+    layer.append(parts.ghost);
+    const place = tallButton(NX, y, 90, t("stackback.hand_place"), "ghost-place", () => {
+      if (handHere() && hand.verdict?.action === notation(shownPose())) drop();
+    });
+    const cancel = tallButton(NX + 96, y, 100, t("stackback.hand_put_back"), "ghost-cancel", putBack);
+    const left = tallButton(NX + 202, y, 62, "⟲ 15°", "ghost-turn-left", () => turnBy(15));
+    const right = tallButton(NX + 270, y, 62, "⟳ 15°", "ghost-turn-right", () => turnBy(-15));
+    left.setAttribute("aria-label", t("stackback.hand_turn_left"));
+    right.setAttribute("aria-label", t("stackback.hand_turn_right"));
+    const previous = tallButton(NX, y + 50, 52, "◀", "ghost-previous", () => visitSpot(-1));
+    const next = tallButton(NX + 174, y + 50, 52, "▶", "ghost-next", () => visitSpot(1));
+    previous.setAttribute("aria-label", t("stackback.hand_previous"));
+    next.setAttribute("aria-label", t("stackback.hand_next"));
+    const spotText = text(NX + 113, y + 72, "", { "font-size": 12, class: "ghost-spot" });
+    svg.append(place, cancel, left, right, previous, spotText, next);
+    if (ui.legal.includes("pass")) {
+      const pass = el(
+        "g",
+        { class: "pass-button" },
+        el("rect", { x: NX + 236, y: y + 50, width: 96, height: 44, rx: 5, fill: "#fff", stroke: "#000", "stroke-width": 2 }),
+        text(NX + 284, y + 72, t("stackback.pass_short"), { "font-size": 15, "font-weight": "bold" }),
+      );
+      svg.append(actionTarget(pass, "pass", t("stackback.pass"), ui));
+    }
+    const reason = el("text", { class: "ghost-reason", x: NX, y: y + 170, "font-size": 15, "aria-live": "polite" });
+    svg.append(snapToggle(NX + 4, y + 122, t, true), reason);
+    area.addEventListener("pointerdown", onAreaPointerDown);
+    area.addEventListener("wheel", onWheel, { passive: false });
+    if (hand && hand.step !== view.step) hand = null;
+    if (!ui.selected && hand?.selected) hand = null; // the colour put back
+    if (ui.selected && !(hand && hand.colour === ui.selected)) {
+      const first = ui.legal.map(parsePose).find((p) => p && p.colour === ui.selected);
+      const mid = [(shown[0] + shown[2]) / 2, (shown[1] + shown[3]) / 2];
+      hand = { step: view.step, colour: ui.selected, verdict: null, asked: null, dropWanted: false, selected: true };
+      Object.assign(hand, first ? { x: first.x, y: first.y, angle: first.angle, spot: 0 } : { x: mid[0], y: mid[1], angle: 0 });
+    }
+    live = { svg, area, layer, view, ui, reason, place, cancel, bounds: shown, ...parts };
+    Object.assign(live, {
+      handOnly: [left, right, previous, next, spotText],
+      spotText,
+      wrap: 36,
+      handleReach: Math.max(10 * S, 26 / k),
+    });
+    drawHand();
+    // Judged once the board is on the page (a pose of the bots' list is known legal at once).
+    queueMicrotask(() => {
+      if (handHere()) moved();
+    });
+    y += 170 + 4 * 19;
+  } else if (seated) y += 170 + 4 * 19;
+  y += 14;
+  const supplyRows = supplies(view, ui, NX + 4, y, change, true);
+  svg.append(supplyRows.g);
+  y += supplyRows.height;
+  const legend = headingLines(NX + 4, y, t("stackback.legend"), 36, 17);
+  svg.append(legend.node);
+  svg.setAttribute("viewBox", `0 0 ${NW} ${y + legend.height}`);
+  return svg;
+}
+
 export function render(view, ui) {
   const { t } = ui;
   const s = view.state;
   for (const action of ui.legal) if (action !== "pass") ui.board.add(action);
+  if (ui.narrow) return renderNarrow(view, ui, areaBounds(view));
   const [x0, y0, x1, y1] = areaBounds(view);
   const [ax, ay] = px(x0, y1);
   const [aw, ah] = [(x1 - x0) * S, (y1 - y0) * S];
@@ -940,7 +1179,7 @@ export function render(view, ui) {
   }
   // A seat keeps the room of the stick in hand on every turn: the supplies do not jump about.
   if (ui.interactive || (ui.seat !== null && ui.seat !== undefined && !view.terminal)) bottom = top + ah + 6 + BAND + 18;
-  svg.append(supplies(view, ui, OX, bottom, change));
+  svg.append(supplies(view, ui, OX, bottom, change).g);
   svg.append(heading(OX, bottom + 112, t("stackback.legend"), { "font-size": 11 }));
   svg.setAttribute("viewBox", `0 0 ${width} ${bottom + 124}`);
   return svg;

@@ -5,7 +5,7 @@
 // tile, the pile colour drawn from, the totals after a round), and tiles, stacks, hands and the
 // pile explain themselves in `data-tip` (colour and symbol in words, a stack's rules).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
-import { capital, counted, heading, ink, mark, tip } from "./common.js";
+import { capital, counted, heading, headingLines, ink, mark, tip } from "./common.js";
 
 export const COLOURS = { R: "#d62728", O: "#ff8c00", G: "#2ca02c", B: "#1f5fbf", P: "#7b3fa0" };
 const ORDER = ["R", "O", "G", "B", "P"];
@@ -229,15 +229,40 @@ function stackWords(stack, k, s, t) {
   return parts.join(" ");
 }
 
-function stacks(view, ui, ox, oy, change) {
+const STRIP = 18; // a phone's stack: each tile under the top one a 16 px strip (colour letter, symbol)
+
+/** A tile under the top of a stack on a phone: a strip with its colour letter and symbol. */
+function strip(x, y, tileText) {
+  const fill = COLOURS[tileText[0]];
+  return el(
+    "g",
+    { class: "tile strip" },
+    el("rect", { x, y, width: TILE, height: STRIP - 2, rx: 3, fill, stroke: "#111" }),
+    text(x + 9, y + (STRIP - 2) / 2, tileText[0], { fill: ink(fill), "font-size": 12, "font-weight": "bold" }),
+    symbol(x + TILE - 11, y + (STRIP - 2) / 2, 5.5, tileText[1], ink(fill)),
+  );
+}
+
+/** The stacks in rows of `perRow` (a phone: 6 to a row), each row as tall as its tallest stack;
+ * `compact` (a phone) draws the tiles under each top as strips, so the stacks stay short. */
+function stacks(view, ui, ox, oy, change, perRow = Infinity, compact = false) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "stacks" });
   g.append(heading(ox, oy - 12, t("stakz.stacks")));
-  const tallest = Math.max(1, ...s.stacks.map((st) => st.length)) + 1;
-  const base = oy + tallest * (TILE + 2);
+  // Where tile i of a stack of n tiles begins (its top edge), above the row's base.
+  const rise = (i, n) => (compact && i < n - 1 ? (i + 1) * STRIP : (compact ? (n - 1) * STRIP : i * (TILE + 2)) + TILE + 2);
+  const rowBases = [];
+  let rowTop = oy;
+  for (let start = 0; start < Math.max(1, s.stacks.length); start += perRow) {
+    const row = s.stacks.slice(start, start + perRow);
+    const tallest = Math.max(1, ...row.map((st) => st.length));
+    rowBases.push(rowTop + rise(tallest - 1, tallest) + TILE + 2); // and room for a tile on top
+    rowTop = rowBases.at(-1) + 44;
+  }
   s.stacks.forEach((stack, k) => {
-    const x = ox + k * (TILE + 16);
+    const x = ox + (k % perRow) * (TILE + 16);
+    const base = rowBases[Math.floor(k / perRow)];
     const about = stackWords(stack, k, s, t);
     const split = change.split.has(k) || change.shrunk.has(k) ? "split" : null;
     const number = text(x + TILE / 2, base + 14, String(k), { "font-size": 13, class: "stack-number" });
@@ -246,7 +271,7 @@ function stacks(view, ui, ox, oy, change) {
       g.append(text(x + TILE / 2, base + 30, t("stakz.used"), { "font-size": 12 }));
     }
     stack.forEach((tt, i) => {
-      const y = base - (i + 1) * (TILE + 2);
+      const y = base - rise(i, stack.length);
       const top = i === stack.length - 1;
       const kind = top && change.tops.has(k) ? change.tops.get(k) : change.split.has(k) ? "split" : null;
       const words = [
@@ -254,18 +279,18 @@ function stacks(view, ui, ox, oy, change) {
       ];
       if (kind === "placed") words.push(t("stakz.tip_last_placed"));
       words.push(about);
-      g.append(mark(tip(tile(x, y, tt), words.join(" ")), kind));
+      g.append(mark(tip(compact && !top ? strip(x, y, tt) : tile(x, y, tt), words.join(" ")), kind));
       if (kind === "placed") g.append(rim(x, y, TILE, TILE, "placed"));
     });
     // A split's new stack: one rim around all of it.
     if (change.split.has(k) && stack.length > 1) {
-      const h = stack.length * (TILE + 2) - 2;
-      g.append(rim(x, base - stack.length * (TILE + 2), TILE, h, "split", 7));
+      const h = rise(stack.length - 1, stack.length) - 2;
+      g.append(rim(x, base - rise(stack.length - 1, stack.length), TILE, h, "split", 7));
     }
     // The place above the top tile, pressable for the selected tile when the move is legal.
     const action = ui.selected ? `${ui.selected}@${k}` : null;
     if (action && ui.legal.includes(action)) {
-      const y = base - (stack.length + 1) * (TILE + 2);
+      const y = base - rise(stack.length - 1, stack.length) - TILE - 2;
       const ghost = el(
         "g",
         { class: "ghost" },
@@ -278,15 +303,22 @@ function stacks(view, ui, ox, oy, change) {
       );
     }
   });
-  return { g, bottom: base + 40 };
+  return { g, bottom: rowBases.at(-1) + 40 };
 }
 
-function pile(view, ui, ox, oy, change) {
+/** The pile by colour under its heading (wrapped to `wrap` characters a line on a phone, the
+ * first line at `oy - 8` and the colours under the last). Returns {g, bottom}. */
+function pile(view, ui, ox, oy, change, wrap = 0) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "pile" });
   const [pileOne, pileMany] = view.terminal ? ["stakz.pile_left_one", "stakz.pile_left"] : ["stakz.pile_one", "stakz.pile"];
-  g.append(heading(ox, oy - 8, counted(t, s.pile.size, pileOne, pileMany, { count: s.pile.size })));
+  const words = counted(t, s.pile.size, pileOne, pileMany, { count: s.pile.size });
+  if (wrap) {
+    const lines = headingLines(ox, oy - 8, words, wrap, 17);
+    g.append(lines.node);
+    oy += lines.height - 17;
+  } else g.append(heading(ox, oy - 8, words));
   ORDER.forEach((c, i) => {
     const x = ox + i * 58;
     const fill = COLOURS[c];
@@ -305,26 +337,34 @@ function pile(view, ui, ox, oy, change) {
     g.append(mark(tip(target, words), change.pile.has(c) ? "drawn" : null));
     if (change.pile.has(c)) g.append(rim(x, oy, 50, 40, "drawn"));
   });
-  return g;
+  return { g, bottom: oy + 40 };
 }
 
-function hands(view, ui, ox, oy, change) {
+/** The hands (those `which` keeps), tiles `perRow` to a row and headings wrapped to `wrap`
+ * characters on a phone. */
+function hands(view, ui, ox, oy, change, { perRow = Infinity, wrap = 0, which = () => true } = {}) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "hands" });
   let y = oy;
   s.hands.forEach((hand, player) => {
+    if (!which(player)) return;
     const mine = player === ui.seat && !view.terminal; // no "press" hints once it is over
     const params = { player: ui.playerName(player), count: hand.size };
     const title = mine
       ? counted(t, hand.size, "stakz.your_hand_one", "stakz.your_hand", params)
       : counted(t, hand.size, "stakz.hand_of_one", "stakz.hand_of", params);
-    g.append(mark(heading(ox, y, title, { class: "svg-heading hand-label" }), change.hands.get(player)));
-    y += 10;
+    const label = wrap
+      ? headingLines(ox, y, title, wrap, 17, { class: "svg-heading hand-label" })
+      : { node: heading(ox, y, title, { class: "svg-heading hand-label" }), height: 17 };
+    g.append(mark(label.node, change.hands.get(player)));
+    y += 10 + label.height - 17;
     if (hand.tiles) {
       const drawn = mine ? new Map(change.drawn) : new Map();
+      const yTop = y;
       hand.tiles.forEach((tt, i) => {
-        const x = ox + i * (TILE + 6);
+        const x = ox + (i % perRow) * (TILE + 6);
+        const y = yTop + Math.floor(i / perRow) * (TILE + 6);
         let node = tile(x, y, tt);
         if (mine && ui.legal.some((a) => a.startsWith(`${tt}@`))) {
           node = selectTarget(node, tt, t("stakz.select", { tile: tileWords(tt, t) }), ui);
@@ -343,6 +383,7 @@ function hands(view, ui, ox, oy, change) {
         g.append(mark(tip(node, words.join(". ") + "."), isNew ? "drawn" : null));
         if (isNew) g.append(rim(x, y, TILE, TILE, "drawn"));
       });
+      y += Math.max(0, Math.ceil(hand.tiles.length / perRow) - 1) * (TILE + 6);
     } else {
       // Only the backs show: their colours.
       const marks = change.backs.get(player) ?? new Map();
@@ -371,31 +412,57 @@ function hands(view, ui, ox, oy, change) {
 }
 
 /** The round and the totals, right-aligned at `right` so long names stay inside the board. */
-function scores(view, ui, right, oy, change) {
+function scores(view, ui, right, oy, change, anchor = "end") {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "scores" });
   const round = counted(t, s.target, "stakz.round_one", "stakz.round", { round: s.round, target: s.target });
-  g.append(mark(heading(right, oy, round, { "text-anchor": "end", "font-size": 13 }), change.round ? "round" : null));
+  // On a phone (left-aligned) the round line wraps to the column and the scores follow it.
+  const lines = anchor === "start" ? headingLines(right, oy, round, 36, 17, { "font-size": 13 }) : null;
+  g.append(mark(lines ? lines.node : heading(right, oy, round, { "text-anchor": anchor, "font-size": 13 }), change.round ? "round" : null));
+  if (lines) oy += lines.height - 17;
   s.scores.forEach((score, p) => {
     const line = counted(t, score, "stakz.score_of_one", "stakz.score_of", { player: ui.playerName(p), score });
     g.append(
       mark(
-        heading(right, oy + 20 + p * 18, line, { "font-size": 13, "text-anchor": "end" }),
+        heading(right, oy + 20 + p * 18, line, { "font-size": 13, "text-anchor": anchor }),
         change.scores.has(p) ? "scored" : null,
       ),
     );
   });
+  g.dataset.bottom = String(oy + 20 + s.scores.length * 18);
   return g;
+}
+
+/** A phone: one column 340 px wide drawn 1:1: the scores, the stacks six to a row, your hand
+ * right under them (a tile and the stacks it goes on in view together), the pile, the others. */
+function renderNarrow(view, ui, change) {
+  const svg = root(340, 1, ui.t("stakz.board_label"));
+  const s = view.state;
+  const totals = scores(view, ui, 6, 16, change, "start");
+  svg.append(totals);
+  let y = Number(totals.dataset.bottom) + 24;
+  const top = stacks(view, ui, 6, y, change, 6, true);
+  svg.append(top.g);
+  const options = { perRow: 7, wrap: 36 };
+  const own = hands(view, ui, 6, top.bottom + 8, change, { ...options, which: (p) => p === ui.seat });
+  svg.append(own.g);
+  const heap = pile(view, ui, 6, own.bottom + 14, change, 36);
+  svg.append(heap.g);
+  const others = hands(view, ui, 6, heap.bottom + 30, change, { ...options, which: (p) => p !== ui.seat });
+  svg.append(others.g);
+  svg.setAttribute("viewBox", `0 0 340 ${others.bottom}`);
+  return svg;
 }
 
 export function render(view, ui) {
   for (const action of ui.legal) if (action.includes("@")) ui.board.add(action);
   const change = lastChange(view, ui);
+  if (ui.narrow) return renderNarrow(view, ui, change);
   const svg = root(760, 1, ui.t("stakz.board_label"));
   const top = stacks(view, ui, 20, 40, change);
   svg.append(top.g);
-  svg.append(pile(view, ui, 20, top.bottom + 30, change));
+  svg.append(pile(view, ui, 20, top.bottom + 30, change).g);
   const width = Math.max(760, 40 + view.state.stacks.length * (TILE + 16));
   svg.append(scores(view, ui, width - 12, 28, change));
   const handsPart = hands(view, ui, 20, top.bottom + 110, change);
