@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import teocalli
 from teocalli.games.stack_back import StackBackState, from_position
-from teocalli.games.stack_back.render import render_svg, render_text
+from teocalli.games.stack_back.render import render, render_svg
 
 TWO_LEVELS = "sticks: 0:Y30,40@90 1:Y60,40@90 0:M45,20@0 1:G45,60@0 0:Y45,40@90"
 
@@ -16,7 +16,7 @@ def position(text: str) -> StackBackState:
 
 
 def test_text_view_shades_levels_and_lists_sticks() -> None:
-    text = render_text(position(TWO_LEVELS))
+    text = render(position(TWO_LEVELS), None)
     grid = text.split("levels:")[0]
     assert "-" in grid and "=" in grid and "+" in grid  # levels 0, 1 and 2
     assert "#4 Y45.0,40.0@90.0 level 2 by 0 on 2,3" in text
