@@ -228,14 +228,16 @@ def from_position(game: SpaceAztecs, text: str) -> SpaceAztecsState:
     for p in range(n):
         if state.held[p] >= 0 and state.pile_size[state.held[p]] + (state.chosen[p] >= 0) == 0:
             raise PositionError(f"player {p} holds an empty pile")
-    if not held and (
-        sum(1 for s in state.pile_size if s == 0) >= 2 or state.saucers_played >= state.saucer_limit
-    ):
-        piles = sum(1 for s in state.pile_size if s == 0) >= 2
-        saucers = state.saucers_played >= state.saucer_limit
+    two_empty = sum(1 for s in state.pile_size if s == 0) >= 2
+    saucers = state.saucers_played >= state.saucer_limit
+    if not held and (two_empty or saucers):  # the world ended with the last round
         state.phase = Phase.OVER
         state.end_reason = (
-            EndReason.BOTH if piles and saucers else EndReason.PILES if piles else EndReason.SAUCERS
+            EndReason.BOTH
+            if two_empty and saucers
+            else EndReason.PILES
+            if two_empty
+            else EndReason.SAUCERS
         )
     return state
 
