@@ -86,7 +86,7 @@ def round_trip_problems(name: str, state: State) -> list[str]:
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGS)
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_positions_round_trip_through_their_notation(
     name: str, options: dict[str, Any], seed: int
