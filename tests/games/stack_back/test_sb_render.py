@@ -26,6 +26,13 @@ def test_text_view_shades_levels_and_lists_sticks() -> None:
     assert all(r[27:34].strip() == "" for r in rows[:1])  # the gap is blank
 
 
+def test_a_seat_sees_the_same_board_with_its_line_marked() -> None:
+    state = position(TWO_LEVELS)
+    seen = render(state, 1)
+    assert "player 1: Y9 M10 G9  (floor 0) (you)" in seen
+    assert seen.replace(" (you)", "") == render(state, None)  # nothing is hidden
+
+
 def test_svg_is_well_formed_with_one_group_per_stick() -> None:
     svg = render_svg(position(TWO_LEVELS))
     root = ET.fromstring(svg)
