@@ -20,6 +20,7 @@ import fnmatch
 import importlib
 import json
 import re
+import typing
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -62,6 +63,9 @@ class Layer:
     """A layer whose files do not count for this one (property tests are not rule tests)."""
     sections: int = 0
     """A catalogue entry that is a list of at least this many sections, not one string."""
+    game_classes: bool = False
+    """The module also exports the registered Game class, its State class and every class of
+    its `Action` union, each under its own name (a game package's roles)."""
 
     @property
     def kind(self) -> str:
@@ -75,8 +79,16 @@ LAYERS: tuple[Layer, ...] = (
     Layer(
         "rules",
         "teocalli/games/{pkg}/",
-        "the engine: Game, State, actions; registered in teocalli/games/__init__.py",
+        "the engine, registered in teocalli/games/__init__.py; its `__init__` exports the roles "
+        "of docs/architecture.md (A game package)",
         module="teocalli.games.{pkg}",
+        exports=("Action", "EndReason", "from_position", "parse", "render", "to_position"),
+        game_classes=True,
+    ),
+    Layer(
+        "components",
+        "teocalli/games/{pkg}/components.json",
+        "the game's components as data, loaded and validated at import by its components.py",
     ),
     Layer(
         "heuristics",
@@ -291,6 +303,13 @@ def _script_exports(path: Path, exports: tuple[str, ...]) -> list[str]:
     ]
 
 
+def _role_classes(name: str, package: ModuleType) -> list[str]:
+    """The Game class, its State class and its action classes (the package's `Action` union)."""
+    cls = game_class(name)
+    actions = typing.get_args(getattr(package, "Action", None))
+    return [cls.__name__, cls.state_class.__name__, *(a.__name__ for a in actions)]
+
+
 def _check(spec: Layer, name: str, root: Path, catalogue: dict[str, Any]) -> list[str]:
     path = _fill(spec.path, name, option="{option}")
     if spec.kind == "module":
@@ -299,6 +318,8 @@ def _check(spec: Layer, name: str, root: Path, catalogue: dict[str, Any]) -> lis
             needs = f" defining {', '.join(spec.exports)}" if spec.exports else ""
             return [f"{spec.name}: {path}{needs}"] if spec.required else []
         lacking = [e for e in spec.exports if not hasattr(module, e)]
+        if spec.game_classes:
+            lacking += [c for c in _role_classes(name, module) if not hasattr(module, c)]
         return [f"{spec.name}: {path} must define {', '.join(lacking)}"] if lacking else []
     if spec.kind == "catalogue":
         if "{option}" in path:
@@ -358,6 +379,8 @@ def table() -> str:
         if spec.sections:
             place += f", {spec.sections}+ sections"
         exports = ", ".join(f"`{e}`" for e in spec.exports) or "-"
+        if spec.game_classes:
+            exports = f"its Game, State and action classes, {exports}"
         required = "yes" if spec.required else "no"
         rows.append(f"| {spec.name} | {place} | {exports} | {required} | {spec.about} |")
     return "\n".join(rows)

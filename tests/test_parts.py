@@ -97,7 +97,9 @@ def test_the_sixth_game_is_registered_and_leaves(sixth: str) -> None:
 
 def test_the_checker_lists_exactly_what_a_sixth_game_lacks(sixth: str) -> None:
     assert parts.missing_parts(sixth) == [
-        "rules: teocalli/games/fake_sixth/",
+        "rules: teocalli/games/fake_sixth/ defining Action, EndReason, from_position, parse, "
+        "render, to_position",
+        "components: teocalli/games/fake_sixth/components.json",
         "heuristics: teocalli/agents/heuristics/fake_sixth.py defining choose",
         "observation: teocalli/interop/observation/fake_sixth.py defining ENCODER",
         "measures: teocalli/arena/measures/fake_sixth.py defining KEY_MEASURES",
@@ -136,7 +138,9 @@ def test_parts_that_appear_drop_off_the_list(
         (root / path).write_text(text)
     missing = parts.missing_parts(sixth, root)
     assert missing == [
-        "rules: teocalli/games/fake_sixth/",
+        "rules: teocalli/games/fake_sixth/ defining Action, EndReason, from_position, parse, "
+        "render, to_position",
+        "components: teocalli/games/fake_sixth/components.json",
         "observation: teocalli/interop/observation/fake_sixth.py must define ENCODER",
         "measures: teocalli/arena/measures/fake_sixth.py defining KEY_MEASURES",
         "renderer: teocalli/web/js/games/fake-sixth.js must export describe",
@@ -151,6 +155,34 @@ def test_parts_that_appear_drop_off_the_list(
     assert "rule tests: tests/games/fake_sixth/test_rules.py" not in parts.missing_parts(
         sixth, root
     )
+
+
+def test_a_game_package_names_the_roles_it_lacks(
+    sixth: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rules package without some of the roles (here a Game class and a render only) is told
+    each missing name: the common exports, its State class and its action classes."""
+    from fake_sixth_rules import FakeSixth
+
+    package = types.ModuleType("teocalli.games.fake_sixth")
+    package.FakeSixth = FakeSixth  # type: ignore[attr-defined]
+    package.render = lambda state, viewer: ""  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, package.__name__, package)
+    assert parts.missing_parts(sixth)[0] == (
+        "rules: teocalli/games/fake_sixth/ must define Action, EndReason, from_position, parse, "
+        "to_position, State"
+    )
+
+
+@pytest.mark.parametrize("name", teocalli.games())
+def test_a_game_package_exports_its_roles_in_order(name: str) -> None:
+    """`__all__` lists what the package defines, sorted as ruff sorts it (constants, classes,
+    functions), and nothing it does not define."""
+    package = parts.require(name, "rules")
+    names = list(package.__all__)
+    assert names == sorted(names, key=lambda n: (not n.isupper(), not n[:1].isupper(), n))
+    assert all(hasattr(package, n) for n in names)
+    assert set(parts.layer("rules").exports) <= set(names)
 
 
 def test_the_layers_tell_a_sixth_game_what_to_add(

@@ -34,10 +34,6 @@ def labels(bots: Sequence[str]) -> list[str]:
     return out
 
 
-def spec_of(label: str) -> str:
-    return label.split("#", 1)[0]
-
-
 @dataclass
 class Entry:
     bot: str

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
-from .errors import CorruptSave, InvalidAction, InvalidOption, TeocalliError
+from .errors import CorruptSave, InvalidOption, TeocalliError
 
 if TYPE_CHECKING:
     from .state import State
@@ -245,10 +245,3 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def max_length(self) -> int:
         """An upper bound on the number of steps any game with these options can last."""
-
-    def _check_index(self, index: int) -> None:
-        if not isinstance(index, int) or not 0 <= index < self.num_distinct_actions:
-            raise InvalidAction(
-                f"{index!r} is not an action index of {self.info.name} "
-                f"(0 to {self.num_distinct_actions - 1})"
-            )

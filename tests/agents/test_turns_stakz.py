@@ -11,6 +11,7 @@ from teocalli.agents.mcts import MCTSAgent
 from teocalli.agents.turn_search import TurnSearch, policy_turn
 from teocalli.core import Rng
 from teocalli.games.stakz import StakzState
+from teocalli.games.stakz import from_position as stakz_position
 from teocalli.games.stakz.actions import EndTurn, Place
 
 from .positions import greedy_positions
@@ -89,7 +90,7 @@ def test_proposals_shed_at_least_as_many_tiles_as_greedy(positions: list[StakzSt
 
 def test_a_hand_that_can_be_emptied_is_emptied_and_nothing_else_is_proposed() -> None:
     game = teocalli.load("stakz", players=2)
-    state = StakzState.from_position(game, "stacks: Gt / Rc\nhand 0: Rt Bt\nhand 1: Gx Ph\n")
+    state = stakz_position(game, "stacks: Gt / Rc\nhand 0: Rt Bt\nhand 1: Gx Ph\n")
     # Rt@0 (searched first) strands Bt; Bt@0 then Rt@1 empties the hand
     assert turns(state, 0, Rng(0)) == [(Place(16, 0), Place(1, 1))]
     assert placed_in(state, 0, turns(state, 0, Rng(0))[0]) == 99
@@ -97,7 +98,7 @@ def test_a_hand_that_can_be_emptied_is_emptied_and_nothing_else_is_proposed() ->
 
 def test_a_position_where_a_proposal_sheds_more_than_greedy_and_the_search_plays_it() -> None:
     game = teocalli.load("stakz", players=2)
-    state = StakzState.from_position(game, MORE_TILES)
+    state = stakz_position(game, MORE_TILES)
     greedy = policy_turn(state, 0, choose, Rng(1))
     assert placed_in(state, 0, greedy) == 2
     assert max(len(run) for run, _, _ in placement_plans(state, 0)) == 3
@@ -147,7 +148,7 @@ def test_a_round_won_by_the_next_starter_is_searched_and_the_next_round_played()
     so the turns compared stop at the winning placement and the next round is searched anew."""
     game = teocalli.load("stakz", players=2)
     text = "stacks: Gt / Rc\nhand 0: Gx Ph\nhand 1: Rt Bt\nturn: 1\nstarter: 0\n"
-    state = StakzState.from_position(game, text)
+    state = stakz_position(game, text)
     bot = make_agent("ismcts:iterations=40,depth=4", game, 3)
     world = state.clone()
     for _ in range(2):

@@ -18,9 +18,10 @@ from teocalli.core.outcome import TIE_BREAK, Part
 from teocalli.games.aztack.position import from_position as aztack_position
 from teocalli.games.shifting_stones.position import from_position as stones_position
 from teocalli.games.shifting_stones.state import EndReason as StonesEnd
+from teocalli.games.space_aztecs import from_position as space_aztecs_position
 from teocalli.games.space_aztecs.game import SpaceAztecs
 from teocalli.games.stack_back import from_position as stack_back_position
-from teocalli.games.stakz import StakzState
+from teocalli.games.stakz import from_position as stakz_position
 
 CONFIGS = [  # the conformance suite's: every registered game in every declared variant
     pytest.param(name, dict(opts), id=f"{name}-{variant}")
@@ -184,7 +185,7 @@ def test_aztack_speed_stack_blocked_the_last_placer_wins_with_more_stones() -> N
 
 def test_stakz_rounds_after_totals_carried_in_by_the_position() -> None:
     game = teocalli.load("stakz", players=2)
-    state = StakzState.from_position(game, "stacks: Rc\nhand 0: Rh\nhand 1: Gs Gt Gx\nscores: 8 10")
+    state = stakz_position(game, "stacks: Rc\nhand 0: Rh\nhand 1: Gs Gt Gx\nscores: 8 10")
     state.apply("Rh@0")
     out = state.outcome()
     assert out.scores == (8.0, 13.0) and out.lower_is_better
@@ -243,7 +244,8 @@ def test_shifting_stones_solo_win_and_loss() -> None:
 
 
 def test_space_aztecs_the_score_sheet_line_by_line() -> None:
-    state = SpaceAztecs(players=3, removed_set="green").state_from_position(
+    state = space_aztecs_position(
+        SpaceAztecs(players=3, removed_set="green"),
         """
         start 0
         city 0: PNK-05
@@ -256,7 +258,7 @@ def test_space_aztecs_the_score_sheet_line_by_line() -> None:
         held 0: B
         held 1: C
         held 2: D
-        """
+        """,
     )
     for p, card in ((0, "YEL-01"), (1, "YEL-04"), (2, "BLU-07")):
         state.apply(f"choose {card}", p)

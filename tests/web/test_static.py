@@ -126,8 +126,8 @@ def test_every_end_reason_is_translated() -> None:
 @pytest.mark.parametrize(
     ("copy", "source"),
     [
-        ("shifting-stones-cards.json", "shifting_stones/cards.json"),
-        ("space-aztecs-cards.json", "space_aztecs/cards.json"),
+        ("shifting-stones-cards.json", "shifting_stones/components.json"),
+        ("space-aztecs-cards.json", "space_aztecs/components.json"),
     ],
 )
 def test_card_data_is_the_engines(copy: str, source: str) -> None:
@@ -137,7 +137,7 @@ def test_card_data_is_the_engines(copy: str, source: str) -> None:
 
 
 def test_space_aztecs_card_names_are_in_the_catalogue() -> None:
-    cards = json.loads((ENGINES / "space_aztecs" / "cards.json").read_text())["cards"]
+    cards = json.loads((ENGINES / "space_aztecs" / "components.json").read_text())["cards"]
     assert {c["id"]: c["name"] for c in cards} == CATALOGUE["aztecs"]["names"]
 
 

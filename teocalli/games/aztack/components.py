@@ -1,9 +1,9 @@
-"""Aztack's components as data: the stone set (stones.json) and the cell grid, validated at load.
+"""Aztack's components as data: the stone set (components.json), the cell grid; validated at load.
 
 Coordinates, once: the table is a grid of unit cells, 6 columns (x = 0..5, written a-f) by 4 rows
 (y = 0..3, written 1-4); cell index = y * 6 + x. Base row A's stone in column x covers cells
 (x, 0)-(x, 1), row B's covers (x, 2)-(x, 3). A half is (colour, glyph); half index = colour * 4 +
-glyph (0..19). Stone s has halves HALF0[s] and HALF1[s] (the order of stones.json).
+glyph (0..19). Stone s has halves HALF0[s] and HALF1[s] (the order of components.json).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ BASE_STONES = 12
 
 
 def _load() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], list[str]]:
-    data = json.loads(resources.files(__package__).joinpath("stones.json").read_text())
+    data = json.loads(resources.files(__package__).joinpath("components.json").read_text())
     colour_letters = tuple(c[0] for c in data["colours"])
     colour_names = tuple(c[1] for c in data["colours"])
     glyph_letters = tuple(g[0] for g in data["glyphs"])
@@ -52,18 +52,18 @@ def _validate(stones: list[str]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         a, _, b = text.partition("/")
         h0, h1 = parse_half(a), parse_half(b)
         if h0 is None or h1 is None:
-            raise ValueError(f"stones.json: {text!r} is not two halves like 'Gf/Ow'")
+            raise ValueError(f"components.json: {text!r} is not two halves like 'Gf/Ow'")
         if h0 // NUM_GLYPHS == h1 // NUM_GLYPHS or h0 % NUM_GLYPHS == h1 % NUM_GLYPHS:
-            raise ValueError(f"stones.json: {text!r} repeats a colour or glyph on its halves")
+            raise ValueError(f"components.json: {text!r} repeats a colour or glyph on its halves")
         half0.append(h0)
         half1.append(h1)
     if len(stones) != 60:
-        raise ValueError(f"stones.json: the set has {len(stones)} stones, not 60")
+        raise ValueError(f"components.json: the set has {len(stones)} stones, not 60")
     if len({frozenset(p) for p in zip(half0, half1, strict=True)}) != 60:
-        raise ValueError("stones.json: two stones are the same")
+        raise ValueError("components.json: two stones are the same")
     counts = Counter(half0 + half1)
     if set(counts.values()) != {6} or len(counts) != NUM_HALVES:
-        raise ValueError("stones.json: every (colour, glyph) half must appear exactly 6 times")
+        raise ValueError("components.json: every (colour, glyph) half must appear exactly 6 times")
     return tuple(half0), tuple(half1)
 
 

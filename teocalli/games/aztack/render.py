@@ -40,7 +40,8 @@ def render_level(state: AztackState, level: int) -> list[str]:
     return lines
 
 
-def render(state: AztackState, player: int | None) -> str:
+def render(state: AztackState, viewer: int | None) -> str:
+    """The pyramid and every hand (nothing is hidden); `viewer`'s own hand is marked."""
     out: list[str] = []
     top = max(state.height)
     for level in range(1, top + 1):
@@ -49,7 +50,7 @@ def render(state: AztackState, player: int | None) -> str:
     out.append("")
     for p, hand in enumerate(state.hands):
         marks = []
-        if p == player:
+        if p == viewer:
             marks.append("you")
         if not state.speed and p == state.turn and not state.over:
             marks.append("to move")

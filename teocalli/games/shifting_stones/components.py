@@ -1,4 +1,4 @@
-"""Shifting Stones' components as data: symbols, tiles and the 72 pattern cards (cards.json).
+"""Shifting Stones' components as data: symbols, tiles and the 72 pattern cards (components.json).
 
 Coordinates, once: the grid's cells are numbered 1-9 in reading order (1 = top-left, 3 =
 top-right, 9 = bottom-right; the top is the deck's side); internally cell c is 0-8. A symbol is
@@ -43,7 +43,7 @@ class Card:
 
 def _load() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(
-        resources.files(__package__).joinpath("cards.json").read_text()
+        resources.files(__package__).joinpath("components.json").read_text()
     )
     return data
 
@@ -58,16 +58,16 @@ GREY = ".."
 def _validate_tiles(data: dict[str, Any]) -> tuple[int, ...]:
     """The tile kinds must pair symbols 2t / 2t+1 and number 9 tiles in all."""
     if len(SYMBOLS) != 8 or len(set(SYMBOLS)) != 8:
-        raise ValueError("cards.json: there must be 8 distinct symbols")
+        raise ValueError("components.json: there must be 8 distinct symbols")
     counts = []
     for t, tile in enumerate(data["tiles"]):
         if list(tile["faces"]) != [SYMBOLS[2 * t], SYMBOLS[2 * t + 1]]:
             raise ValueError(
-                f"cards.json: tile {t} must have faces {SYMBOLS[2 * t]}/{SYMBOLS[2 * t + 1]}"
+                f"components.json: tile {t} must have faces {SYMBOLS[2 * t]}/{SYMBOLS[2 * t + 1]}"
             )
         counts.append(int(tile["count"]))
     if len(counts) != 4 or sum(counts) != CELLS:
-        raise ValueError(f"cards.json: the 4 tile kinds must number 9 tiles, not {counts}")
+        raise ValueError(f"components.json: the 4 tile kinds must number 9 tiles, not {counts}")
     return tuple(counts)
 
 
@@ -85,15 +85,15 @@ def _parse_pattern(card_id: int, text: str, size: str) -> tuple[tuple[int | None
             elif token in SYMBOLS:
                 row.append(SYMBOLS.index(token))
             else:
-                raise ValueError(f"cards.json: card {card_id} has an unknown symbol {token!r}")
+                raise ValueError(f"components.json: card {card_id} has an unknown symbol {token!r}")
         rows.append(tuple(row))
     h, w = len(rows), len(rows[0]) if rows else 0
     if f"{h}x{w}" != size or any(len(r) != w for r in rows):
-        raise ValueError(f"cards.json: card {card_id}'s pattern {text!r} is not {size}")
+        raise ValueError(f"components.json: card {card_id}'s pattern {text!r} is not {size}")
     if not (1 <= h <= SIZE and 1 <= w <= SIZE):
-        raise ValueError(f"cards.json: card {card_id} is larger than the grid")
+        raise ValueError(f"components.json: card {card_id} is larger than the grid")
     if all(s is None for r in rows for s in r):
-        raise ValueError(f"cards.json: card {card_id} has no symbol")
+        raise ValueError(f"components.json: card {card_id} has no symbol")
     return tuple(rows)
 
 
@@ -102,20 +102,20 @@ def _validate_cards(data: dict[str, Any]) -> tuple[Card, ...]:
     cards = []
     for i, entry in enumerate(data["cards"], start=1):
         if entry["id"] != i:
-            raise ValueError(f"cards.json: card ids must run 1-72 in order; found {entry['id']}")
+            raise ValueError(f"components.json: card ids must run 1-72; found {entry['id']}")
         cards.append(
             Card(i, int(entry["points"]), _parse_pattern(i, entry["pattern"], entry["size"]))
         )
     if len(cards) != NUM_CARDS:
-        raise ValueError(f"cards.json: {len(cards)} cards, not {NUM_CARDS}")
+        raise ValueError(f"components.json: {len(cards)} cards, not {NUM_CARDS}")
     if len({c.rows for c in cards}) != NUM_CARDS:
-        raise ValueError("cards.json: two cards have the same pattern")
+        raise ValueError("components.json: two cards have the same pattern")
     expected = {int(k): v for k, v in data["card_counts_by_points"].items()}
     counts = Counter(c.points for c in cards)
     if dict(counts) != expected:
-        raise ValueError(f"cards.json: cards by points {dict(counts)}, expected {expected}")
+        raise ValueError(f"components.json: cards by points {dict(counts)}, expected {expected}")
     if expected != {1: 28, 2: 26, 3: 13, 5: 5}:
-        raise ValueError("cards.json: the edition must have 28/26/13/5 cards worth 1/2/3/5")
+        raise ValueError("components.json: the edition must have 28/26/13/5 cards worth 1/2/3/5")
     return tuple(cards)
 
 
@@ -127,7 +127,7 @@ POINTS: tuple[int, ...] = (0, *(c.points for c in _CARD_LIST))
 SOLO_DECK: dict[int, int] = {int(k): v for k, v in _DATA["solo_deck_by_points"].items()}
 """The solo mini-deck by points: 8 one-point, 4 two-point, 3 three-point, 1 five-point card."""
 if sum(SOLO_DECK.values()) != 16 or any(p not in (1, 2, 3, 5) for p in SOLO_DECK):
-    raise ValueError("cards.json: the solo deck must be 16 cards of 1/2/3/5 points")
+    raise ValueError("components.json: the solo deck must be 16 cards of 1/2/3/5 points")
 
 
 def _placements(card: Card) -> tuple[tuple[tuple[int, int], ...], ...]:

@@ -11,9 +11,13 @@
     round: 3
     strikes: 2
     scored_this_turn: 0
+    reshuffles: 1                             (times the discard pile became the deck)
+    ended: trigger                            (the game is over: trigger, round_limit,
+                                               solo_win or solo_strikes)
 
-One key per line; unknown keys are refused. The state has no seed (it
-cannot be saved) and its generator starts from `seed` (used only by reshuffles).
+One key per line; unknown keys are refused. The cards in play are those written (a solo game's
+16). The state has no seed (it cannot be saved) and its generator starts from `seed` (used only
+by reshuffles). `to_position` writes every key, so that `from_position` gives back the position.
 """
 
 from __future__ import annotations
@@ -23,15 +27,15 @@ from typing import TYPE_CHECKING
 from teocalli.core import Rng
 
 from .components import CARD_IDS
-from .grid import parse_grid
-from .state import ShiftingStonesState
+from .grid import grid_text, parse_grid
+from .state import EndReason, ShiftingStonesState
 
 if TYPE_CHECKING:
     from .game import ShiftingStones
 
 _KEYS = {
     "grid", "hands", "scored", "deck", "discard", "turn", "acted", "skipped", "round",
-    "strikes", "scored_this_turn",
+    "strikes", "scored_this_turn", "reshuffles", "ended",
 }  # fmt: skip
 
 
@@ -95,7 +99,38 @@ def from_position(game: ShiftingStones, text: str, seed: int = 0) -> ShiftingSto
     state.skips = [1 if p in skipped else 0 for p in range(n)]
     state.strikes = int(fields.get("strikes", "0"))
     state.turn_scored = int(fields.get("scored_this_turn", "0"))
-    state.reshuffles = 0
-    state.ended = None
+    state.reshuffles = int(fields.get("reshuffles", "0"))
+    ended = fields.get("ended", "").upper()
+    if ended and ended not in EndReason.__members__:
+        raise ValueError(
+            f"ended must be one of {', '.join(r.lower() for r in EndReason.__members__)}"
+        )
+    state.ended = EndReason[ended] if ended else None
     state.history = []
     return state
+
+
+def _listed(cards: list[int]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def to_position(state: ShiftingStonesState) -> str:
+    """The position in the notation above, every key written (`from_position` reads it back)."""
+    n = state.num_players
+    lines = [
+        f"grid: {grid_text(state.grid)}",
+        "hands: " + " | ".join(_listed(h) for h in state.hands),
+        "scored: " + " | ".join(_listed(s) for s in state.scored),
+        f"deck: {_listed(state.deck[::-1])}",
+        f"discard: {_listed(state.discard)}",
+        f"turn: {state.turn}",
+        f"round: {state.turns // n}",
+        f"acted: {'yes' if state.acted else 'no'}",
+        "skipped: " + " ".join(str(p) for p in range(n) if state.last_skip[p]),
+        f"strikes: {state.strikes}",
+        f"scored_this_turn: {state.turn_scored}",
+        f"reshuffles: {state.reshuffles}",
+    ]
+    if state.ended is not None:
+        lines.append(f"ended: {state.ended.name.lower()}")
+    return "\n".join(line.rstrip() for line in lines) + "\n"

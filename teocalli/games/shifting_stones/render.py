@@ -10,7 +10,8 @@ if TYPE_CHECKING:
     from .state import ShiftingStonesState
 
 
-def render(state: ShiftingStonesState, player: int | None) -> str:
+def render(state: ShiftingStonesState, viewer: int | None) -> str:
+    """The grid, the piles and hand sizes; `viewer`'s own hand in full (None: a spectator)."""
     n = state.game.num_players
     top = state.discard[-1] if state.discard else None
     lines = [
@@ -31,8 +32,8 @@ def render(state: ShiftingStonesState, player: int | None) -> str:
         )
     if state.solo:
         lines.append(f"strikes: {state.strikes} of 4")
-    if player is not None:
-        lines.append(f"your hand (player {player}):")
-        for c in state.hands[player]:
+    if viewer is not None:
+        lines.append(f"your hand (player {viewer}):")
+        for c in state.hands[viewer]:
             lines.append(f"  card {c:>2} ({POINTS[c]} pt): {pattern_text(c)}")
     return "\n".join(lines)

@@ -9,7 +9,7 @@ Notation (card ids as in the rules doc, piles A-H; parsing ignores case and extr
 
 Dense index, fixed for every option set:
   0..7      take pile A..H
-  8..79     choose card 0..71 (card index = order of cards.json)
+  8..79     choose card 0..71 (card index = order of components.json)
   80..151   capture card 0..71
   152       tuck
   153       keep

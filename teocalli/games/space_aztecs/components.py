@@ -1,6 +1,6 @@
-"""Space Aztecs' components as data: the 72 cards of cards.json, validated at load, and the piles.
+"""Space Aztecs' components as data: the 72 cards (components.json, validated at load), the piles.
 
-Card index = position in cards.json (the card list of docs/games/space-aztecs.md, by time).
+Card index = position in components.json (the card list of docs/games/space-aztecs.md, by time).
 Colours are ints 0..3 (pink, yellow, blue, green) in the order of the file's "colours"; a Codex
 has colour -1.
 Piles are 0..7, written A..H (the eight Place tiles around the Sundial).
@@ -75,16 +75,16 @@ _TIME = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 
 
 class CardDataError(ValueError):
-    """cards.json does not describe a valid Space Aztecs deck."""
+    """components.json does not describe a valid Space Aztecs deck."""
 
 
 def _fail(where: str, why: str) -> CardDataError:
-    return CardDataError(f"cards.json: {where}: {why}")
+    return CardDataError(f"components.json: {where}: {why}")
 
 
 def _load() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(
-        resources.files(__package__).joinpath("cards.json").read_text()
+        resources.files(__package__).joinpath("components.json").read_text()
     )
     return data
 

@@ -60,10 +60,6 @@ class SpaceAztecs(Game[SpaceAztecsState]):
                 "option 'removed_set': with 5-6 players all four sets are used, so none is removed"
             )
 
-    def state_from_position(self, text: str) -> SpaceAztecsState:
-        """A position written in the notation of position.py (for tests and analysis)."""
-        return SpaceAztecsState.from_position(self, text)
-
     @property
     def deck_size(self) -> int:
         sets = 4 if self.num_players >= 5 else 3

@@ -14,10 +14,17 @@ One statement per line (`#` starts a comment); card ids as in docs/games/space-a
     chose 0: PNK-01        player 0 has chosen that card of their pile, face down
     seen 0: B@2 C          piles player 0 held in earlier rounds (@round; default this round)
     last: PNK-05 YEL-02    the cards played last round, by player
+    playing: 2             the choices are revealed and being played: the card of the 3rd player
+                           clockwise from the Starting Player (who played the earliest time) is
+                           asking its owner; each `chose` card is written in its pile if it is
+                           not played yet, else where it went
+    capture: BLU-S1 2 0    ... a Flying Saucer waits for its owner's capture from player 2, then 0
+    tuck: PNK-03           ... or a Special Agent offers to tuck this Aztec
 
 Every card of the game not written anywhere is dealt, in card order, round robin into the piles
-not written; it is an error if that leaves cards over. The position is between two steps: taking
-piles or choosing cards (capture and tuck questions arise by playing on from there).
+not written; it is an error if that leaves cards over. A position without held piles in which
+two piles are empty or enough Saucers were played is a finished game. `to_position` writes every
+position (`from_position` gives it back).
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from .components import (
     parse_pile,
     pile_text,
 )
-from .state import CAPTURED, CHOSEN, CITY, TEMPLED, Phase, SpaceAztecsState
+from .state import CAPTURED, CHOSEN, CITY, TEMPLED, EndReason, Phase, SpaceAztecsState
 
 if TYPE_CHECKING:
     from .game import SpaceAztecs
@@ -77,6 +84,8 @@ def from_position(game: SpaceAztecs, text: str) -> SpaceAztecsState:
     seen: dict[tuple[int, int], int | None] = {}
     start, round_ = 0, 1
     last: tuple[int, ...] = ()
+    playing = -1
+    asking: tuple[str, ...] = ()
 
     def put(card: int, place: int, line: str) -> None:
         if card in where:
@@ -146,6 +155,10 @@ def from_position(game: SpaceAztecs, text: str) -> SpaceAztecsState:
                 if x is None or (r and not r.isdigit()):
                     raise PositionError(f"{line!r}: write piles like B or B@2")
                 seen[(p, x)] = int(r) if r else None
+        elif words[0] == "playing" and len(words) == 1 and len(body) == 1:
+            playing = _player(body[0], n, line)
+        elif words[0] in ("capture", "tuck") and len(words) == 1 and body and not asking:
+            asking = (words[0], *body)
         elif words[0] == "last" and len(words) == 1:
             last = tuple(_card(t, line) for t in body)
             if len(last) != n:
@@ -200,23 +213,71 @@ def from_position(game: SpaceAztecs, text: str) -> SpaceAztecsState:
     for p, card in chose.items():
         if state.phase is not Phase.CHOOSE:
             raise PositionError("cards are chosen only once every player holds a pile")
-        if state.where[card] != state.held[p]:
+        if state.where[card] == state.held[p]:
+            state.where[card] = CHOSEN + p
+            state.pile_size[state.held[p]] -= 1
+        elif playing < 0 or state.where[card] < CITY:
             raise PositionError(f"{CARD_ID[card]} is not in player {p}'s pile")
-        state.where[card] = CHOSEN + p
-        state.pile_size[state.held[p]] -= 1
         state.chosen[p] = card
-    if state.phase is Phase.CHOOSE and min(state.chosen) >= 0:
+    if playing >= 0:
+        _resolving(state, playing, asking)
+    elif asking:
+        raise PositionError("capture and tuck questions arise only while cards are played")
+    elif state.phase is Phase.CHOOSE and min(state.chosen) >= 0:
         raise PositionError("at least one player must still be choosing")
     for p in range(n):
         if state.held[p] >= 0 and state.pile_size[state.held[p]] + (state.chosen[p] >= 0) == 0:
             raise PositionError(f"player {p} holds an empty pile")
+    two_empty = sum(1 for s in state.pile_size if s == 0) >= 2
+    saucers = state.saucers_played >= state.saucer_limit
+    if not held and (two_empty or saucers):  # the world ended with the last round
+        state.phase = Phase.OVER
+        state.end_reason = (
+            EndReason.BOTH
+            if two_empty and saucers
+            else EndReason.PILES
+            if two_empty
+            else EndReason.SAUCERS
+        )
     return state
 
 
+def _resolving(state: SpaceAztecsState, playing: int, asking: tuple[str, ...]) -> None:
+    """The revealed choices being played, stopped at a question to the card's owner."""
+    n = state.num_players
+    if min(state.chosen) < 0:
+        raise PositionError("cards are played once every player has chosen: write every `chose`")
+    state.order = tuple((state.start + i) % n for i in range(n))
+    state.playing = playing
+    for i, p in enumerate(state.order):
+        if (state.where[state.chosen[p]] == CHOSEN + p) != (i > playing):
+            raise PositionError(
+                f"player {p}'s {CARD_ID[state.chosen[p]]} must be "
+                + ("in their pile: it is not played yet" if i > playing else "played")
+            )
+    owner = state.order[playing]
+    if not asking:
+        raise PositionError("say what the card being played asks (capture ... or tuck ...)")
+    line = " ".join(asking)
+    if asking[0] == "tuck" and len(asking) == 2:
+        state.tuck_card = _card(asking[1], line)
+        if state.tuck_card != state.chosen[owner]:
+            raise PositionError(f"{line!r}: only the Aztec player {owner} played can be tucked")
+        state.phase = Phase.TUCK
+    elif asking[0] == "capture" and len(asking) >= 3:
+        state.saucer = _card(asking[1], line)
+        if state.saucer != state.chosen[owner] or KIND[state.saucer] is not Kind.SAUCER:
+            raise PositionError(f"{line!r}: name the Flying Saucer player {owner} played")
+        state.victims = tuple(_player(v, n, line) for v in asking[2:])
+        state.phase = Phase.CAPTURE
+    else:
+        raise PositionError(
+            f"cannot read {line!r}: write `capture SAUCER VICTIM...` or `tuck CARD`"
+        )
+
+
 def to_position(state: SpaceAztecsState) -> str:
-    """The text of a position between steps (taking piles or choosing cards)."""
-    if state.phase not in (Phase.PICK, Phase.CHOOSE):
-        raise PositionError("only positions where piles are taken or cards chosen can be written")
+    """The text of any position (`from_position` reads it back)."""
     n = state.num_players
     lines = []
     if n <= 4:
@@ -224,9 +285,10 @@ def to_position(state: SpaceAztecsState) -> str:
     lines += [f"start {state.start}", f"round {state.round}"]
     for x in range(NUM_PILES):
         cards = state.pile_cards(x)
-        pending = state.pending_choice(x)
-        if pending >= 0:
-            cards = sorted([*cards, pending])  # written back in its pile, then `chose`
+        holder = state.holder[x]
+        unplayed = state.chosen[holder] if holder >= 0 else -1
+        if unplayed >= 0 and state.where[unplayed] == CHOSEN + holder:
+            cards = sorted([*cards, unplayed])  # written in its pile, then `chose`
         lines.append(f"pile {pile_text(x)}: {' '.join(CARD_ID[c] for c in cards) or '-'}")
     for p in range(n):
         tokens = []
@@ -251,4 +313,11 @@ def to_position(state: SpaceAztecsState) -> str:
             lines.append(f"seen {p}: {' '.join(seen)}")
     if state.last_played:
         lines.append(f"last: {' '.join(CARD_ID[c] for c in state.last_played)}")
+    if state.order:
+        lines.append(f"playing: {state.playing}")
+    if state.phase is Phase.CAPTURE:
+        victims = " ".join(str(v) for v in state.victims)
+        lines.append(f"capture: {CARD_ID[state.saucer]} {victims}")
+    elif state.phase is Phase.TUCK:
+        lines.append(f"tuck: {CARD_ID[state.tuck_card]}")
     return "\n".join(lines) + "\n"

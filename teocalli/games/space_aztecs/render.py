@@ -26,7 +26,7 @@ def card_label(card: int) -> str:
     return f"{CARD_ID[card]} {CARD_NAME[card]} {CARD_TIME[card]}"
 
 
-def render(state: SpaceAztecsState, player: int | None) -> str:
+def render(state: SpaceAztecsState, viewer: int | None) -> str:
     """The public table, then (for a player) their pile, their choice and their memory."""
     from .state import CAPTURED, CITY, TEMPLED, Phase
 
@@ -88,14 +88,14 @@ def render(state: SpaceAztecsState, player: int | None) -> str:
                 f"  player {p}: I codex {sheet.codex}; II aztecs {aztecs}, pink penalty "
                 f"{sheet.pink_penalty}; III saucers {sheet.saucers}; total {sheet.total}"
             )
-    elif player is not None:
-        x = state.held[player]
+    elif viewer is not None:
+        x = state.held[viewer]
         if x >= 0 and state.phase in (Phase.PICK, Phase.CHOOSE):
             cards = state.pile_cards(x)
             lines.append(f"Your pile {_pile(x)}: " + "; ".join(card_label(c) for c in cards))
-        if state.phase is Phase.CHOOSE and state.chosen[player] >= 0:
-            lines.append(f"Your choice: {card_label(state.chosen[player])}")
-        for memo in state.memory(player):
+        if state.phase is Phase.CHOOSE and state.chosen[viewer] >= 0:
+            lines.append(f"Your choice: {card_label(state.chosen[viewer])}")
+        for memo in state.memory(viewer):
             if memo["pile"] != (_pile(x) if x >= 0 else None):
                 lines.append(
                     f"You remember pile {memo['pile']} (held in round {memo['held_in_round']}): "

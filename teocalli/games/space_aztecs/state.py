@@ -617,10 +617,3 @@ class SpaceAztecsState(State):
         from .render import render
 
         return render(self, player)
-
-    @classmethod
-    def from_position(cls, game: SpaceAztecs, text: str) -> SpaceAztecsState:
-        """Build a position from the text notation of position.py (rule tests use it)."""
-        from .position import from_position
-
-        return from_position(game, text)

@@ -1,12 +1,17 @@
-"""Stack Back: pile sticks on two boards, resting each on exactly two others, without a fall."""
+"""Stack Back: pile sticks on two boards, resting each on exactly two others, without a fall.
 
-from .actions import PASS, Colour, Pass, Place, parse, pose
+The names every game package exports are listed in docs/architecture.md ("A game package").
+"""
+
+from .actions import PASS, Action, Colour, Pass, Place, parse, pose
 from .game import StackBack
-from .position import from_position
+from .position import from_position, to_position
+from .render import render
 from .state import EndReason, StackBackState
 
 __all__ = [
     "PASS",
+    "Action",
     "Colour",
     "EndReason",
     "Pass",
@@ -16,4 +21,6 @@ __all__ = [
     "from_position",
     "parse",
     "pose",
+    "render",
+    "to_position",
 ]

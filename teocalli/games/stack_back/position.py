@@ -7,8 +7,14 @@
     placed: 2                               # optional: sticks already placed this turn
     floor: 0 1                              # optional: each player's level floor
     idle: 1                                 # optional: turns in a row that placed nothing
+    piled: 3 1                              # optional: each player's sticks placed on others
+    passes: 0 1                             # optional: each player's turns passed
+    fumbles: 1 0                            # optional: each player's sticks that slipped
+                                            #   (dexterity)
 
 A line without a key continues the previous key. The game's options come from `game`.
+`to_position` writes every key, so that `from_position` gives back the same position (the
+search's caches start empty: they fill again on demand).
 """
 
 from __future__ import annotations
@@ -57,8 +63,36 @@ def from_position(game: StackBack, text: str) -> StackBackState:
             state.supply[p] = counts
     state.turn = int(fields.get("turn", ["0"])[0])
     state.placed_this_turn = int(fields.get("placed", ["0"])[0])
-    state.floor = [int(w) for w in fields.get("floor", ["0", "0"])]
+    state.floor = _pair(fields, "floor")
     state.idle = int(fields.get("idle", ["0"])[0])
+    state.piled_plays = _pair(fields, "piled")
+    state.passes = _pair(fields, "passes")
+    state.fumbles = _pair(fields, "fumbles")
     state._cache = None
     state.seed = None  # not dealt from a seed: it cannot be saved as a replay
     return state
+
+
+def _pair(fields: dict[str, list[str]], key: str) -> list[int]:
+    words = fields.get(key, ["0", "0"])
+    if len(words) != 2 or not all(w.isdigit() for w in words):
+        raise InvalidAction(f"position: {key} takes two whole numbers, one per player")
+    return [int(w) for w in words]
+
+
+def to_position(state: StackBackState) -> str:
+    """The position in the notation above, every key written (`from_position` reads it back)."""
+    sticks = [f"{s.owner}:{s.pose}" for s in state.sticks]
+    rows = [" ".join(sticks[i : i + 4]) for i in range(0, len(sticks), 4)] or [""]
+    lines = [f"sticks: {rows[0]}".rstrip(), *(f"        {row}" for row in rows[1:])]
+    lines += [f"supply {p}: {' '.join(str(n) for n in state.supply[p])}" for p in range(2)]
+    lines += [
+        f"turn: {state.turn}",
+        f"placed: {state.placed_this_turn}",
+        f"floor: {state.floor[0]} {state.floor[1]}",
+        f"idle: {state.idle}",
+        f"piled: {state.piled_plays[0]} {state.piled_plays[1]}",
+        f"passes: {state.passes[0]} {state.passes[1]}",
+        f"fumbles: {state.fumbles[0]} {state.fumbles[1]}",
+    ]
+    return "\n".join(lines) + "\n"

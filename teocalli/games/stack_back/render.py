@@ -1,4 +1,5 @@
-"""Pictures of the position: a text top view (levels shaded) and an SVG top view for the web."""
+"""Pictures of the position: a text top view (levels shaded), `render` as every game has it, and an
+SVG top view (tests and debugging; the browser draws its own from the view)."""
 
 from __future__ import annotations
 
@@ -28,8 +29,11 @@ def _top_levels(state: StackBackState, xs: np.ndarray, ys: np.ndarray) -> np.nda
     return top
 
 
-def render_text(state: StackBackState) -> str:
-    """Top view, y up: each character a 4 mm cell, shaded by the highest level over its centre."""
+def render(state: StackBackState, viewer: int | None) -> str:
+    """Top view, y up: each character a 4 mm cell, shaded by the highest level over its centre.
+
+    Stack Back hides nothing, so every viewer sees the same picture; `viewer`'s line is marked.
+    """
     x0, y0, x1, y1 = SPEC.region
     cols = int((x1 - x0) / CELL)
     rows = int((y1 - y0) / CELL)
@@ -61,10 +65,16 @@ def render_text(state: StackBackState) -> str:
         out.append(f"  #{i} {s.pose} level {s.level} by {s.owner}{rest}")
     for p in range(2):
         have = " ".join(f"{SPEC.keys[c]}{n}" for c, n in enumerate(state.supply[p]))
-        out.append(f"player {p}: {have}  (floor {state.floor[p]})")
+        you = " (you)" if p == viewer else ""
+        out.append(f"player {p}: {have}  (floor {state.floor[p]}){you}")
     if not state.is_terminal():
         out.append(f"to move: player {state.turn} (placed {state.placed_this_turn} this turn)")
     return "\n".join(out)
+
+
+def render_text(state: StackBackState) -> str:
+    """The spectator's `render` (what `StackBackState._render` asks for)."""
+    return render(state, None)
 
 
 def render_svg(state: StackBackState, scale: float = 3.0) -> str:

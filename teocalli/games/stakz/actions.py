@@ -11,7 +11,7 @@ Notation:
 Dense index (NUM_DISTINCT_ACTIONS = 38 * 25 + 6 = 956 with the rulebook's set):
   place:  stack * NUM_TILES + tile       (0 .. MAX_STACKS * NUM_TILES - 1)
   `end`:  MAX_STACKS * NUM_TILES
-  `end C`: MAX_STACKS * NUM_TILES + 1 + colour   (colours in tiles.json order: R O G B P)
+  `end C`: MAX_STACKS * NUM_TILES + 1 + colour   (colours in components.json order: R O G B P)
 Legal actions come in ascending index order: placements by stack then tile, then the ends.
 """
 

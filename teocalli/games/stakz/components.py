@@ -1,4 +1,4 @@
-"""Stakz's components as data: the tile set (tiles.json), validated at load, shared and immutable.
+"""Stakz's components as data: the tile set (components.json), validated at load, immutable.
 
 A tile type is (colour, symbol); its index is `colour * NUM_SYMBOLS + symbol` (0..24 with the
 rulebook's set), written as the colour's upper-case letter then the symbol's lower-case letter,
@@ -18,13 +18,13 @@ MAX_OF_A_COLOUR = 2
 
 
 class ComponentError(ValueError):
-    """tiles.json does not describe a playable Stakz set."""
+    """components.json does not describe a playable Stakz set."""
 
 
 def _letters(data: dict[str, Any], key: str, upper: bool) -> list[list[str]]:
     rows = data.get(key)
     if not isinstance(rows, list) or not rows:
-        raise ComponentError(f"tiles.json: {key!r} must be a non-empty list")
+        raise ComponentError(f"components.json: {key!r} must be a non-empty list")
     for row in rows:
         if (
             not isinstance(row, list)
@@ -36,30 +36,30 @@ def _letters(data: dict[str, Any], key: str, upper: bool) -> list[list[str]]:
         ):
             case = "upper" if upper else "lower"
             raise ComponentError(
-                f"tiles.json: each of {key!r} must be [one {case}-case letter, name, ...], "
+                f"components.json: each of {key!r} must be [one {case}-case letter, name, ...], "
                 f"not {row!r}"
             )
     return rows
 
 
 def _load() -> tuple[list[list[str]], list[list[str]], int]:
-    text = resources.files(__package__).joinpath("tiles.json").read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath("components.json").read_text(encoding="utf-8")
     data = json.loads(text)
     colours = _letters(data, "colours", upper=True)
     symbols = _letters(data, "symbols", upper=False)
     copies = data.get("copies")
     if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
-        raise ComponentError(f"tiles.json: 'copies' must be a positive integer, not {copies!r}")
+        raise ComponentError(f"components.json: 'copies' must be an int >= 1, not {copies!r}")
     if len(colours) != 5:
         raise ComponentError(
-            f"tiles.json: Stakz has 5 colours (a stack splits on its fifth), not {len(colours)}"
+            f"components.json: Stakz has 5 colours (stacks split on the fifth), not {len(colours)}"
         )
     letters = [c[0].lower() for c in colours] + [s[0] for s in symbols]
     if len(set(letters)) != len(letters):
-        raise ComponentError("tiles.json: every colour and symbol needs its own letter")
+        raise ComponentError("components.json: every colour and symbol needs its own letter")
     if len(symbols) * copies < HAND_PER_COLOUR * 4 + 1:
         raise ComponentError(
-            "tiles.json: each colour needs at least 9 tiles (four hands of two, and a stack)"
+            "components.json: each colour needs at least 9 tiles (four hands of two, and a stack)"
         )
     return colours, symbols, copies
 

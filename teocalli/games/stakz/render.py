@@ -36,8 +36,8 @@ def _hand_colours(hand: list[int]) -> list[int]:
     return out
 
 
-def render(state: StakzState, player: int | None) -> str:
-    """The position as `player` sees it (None: a spectator; at the end everything is shown)."""
+def render(state: StakzState, viewer: int | None) -> str:
+    """The position as `viewer` sees it (None: a spectator; at the end everything is shown)."""
     n = state.num_players
     over = state.is_terminal()
     legend = "  ".join(
@@ -73,9 +73,9 @@ def render(state: StakzState, player: int | None) -> str:
         hand = state.hands[p]
         size = state.hand_size[p]
         turn = " <- to move" if not over and p == state.player else ""
-        if over or p == player:
+        if over or p == viewer:
             tiles = " ".join(TILE_TEXT[t] for t in range(NUM_TILES) for _ in range(hand[t]))
-            you = " (you)" if p == player else ""
+            you = " (you)" if p == viewer else ""
             lines.append(f"  P{p}{you}: {tiles} [{size}]{turn}")
         else:
             lines.append(f"  P{p}: {_colours(_hand_colours(hand))} [{size}]{turn}")

@@ -387,11 +387,3 @@ class StakzState(State):
         world.pile = pile
         world.rng = rng.spawn()
         return world
-
-    # --- positions from text ------------------------------------------------------------------
-    @classmethod
-    def from_position(cls, game: Stakz, text: str) -> StakzState:
-        """A position written in Stakz notation (see position.py), for tests and analysis."""
-        from .position import from_position
-
-        return from_position(game, text)

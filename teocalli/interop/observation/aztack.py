@@ -1,7 +1,7 @@
 """Aztack observations (view layout: teocalli/games/aztack/state.py `_view`).
 
 After the common header (base.py), with n players, 24 cells (index y * 6 + x, see components.py),
-60 stones (stones.json order), 20 halves (colour * 4 + glyph) and the 38 adjacent cell pairs:
+60 stones (components.json order), 20 halves (colour * 4 + glyph) and the 38 adjacent cell pairs:
 
 | field | shape | meaning |
 | --- | --- | --- |

@@ -1,6 +1,6 @@
 """Space Aztecs observations (view layout: teocalli/games/space_aztecs/state.py `_view`).
 
-After the common header (base.py), with n players, the 72 cards (cards.json order, as the dense
+After the common header (base.py), with n players, the 72 cards (components.json order, as the dense
 actions use) and the 8 piles A-H:
 
 | field | shape | meaning |

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 import teocalli
 from teocalli.core import Rng
 from teocalli.games.aztack.actions import parse
-from teocalli.games.aztack.position import from_position, to_position
 from teocalli.games.aztack.state import AztackState, stones_of
 
 games = st.sampled_from(
@@ -68,18 +67,6 @@ def test_saves_and_replays_reproduce_the_game(options: dict, seed: int, moves: i
     assert loaded._full() == state._full()
     replayed = game.replay(seed, [(s.player, str(s.action)) for s in state.history])
     assert replayed._full() == state._full()
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 40))
-def test_position_notation_round_trips(seed: int, moves: int) -> None:
-    state = play({"players": 3}, seed, moves)
-    if state.is_terminal() or state.pending:
-        return
-    copy = from_position(state.game, to_position(state))
-    for key in ("pyramid", "heights", "tops", "hands"):
-        assert copy._view(None)[key] == state._view(None)[key]
-    assert copy.legal_actions(state.turn) == state.legal_actions(state.turn)
 
 
 @settings(max_examples=300, deadline=None)

@@ -13,7 +13,7 @@ from teocalli.games.shifting_stones import components as comp
 
 
 def _data() -> dict:  # type: ignore[type-arg]
-    text = resources.files("teocalli.games.shifting_stones").joinpath("cards.json").read_text()
+    text = resources.files("teocalli.games.shifting_stones").joinpath("components.json").read_text()
     return json.loads(text)  # type: ignore[no-any-return]
 
 

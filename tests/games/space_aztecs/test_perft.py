@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import teocalli
 from teocalli.core.perft import perft
+from teocalli.games.space_aztecs import from_position as space_aztecs_position
 from teocalli.games.space_aztecs.components import (
     CARD_BY_ID,
     CARD_ID,
@@ -74,7 +75,7 @@ LAST_TO_CHOOSE = TWO_CHOOSING + "chose 2: YEL-05\n"
 
 def position(text: str, players: int = 3) -> SpaceAztecsState:
     game = teocalli.load("space-aztecs", players=players)
-    return SpaceAztecsState.from_position(game, text)  # type: ignore[arg-type]
+    return space_aztecs_position(game, text)  # type: ignore[arg-type]
 
 
 def owner(state: SpaceAztecsState, card: int) -> int:

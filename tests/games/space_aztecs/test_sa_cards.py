@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from teocalli.core import Decision, IllegalAction
+from teocalli.games.space_aztecs import from_position as space_aztecs_position
 from teocalli.games.space_aztecs.game import SpaceAztecs
 from teocalli.games.space_aztecs.state import Phase, SpaceAztecsState
 
 
 def pos(text: str, removed: str = "green") -> SpaceAztecsState:
-    return SpaceAztecs(players=3, removed_set=removed).state_from_position(text)
+    return space_aztecs_position(SpaceAztecs(players=3, removed_set=removed), text)
 
 
 def run(state: SpaceAztecsState, *steps: str) -> SpaceAztecsState:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 
 from teocalli.core import Rng
+from teocalli.games.space_aztecs import from_position as space_aztecs_position
 from teocalli.games.space_aztecs.components import CARD_BY_ID, CARD_ID
 from teocalli.games.space_aztecs.game import SpaceAztecs
 from teocalli.games.space_aztecs.state import SpaceAztecsState
 
 
 def pos(text: str) -> SpaceAztecsState:
-    return SpaceAztecs(players=3, removed_set="green").state_from_position(text)
+    return space_aztecs_position(SpaceAztecs(players=3, removed_set="green"), text)
 
 
 ROUND2 = """

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from teocalli.core import Rng
 from teocalli.games.space_aztecs.components import CARD_ID, NUM_CARDS, NUM_PILES
 from teocalli.games.space_aztecs.game import SpaceAztecs
-from teocalli.games.space_aztecs.position import to_position
 from teocalli.games.space_aztecs.state import CHOSEN, CITY, OUT, Phase, SpaceAztecsState
 
 CARD = re.compile(r"[A-Z]{3}-[A-Z0-9]+")
@@ -93,16 +92,3 @@ def test_every_game_ends_and_saves_and_replays_round_trip(game: SpaceAztecs, see
         assert loaded._full() == s._full()
         replayed = game.replay(seed, [(st_.player, str(st_.action)) for st_ in s.history])
         assert replayed._full() == s._full()
-
-
-@FAST
-@given(games, st.integers(0, 10_000))
-def test_positions_round_trip_through_their_text(game: SpaceAztecs, seed: int) -> None:
-    for s in random_states(game, seed)[:-1:5]:
-        if s.phase not in (Phase.PICK, Phase.CHOOSE):
-            continue
-        rebuilt = game.state_from_position(to_position(s))
-        assert rebuilt._full() == s._full()
-        for p in range(game.num_players):
-            assert rebuilt.view(p)["state"] == s.view(p)["state"]
-            assert rebuilt.legal_actions(p) == s.legal_actions(p)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from teocalli.core import Decision, Effect, IllegalAction
+from teocalli.games.space_aztecs import from_position as space_aztecs_position
 from teocalli.games.space_aztecs.game import SpaceAztecs
 from teocalli.games.space_aztecs.state import EndReason, SpaceAztecsState
 
@@ -13,7 +14,7 @@ from teocalli.games.space_aztecs.state import EndReason, SpaceAztecsState
 def pos(text: str, players: int = 3, removed: str = "green") -> SpaceAztecsState:
     if players >= 5:
         removed = "random"
-    return SpaceAztecs(players=players, removed_set=removed).state_from_position(text)
+    return space_aztecs_position(SpaceAztecs(players=players, removed_set=removed), text)
 
 
 def run(state: SpaceAztecsState, *steps: str) -> SpaceAztecsState:

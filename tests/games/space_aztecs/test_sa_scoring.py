@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from teocalli.games.space_aztecs import from_position as space_aztecs_position
 from teocalli.games.space_aztecs.game import SpaceAztecs
 from teocalli.games.space_aztecs.scoring import Sheet
 from teocalli.games.space_aztecs.state import SpaceAztecsState
 
 
 def pos(text: str, removed: str = "green") -> SpaceAztecsState:
-    return SpaceAztecs(players=3, removed_set=removed).state_from_position(text)
+    return space_aztecs_position(SpaceAztecs(players=3, removed_set=removed), text)
 
 
 def sheet(city0: str, removed: str = "green", extra: str = "") -> Sheet:

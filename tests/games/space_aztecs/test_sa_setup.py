@@ -6,6 +6,7 @@ import pytest
 
 import teocalli
 from teocalli.core import InvalidOption
+from teocalli.games.space_aztecs import from_position as space_aztecs_position
 from teocalli.games.space_aztecs.components import COLOUR, KIND, NUM_CARDS, Kind
 from teocalli.games.space_aztecs.game import SpaceAztecs
 from teocalli.games.space_aztecs.position import PositionError
@@ -74,14 +75,15 @@ def test_the_maximum_length_bounds_a_game() -> None:
 )
 def test_bad_positions_are_refused(text: str, message: str) -> None:
     with pytest.raises(PositionError, match=message):
-        SpaceAztecs(players=3, removed_set="green").state_from_position(text)
+        space_aztecs_position(SpaceAztecs(players=3, removed_set="green"), text)
 
 
 def test_render_shows_the_table_and_only_the_viewers_pile() -> None:
     game = SpaceAztecs(players=3, removed_set="green")
-    s = game.state_from_position(
+    s = space_aztecs_position(
+        game,
         "start 0\ncity 1: PNK-T1[PNK-01] YEL-01\npile A: BLU-04\npile B: BLU-05\n"
-        "pile C: BLU-06\nheld 0: A\nheld 1: B\nheld 2: C\nseen 0: D@1"
+        "pile C: BLU-06\nheld 0: A\nheld 1: B\nheld 2: C\nseen 0: D@1",
     )
     text = s.render(0)
     assert "Your pile A: BLU-04 Alien 06:45" in text

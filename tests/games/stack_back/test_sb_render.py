@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import teocalli
 from teocalli.games.stack_back import StackBackState, from_position
-from teocalli.games.stack_back.render import render_svg, render_text
+from teocalli.games.stack_back.render import render, render_svg
 
 TWO_LEVELS = "sticks: 0:Y30,40@90 1:Y60,40@90 0:M45,20@0 1:G45,60@0 0:Y45,40@90"
 
@@ -16,7 +16,7 @@ def position(text: str) -> StackBackState:
 
 
 def test_text_view_shades_levels_and_lists_sticks() -> None:
-    text = render_text(position(TWO_LEVELS))
+    text = render(position(TWO_LEVELS), None)
     grid = text.split("levels:")[0]
     assert "-" in grid and "=" in grid and "+" in grid  # levels 0, 1 and 2
     assert "#4 Y45.0,40.0@90.0 level 2 by 0 on 2,3" in text
@@ -24,6 +24,13 @@ def test_text_view_shades_levels_and_lists_sticks() -> None:
     rows = [line for line in grid.splitlines() if line.startswith("|")]
     assert len(rows) == 25 and all(len(r) == 61 for r in rows)
     assert all(r[27:34].strip() == "" for r in rows[:1])  # the gap is blank
+
+
+def test_a_seat_sees_the_same_board_with_its_line_marked() -> None:
+    state = position(TWO_LEVELS)
+    seen = render(state, 1)
+    assert "player 1: Y9 M10 G9  (floor 0) (you)" in seen
+    assert seen.replace(" (you)", "") == render(state, None)  # nothing is hidden
 
 
 def test_svg_is_well_formed_with_one_group_per_stick() -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import teocalli
 from teocalli.core.perft import perft
 from teocalli.games.stakz import StakzState
+from teocalli.games.stakz import from_position as stakz_position
 from teocalli.games.stakz.components import COLOUR_LETTERS, MAX_STACKS, NUM_TILES, TILE_TEXT
 
 # A turn under way: stack 1 has received a tile; stack 2 already holds two blues; stack 3 holds
@@ -47,7 +48,7 @@ scores: 3 8
 
 
 def position(text: str) -> StakzState:
-    state = StakzState.from_position(teocalli.load("stakz"), text)
+    state = stakz_position(teocalli.load("stakz"), text)
     assert isinstance(state, StakzState)
     return state
 

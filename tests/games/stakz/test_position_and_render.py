@@ -6,7 +6,7 @@ import pytest
 
 import teocalli
 from teocalli.core import IllegalAction, InvalidAction
-from teocalli.games.stakz import StakzState
+from teocalli.games.stakz import from_position as stakz_position
 
 GAME = teocalli.load("stakz", players=2)
 
@@ -29,18 +29,18 @@ GAME = teocalli.load("stakz", players=2)
 )
 def test_impossible_positions_are_refused(text: str, message: str) -> None:
     with pytest.raises(InvalidAction, match=message):
-        StakzState.from_position(GAME, text)
+        stakz_position(GAME, text)
 
 
 def test_a_built_position_omitting_the_pile_holds_the_rest_of_the_tiles() -> None:
-    state = StakzState.from_position(GAME, "stacks: Rc\nhand 0: Gc\nhand 1: Gc Gt")
+    state = stakz_position(GAME, "stacks: Rc\nhand 0: Gc\nhand 1: Gc Gt")
     assert len(state.pile) == 75 - 4
     with pytest.raises(IllegalAction, match="no seed"):
         state.to_json()
 
 
 def test_render_shows_stacks_bottom_to_top_own_symbols_and_others_colours() -> None:
-    state = StakzState.from_position(
+    state = stakz_position(
         GAME,
         "stacks: Rc Rt Bt / Oh\nhand 0: Gs Ps\nhand 1: Bx Bh Rx\nused: 1\npile: Gc Gt",
     )
@@ -58,7 +58,7 @@ def test_render_shows_stacks_bottom_to_top_own_symbols_and_others_colours() -> N
 
 
 def test_render_at_the_end_shows_everything_and_the_winner() -> None:
-    state = StakzState.from_position(GAME, "stacks: Rc\nhand 0: Rh\nhand 1: Gs\nscores: 0 11")
+    state = stakz_position(GAME, "stacks: Rc\nhand 0: Rh\nhand 1: Gs\nscores: 0 11")
     state.apply("Rh@0")
     text = state.render(1)
     assert "Match over: winner(s) P0" in text

@@ -9,12 +9,13 @@ import pytest
 import teocalli
 from teocalli.core import Effect, IllegalAction, Rng
 from teocalli.games.stakz import EndReason, StakzState
+from teocalli.games.stakz import from_position as stakz_position
 from teocalli.games.stakz.actions import Place
 from teocalli.games.stakz.components import COLOUR, NUM_TILES, TILE_TEXT
 
 
 def pos(text: str, players: int = 2, **options: object) -> StakzState:
-    return StakzState.from_position(teocalli.load("stakz", players=players, **options), text)
+    return stakz_position(teocalli.load("stakz", players=players, **options), text)
 
 
 def stack_text(state: StakzState, s: int) -> str:
