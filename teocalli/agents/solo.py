@@ -39,6 +39,7 @@ class SoloAgent(Agent):
         "depth": 2,
         "endgame": 7,
         "deep_worlds": 6,
+        "endgame_nodes": 400,
         "iterations": 1500,
     }
 
@@ -62,6 +63,7 @@ class SoloAgent(Agent):
             depth=int(s["depth"]),
             endgame=int(s["endgame"]),
             deep_worlds=int(s["deep_worlds"]),
+            endgame_nodes=int(s["endgame_nodes"]),
         )
 
     def act(self, state: State, player: int) -> Action:
