@@ -19,8 +19,12 @@ chance). Then the best few outcomes are looked at one turn deeper in the same wo
 (`lookahead`): the next turn is chosen as above, seeing that world's next hand (which the player
 will know then) but averaging the draws after it over the other worlds' orders.
 
-The budget is counted, not timed: `worlds` sampled deck orders and `deep` outcomes looked at
-twice. The defaults take about 0.3 s a turn on one core here.
+Endgames are exact (`endgame.py`): once every card left is in the hand (at most 4), chance is
+gone, and the bot plays the first turn of the exact solver's win (the search above when the
+solver finds none within its budget).
+
+The budget is counted, not timed: `worlds` sampled deck orders, `deep` outcomes looked at twice
+and `endgame_nodes` positions per endgame solve (see docs/arena.md for the time it takes).
 """
 
 from __future__ import annotations
