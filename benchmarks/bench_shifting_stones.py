@@ -1,9 +1,11 @@
 """Shifting Stones throughput: `python -m benchmarks.bench_shifting_stones [--all-tables]
-[--solo-seeds N] [--solo-bot SPEC] [--duel-games N] [--duel-bot SPEC]`.
+[--solo-seeds N] [--solo-bot SPEC] [--clairvoyant-seeds N] [--duel-games N] [--duel-bot SPEC]
+[--workers W]`.
 
-The full measurements of docs/arena.md: `--solo-seeds 100` (the solo bot over seeds 0-99 beside
-the clairvoyant search) and `--duel-games 200` (the search bot against greedy, seats alternated,
-both cores).
+The full measurements of docs/arena.md: `--solo-seeds 100 --clairvoyant-seeds 30` (the solo
+bot's win rate over seeds 0-99 and its mean thinking time a turn, beside the clairvoyant search's
+verdicts on seeds 0-29 at its node budgets) and `--duel-games 200` (the search bot against
+greedy, seats alternated). `--workers` (default 2) processes play the games.
 
 Prints random playouts per second, legal-move generation rate, the solver's table build time
 (one card, or all 72 with --all-tables, into a fresh temporary cache), the planning bot's time
@@ -121,30 +123,62 @@ def _won(state: object) -> bool:
     return bool(state.outcome().won[0])  # type: ignore[attr-defined]
 
 
-def solo(seeds: int, bot: str) -> None:
+def solo_game(job: tuple[str, int]) -> tuple[bool, int, float]:
+    """One solo game of seed `seed` (the bot seeded with it too): won, turns, thinking seconds
+    (the process's CPU time in `act`: a loaded machine does not inflate it)."""
+    bot_spec, seed = job
+    game = teocalli.load("shifting-stones", players=1)
+    bot = make_agent(bot_spec, game, seed)
+    state = game.new_state(seed)
+    think = 0.0
+    while not state.is_terminal():
+        start = time.process_time()
+        action = bot.act(state, 0)
+        think += time.process_time() - start
+        state.apply(action, 0)
+    return _won(state), state.turns, think  # type: ignore[attr-defined]
+
+
+def clairvoyant_seed(seed: int) -> bool | None:
     from teocalli.analysis.shifting_stones.solo_bound import clairvoyant_wins
+
+    return clairvoyant_wins([seed])[0]
+
+
+def solo(seeds: int, bot: str, clairvoyant_seeds: int, workers: int) -> None:
+    """The solo bot over seeds 0..seeds-1 (win rate, 95% interval, mean thinking time a turn:
+    the bot's own budgets are counts, the time is only measured), greedy on the same seeds, and
+    the clairvoyant search's verdicts on seeds 0..clairvoyant_seeds-1 at its default node
+    budgets (`solo_bound`)."""
+    from multiprocessing import Pool
+
+    from teocalli.analysis.shifting_stones.solo_bound import BEAM_NODES, EXACT_NODES, QUICK_NODES
     from teocalli.arena.stats import wilson_interval
 
-    game = teocalli.load("shifting-stones", players=1)
-    greedy = sum(_won(play_game(game, [make_agent("greedy", game, s)], s)) for s in range(seeds))
-    start = time.perf_counter()
-    wins = turns = 0
-    for s in range(seeds):
-        final = play_game(game, [make_agent(bot, game, s)], s)
-        wins += _won(final)
-        turns += final.turns  # type: ignore[attr-defined]
-    per_turn = (time.perf_counter() - start) / max(1, turns)
+    with Pool(max(1, workers)) as pool:
+        games = pool.map(solo_game, [(bot, s) for s in range(seeds)], chunksize=1)
+        greedy = pool.map(solo_game, [("greedy", s) for s in range(seeds)], chunksize=4)
+        start = time.perf_counter()
+        clair = pool.map(clairvoyant_seed, range(clairvoyant_seeds), chunksize=1)
+        clair_took = time.perf_counter() - start
+    wins = sum(won for won, _, _ in games)
+    turns = sum(t for _, t, _ in games)
+    think = sum(x for _, _, x in games)
     lo, hi = wilson_interval(wins, seeds)
-    start = time.perf_counter()
-    clair = clairvoyant_wins(range(seeds))
-    took = time.perf_counter() - start
     print(
-        f"solo over seeds 0-{seeds - 1}: {bot} won {wins} ({wins / seeds:.0%}, "
-        f"95% {lo:.0%}-{hi:.0%}, {per_turn:.2f} s/turn); greedy won {greedy}; "
-        f"clairvoyant: {clair.count(True)} "
-        f"winnable, {clair.count(False)} proven not winnable, {clair.count(None)} unknown "
-        f"({took / seeds:.2f} s/seed)"
+        f"solo over seeds 0-{seeds - 1}: {bot} won {wins}/{seeds} ({wins / seeds:.0%}, "
+        f"95% {lo:.0%}-{hi:.0%}; {think / max(1, turns):.2f} s of CPU thinking a turn on average, "
+        f"{turns / max(1, seeds):.1f} turns a game); greedy won "
+        f"{sum(won for won, _, _ in greedy)}/{seeds}"
     )
+    if clairvoyant_seeds:
+        print(
+            f"clairvoyant over seeds 0-{clairvoyant_seeds - 1} (budgets: {QUICK_NODES:,} + "
+            f"{15 * QUICK_NODES:,} turns, {BEAM_NODES:,} + {EXACT_NODES:,} positions): "
+            f"{clair.count(True)} winnable, {clair.count(False)} proven not winnable, "
+            f"{clair.count(None)} unknown ({clair_took * max(1, workers) / clairvoyant_seeds:.1f} "
+            "s a seed)"
+        )
 
 
 def duel(games: int, bot: str, workers: int = 2) -> None:
@@ -177,8 +211,15 @@ def main(argv: list[str]) -> None:
     legal_rate(20000)
     table_build("--all-tables" in argv)
     planning_bot(20)
-    solo(int(_flag(argv, "--solo-seeds", "5")), _flag(argv, "--solo-bot", "solo"))
-    duel(int(_flag(argv, "--duel-games", "4")), _flag(argv, "--duel-bot", "ismcts:iterations=300"))
+    workers = int(_flag(argv, "--workers", "2"))
+    solo_seeds = int(_flag(argv, "--solo-seeds", "5"))
+    clairvoyant = int(_flag(argv, "--clairvoyant-seeds", str(min(solo_seeds, 30))))
+    solo(solo_seeds, _flag(argv, "--solo-bot", "solo"), clairvoyant, workers)
+    duel(
+        int(_flag(argv, "--duel-games", "4")),
+        _flag(argv, "--duel-bot", "ismcts:iterations=300"),
+        workers,
+    )
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ deck orders it cannot see, and a suggestion for people.
 `solo` (players=1 Shifting Stones) plays the turn `heuristics.shifting_stones.solo` chooses:
 every outcome of the turn (cards scored, cards paying, end grid) judged by expectimax over
 `worlds` determinized deck orders with the exact distance tables, the best `deep` looked at up
-to `depth` turns deep once at most `endgame` cards are left. It reads only the player's
+to `depth` turns deep once at most `endgame` cards are left, and once every card left is in the
+hand the exact endgame solver's winning turn (`endgame_nodes` positions). It reads only the player's
 knowledge (the hand, the grid, the public piles, strikes, and `determinize`). In any other game,
 or with more players, it plays as `ismcts` (the turn search where the game proposes turns) with
 `iterations` playouts a turn.
@@ -39,6 +40,7 @@ class SoloAgent(Agent):
         "depth": 2,
         "endgame": 7,
         "deep_worlds": 6,
+        "endgame_nodes": 400,
         "iterations": 1500,
     }
 
@@ -62,6 +64,7 @@ class SoloAgent(Agent):
             depth=int(s["depth"]),
             endgame=int(s["endgame"]),
             deep_worlds=int(s["deep_worlds"]),
+            endgame_nodes=int(s["endgame_nodes"]),
         )
 
     def act(self, state: State, player: int) -> Action:

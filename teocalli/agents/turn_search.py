@@ -190,11 +190,4 @@ class TurnSearch:
                 if self.depth and turns > self.depth and self.evaluate is not None:
                     return float(self.evaluate(w)[player])
             w.apply(rollout(w, p, rng), p)
-        import os
-
-        if os.environ.get("TS_MARGIN"):
-            sc = w.outcome().scores
-            m = sc[player] - max(x for i, x in enumerate(sc) if i != player)
-            k = float(os.environ["TS_MARGIN"])
-            return (1 - k) * float(w.outcome().returns()[player]) + k * math.tanh(m / 6)
         return float(w.outcome().returns()[player])

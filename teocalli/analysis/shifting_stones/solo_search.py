@@ -13,8 +13,9 @@ somewhere along the walk (scored there), and a set P of m other hand cards payin
 (the order of payments is irrelevant since the pile is a set). Every turn is therefore one of
 the outcomes (S, P, end grid) enumerated here, plus the skip; nothing else is reachable.
 
-The enumeration walks level by level in numpy over (grid, cards matched so far) pairs, so every
-end grid of every walk length is covered (walks may revisit grids: no shortest-path assumption).
+The enumeration (`agents/heuristics/shifting_stones/walks.py`, shared with the solo bot) walks
+level by level in numpy over (grid, cards matched so far) pairs, so every end grid of every walk
+length is covered (walks may revisit grids: no shortest-path assumption).
 
 Pruning (each sound, i.e. it never discards a winning line):
 - a position proven lost with k strikes is lost with k or more (strikes only hurt), and a
@@ -45,11 +46,17 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
+from teocalli.agents.heuristics.shifting_stones.walks import (
+    TABLES,
+    Walks,
+    scorings,
+    turn_actions,
+    walks,
+)
 from teocalli.core import Rng
-from teocalli.games.shifting_stones.actions import END, SKIP, Action, Flip, Score, Shift
-from teocalli.games.shifting_stones.components import CELLS, HAND_SIZE, SWAPS, matches
-from teocalli.games.shifting_stones.grid import NUM_MASKS, SWAP_RANK, grid_index
-from teocalli.games.shifting_stones.solver import SOLVER
+from teocalli.games.shifting_stones.actions import SKIP, Action
+from teocalli.games.shifting_stones.components import HAND_SIZE
+from teocalli.games.shifting_stones.grid import grid_index
 from teocalli.games.shifting_stones.state import (
     SKIP_DRAW,
     SKIP_UP_TO,
@@ -57,10 +64,6 @@ from teocalli.games.shifting_stones.state import (
     EndReason,
     ShiftingStonesState,
 )
-
-_SWAP = np.array(SWAP_RANK, dtype=np.int64)  # (5040, 12)
-_BITS = 16  # hand positions packed below the grid index in a walk key
-_NUM_MOVES = len(SWAPS) + CELLS
 
 DEFAULT_NODES = 20_000
 """`solve_position`'s default budget in expanded positions (the exhaustive search expands about
@@ -114,80 +117,6 @@ def draw(
 class Options:
     skip_strikes: bool = True
     skip_upto6: bool = False
-
-
-class _Tables:
-    """Per-card distance tables, unpacked once (2.6 MB each) for vectorised lookups."""
-
-    def __init__(self) -> None:
-        self._dist: dict[int, npt.NDArray[np.uint8]] = {}
-
-    def __call__(self, card: int) -> npt.NDArray[np.uint8]:
-        table = self._dist.get(card)
-        if table is None:
-            table = SOLVER.distances(card)
-            self._dist[card] = table
-        return table
-
-
-TABLES = _Tables()
-
-
-def neighbours_of(index: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """(21, n): the grids one move from each grid, moves in the engine's order (12 swaps, then
-    flips of cells 0-8)."""
-    rank = index >> 9
-    mask = index & (NUM_MASKS - 1)
-    out = np.empty((_NUM_MOVES, index.size), dtype=np.int64)
-    for s, (p, q) in enumerate(SWAPS):
-        differ = ((mask >> p) ^ (mask >> q)) & 1
-        out[s] = _SWAP[rank, s] * NUM_MASKS + (mask ^ (differ * ((1 << p) | (1 << q))))
-    for c in range(CELLS):
-        out[len(SWAPS) + c] = index ^ (1 << c)
-    return out
-
-
-@dataclass
-class Walks:
-    """Every walk of each length from one grid, as distinct (end grid, matched cards) pairs, with
-    a parent pointer per pair to rebuild one walk."""
-
-    hand: tuple[int, ...]
-    grids: list[npt.NDArray[np.int64]]
-    matched: list[npt.NDArray[np.int64]]  # bit i: hand[i] matched somewhere along the walk
-    parent: list[npt.NDArray[np.int64]]  # position in the previous level
-    move: list[npt.NDArray[np.int64]]
-
-    def path(self, level: int, pos: int) -> list[int]:
-        moves: list[int] = []
-        for k in range(level, 0, -1):
-            moves.append(int(self.move[k][pos]))
-            pos = int(self.parent[k][pos])
-        return moves[::-1]
-
-
-def _matched_bits(hand: Sequence[int], index: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    bits = np.zeros(index.size, dtype=np.int64)
-    for i, card in enumerate(hand):
-        bits |= (TABLES(card)[index] == 0).astype(np.int64) << i
-    return bits
-
-
-def walks(index: int, hand: tuple[int, ...], levels: int) -> Walks:
-    start = np.array([index], dtype=np.int64)
-    out = Walks(hand, [start], [_matched_bits(hand, start)], [np.zeros(1, np.int64)], [start * 0])
-    for _ in range(levels):
-        grids, bits = out.grids[-1], out.matched[-1]
-        nb = neighbours_of(grids)
-        n = grids.size
-        flat = nb.ravel()
-        keys = (flat << _BITS) | (np.tile(bits, _NUM_MOVES) | _matched_bits(hand, flat))
-        uniq, first = np.unique(keys, return_index=True)
-        out.grids.append(uniq >> _BITS)
-        out.matched.append(uniq & ((1 << _BITS) - 1))
-        out.parent.append(first % n)
-        out.move.append(first // n)
-    return out
 
 
 def can_score_next(cards: Cards, grids: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
@@ -296,33 +225,21 @@ class Search:
     def expand(self, cards: Cards, grid: int) -> tuple[list[Step] | None, list[Group], Walks]:
         """Every turn from this position: a winning last turn if there is one, else the groups
         of children (one per scored set and payer set, with all their end grids not pruned)."""
-        hand = cards.hand
-        n = len(hand)
         remaining = cards.unscored
-        w = walks(grid, hand, n)
+        w = walks(grid, cards.hand, len(cards.hand))
         groups: list[Group] = []
-        for size in range(n, -1, -1):
-            for subset in combinations(range(n), size):
-                sbits = sum(1 << i for i in subset)
-                scored = tuple(hand[i] for i in subset)
-                rest = [hand[i] for i in range(n) if i not in subset]
-                for m in range(len(rest) + 1):
-                    hit = np.flatnonzero((w.matched[m] & sbits) == sbits)
-                    if hit.size == 0:
-                        continue
-                    if size == remaining:  # scores the last cards: the game ends at once
-                        pos = int(hit[0])
-                        win = Step(False, scored, tuple(rest[:m]), tuple(w.path(m, pos)))
-                        return [win], [], w
-                    uniq, first = np.unique(w.grids[m][hit], return_index=True)
-                    for payers in combinations(rest, m):
-                        child = self._end_turn(cards, scored, payers)
-                        if child.strikes >= SOLO_STRIKES:
-                            continue
-                        keep = ~self._hopeless(child, uniq)
-                        if keep.any():
-                            step = Step(False, scored, payers)
-                            groups.append(Group(child, uniq[keep], hit[first[keep]], step, m))
+        for sc in scorings(w):
+            if len(sc.scored) == remaining:  # scores the last cards: the game ends at once
+                moves = tuple(w.path(sc.m, int(sc.where[0])))
+                return [Step(False, sc.scored, sc.rest[: sc.m], moves)], [], w
+            for payers in combinations(sc.rest, sc.m):
+                child = self._end_turn(cards, sc.scored, payers)
+                if child.strikes >= SOLO_STRIKES:
+                    continue
+                keep = ~self._hopeless(child, sc.grids)
+                if keep.any():
+                    step = Step(False, sc.scored, payers)
+                    groups.append(Group(child, sc.grids[keep], sc.where[keep], step, sc.m))
         if not cards.last_skip:
             child = self._skip(cards)
             here = np.array([grid], dtype=np.int64)
@@ -414,37 +331,12 @@ def _value(cards: Cards, grids: npt.NDArray[np.int64]) -> npt.NDArray[np.float64
     return base - _closeness(cards, grids).astype(np.float64) / 16.0
 
 
-def _move_action(card: int, move: int) -> Action:
-    if move < len(SWAPS):
-        return Shift(card, *SWAPS[move])
-    return Flip(card, move - len(SWAPS))
-
-
-def step_actions(grid: Sequence[int], hand: Sequence[int], step: Step) -> list[Action]:
+def step_actions(grid: Sequence[int], step: Step) -> list[Action]:
     """The engine actions of one turn: each scored card as soon as it matches, each move paid
     by the next payer, then `end` (or just `skip`)."""
     if step.skip:
         return [SKIP]
-    g = list(grid)
-    left = list(step.scored)
-    out: list[Action] = []
-
-    def score_now() -> None:
-        for c in [c for c in left if matches(c, g)]:
-            out.append(Score(c))
-            left.remove(c)
-
-    score_now()
-    for card, move in zip(step.payers, step.moves, strict=True):
-        out.append(_move_action(card, move))
-        if move < len(SWAPS):
-            p, q = SWAPS[move]
-            g[p], g[q] = g[q], g[p]
-        else:
-            g[move - len(SWAPS)] ^= 1
-        score_now()
-    assert not left, "a planned card never matched along its walk"
-    return [*out, END]
+    return turn_actions(grid, step.scored, step.payers, step.moves)
 
 
 def cards_of(state: ShiftingStonesState) -> Cards:
@@ -495,7 +387,7 @@ def solve_position(
     assert isinstance(world, ShiftingStonesState)
     line: list[Action] = []
     for step in steps:
-        actions = step_actions(world.grid, world.hands[0], step)
+        actions = step_actions(world.grid, step)
         for action in actions:
             if world.ended is not None:
                 break

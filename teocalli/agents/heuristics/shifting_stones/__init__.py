@@ -15,23 +15,17 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from teocalli.core import Rng, State
-from teocalli.games.shifting_stones.actions import END, SKIP, Action, Flip, Score, Shift
+from teocalli.games.shifting_stones.actions import END, SKIP, Action, Score
 from teocalli.games.shifting_stones.components import POINTS, SWAPS
 from teocalli.games.shifting_stones.grid import grid_index, neighbours, parse_grid
 from teocalli.games.shifting_stones.solver import SOLVER
 
 from .planner import best_turn, path_for, within_reach
+from .walks import move_action
 
 TURN_SEARCH: dict[str, float] = {"iterations": 1500, "confidence": 1.0}
 """The turn search's defaults here: 1,500 playouts, about 1 s a turn on one core (`confidence=1`
 measured better than 0 at 300 playouts)."""
-
-
-def move_action(card: int, move: int) -> Action:
-    """The engine action for neighbour move `move` (0-11 swaps, 12-20 flips) paid by `card`."""
-    if move < len(SWAPS):
-        return Shift(card, *SWAPS[move])
-    return Flip(card, move - len(SWAPS))
 
 
 def _payer(hand: Sequence[int], keep: Sequence[int], index: int) -> int:

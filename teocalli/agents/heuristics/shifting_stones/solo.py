@@ -19,8 +19,12 @@ chance). Then the best few outcomes are looked at one turn deeper in the same wo
 (`lookahead`): the next turn is chosen as above, seeing that world's next hand (which the player
 will know then) but averaging the draws after it over the other worlds' orders.
 
-The budget is counted, not timed: `worlds` sampled deck orders and `deep` outcomes looked at
-twice. The defaults take about 0.3 s a turn on one core here.
+Endgames are exact (`endgame.py`): once every card left is in the hand (at most 4), chance is
+gone, and the bot plays the first turn of the exact solver's win (the search above when the
+solver finds none within its budget).
+
+The budget is counted, not timed: `worlds` sampled deck orders, `deep` outcomes looked at twice
+and `endgame_nodes` positions per endgame solve (see docs/arena.md for the time it takes).
 """
 
 from __future__ import annotations
@@ -34,36 +38,19 @@ import numpy as np
 import numpy.typing as npt
 
 from teocalli.core import Rng, State
-from teocalli.games.shifting_stones.actions import END, SKIP, Action, Flip, Score, Shift
-from teocalli.games.shifting_stones.components import CELLS, HAND_SIZE, SWAPS, matches
-from teocalli.games.shifting_stones.grid import NUM_MASKS, SWAP_RANK, grid_index
-from teocalli.games.shifting_stones.solver import SOLVER
+from teocalli.games.shifting_stones.actions import SKIP, Action, Flip, Score, Shift
+from teocalli.games.shifting_stones.components import HAND_SIZE
+from teocalli.games.shifting_stones.grid import grid_index
+
+from .endgame import MAX_ENDGAME, finish
+from .walks import TABLES, Walks, neighbours_of, scorings, turn_actions, walks
 
 SOLO_STRIKES = 4
 SKIP_DRAW = 2
 SKIP_UP_TO = 6
-_SWAP = np.array(SWAP_RANK, dtype=np.int64)  # (5040, 12)
-_BITS = 16  # matched-card bits packed below the grid index in a walk key
-_NUM_MOVES = len(SWAPS) + CELLS
 MAX_WALK_HAND = 8
 """Hands beyond this (only after skips) enumerate their turns with their 8 nearest cards."""
 
-
-class _Tables:
-    """Per-card distance tables, unpacked once (2.6 MB each) for vectorised lookups."""
-
-    def __init__(self) -> None:
-        self._dist: dict[int, npt.NDArray[np.uint8]] = {}
-
-    def __call__(self, card: int) -> npt.NDArray[np.uint8]:
-        table = self._dist.get(card)
-        if table is None:
-            table = SOLVER.distances(card)
-            self._dist[card] = table
-        return table
-
-
-TABLES = _Tables()
 
 _HARDNESS: dict[int, float] = {}
 
@@ -75,64 +62,6 @@ def hardness(card: int) -> float:
         h = float(TABLES(card).mean())
         _HARDNESS[card] = h
     return h
-
-
-def neighbours_of(index: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """(21, n): the grids one move from each grid, moves in the engine's order (12 swaps, then
-    flips of cells 0-8)."""
-    rank = index >> 9
-    mask = index & (NUM_MASKS - 1)
-    out = np.empty((_NUM_MOVES, index.size), dtype=np.int64)
-    for s, (p, q) in enumerate(SWAPS):
-        differ = ((mask >> p) ^ (mask >> q)) & 1
-        out[s] = _SWAP[rank, s] * NUM_MASKS + (mask ^ (differ * ((1 << p) | (1 << q))))
-    for c in range(CELLS):
-        out[len(SWAPS) + c] = index ^ (1 << c)
-    return out
-
-
-@dataclass
-class Walks:
-    """Every walk of each length from one grid, as distinct (end grid, matched cards) pairs, with
-    a parent pointer per pair to rebuild one walk."""
-
-    hand: tuple[int, ...]
-    grids: list[npt.NDArray[np.int64]]
-    matched: list[npt.NDArray[np.int64]]  # bit i: hand[i] matched somewhere along the walk
-    parent: list[npt.NDArray[np.int64]]  # position in the previous level
-    move: list[npt.NDArray[np.int64]]
-
-    def path(self, level: int, pos: int) -> list[int]:
-        moves: list[int] = []
-        for k in range(level, 0, -1):
-            moves.append(int(self.move[k][pos]))
-            pos = int(self.parent[k][pos])
-        return moves[::-1]
-
-
-def _matched_bits(hand: Sequence[int], index: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    bits = np.zeros(index.size, dtype=np.int64)
-    for i, card in enumerate(hand):
-        bits |= (TABLES(card)[index] == 0).astype(np.int64) << i
-    return bits
-
-
-def walks(index: int, hand: tuple[int, ...], levels: int) -> Walks:
-    """Walks of 0 to `levels` moves from grid `index`, tracking which hand cards matched."""
-    start = np.array([index], dtype=np.int64)
-    out = Walks(hand, [start], [_matched_bits(hand, start)], [np.zeros(1, np.int64)], [start * 0])
-    for _ in range(levels):
-        grids, bits = out.grids[-1], out.matched[-1]
-        nb = neighbours_of(grids)
-        n = grids.size
-        flat = nb.ravel()
-        keys = (flat << _BITS) | (np.tile(bits, _NUM_MOVES) | _matched_bits(hand, flat))
-        uniq, first = np.unique(keys, return_index=True)
-        out.grids.append(uniq >> _BITS)
-        out.matched.append(uniq & ((1 << _BITS) - 1))
-        out.parent.append(first % n)
-        out.move.append(first // n)
-    return out
 
 
 # --- the value of a position after a turn -------------------------------------------------------
@@ -280,22 +209,12 @@ def groups_of(pos: Position) -> tuple[list[Group], Walks]:
     if len(hand) > MAX_WALK_HAND:
         near = sorted(hand, key=lambda c: (int(TABLES(c)[pos.grid]), c))[:MAX_WALK_HAND]
         hand = tuple(sorted(near))
-    n = len(hand)
-    w = walks(pos.grid, hand, n)
+    w = walks(pos.grid, hand, len(hand))
     out: list[Group] = []
-    for size in range(n, -1, -1):
-        for subset in combinations(range(n), size):
-            sbits = sum(1 << i for i in subset)
-            scored = tuple(hand[i] for i in subset)
-            rest = [hand[i] for i in range(n) if i not in subset]
-            for m in range(len(rest) + 1):
-                hit = np.flatnonzero((w.matched[m] & sbits) == sbits)
-                if hit.size == 0:
-                    continue
-                uniq, first = np.unique(w.grids[m][hit], return_index=True)
-                for payers in combinations(rest, m):
-                    kept = tuple(c for c in pos.hand if c not in scored and c not in payers)
-                    out.append(Group(scored, payers, kept, uniq, hit[first], m))
+    for sc in scorings(w):
+        for payers in combinations(sc.rest, sc.m):
+            kept = tuple(c for c in pos.hand if c not in sc.scored and c not in payers)
+            out.append(Group(sc.scored, payers, kept, sc.grids, sc.where, sc.m))
     if not pos.acted and not pos.last_skip:
         here = np.array([pos.grid], dtype=np.int64)
         out.append(Group((), (), pos.hand, here, here * 0, 0, skip=True))
@@ -357,6 +276,7 @@ class Budget:
     depth: int = 2
     endgame: int = 7
     deep_worlds: int = 6
+    endgame_nodes: int = 400
 
 
 def search(
@@ -397,36 +317,12 @@ def search(
     return Outcome(False, group.scored, group.payers, moves), best_v
 
 
-def _move_action(card: int, move: int) -> Action:
-    if move < len(SWAPS):
-        return Shift(card, *SWAPS[move])
-    return Flip(card, move - len(SWAPS))
-
-
 def actions_of(grid: Sequence[int], outcome: Outcome) -> list[Action]:
     """The engine actions of one outcome: each scored card as soon as it matches, each move paid
     by the next payer, then `end` (or just `skip`)."""
     if outcome.skip:
         return [SKIP]
-    g = list(grid)
-    left = list(outcome.scored)
-    out: list[Action] = []
-
-    def score_now() -> None:
-        for c in [c for c in left if matches(c, g)]:
-            out.append(Score(c))
-            left.remove(c)
-
-    score_now()
-    for card, move in zip(outcome.payers, outcome.moves, strict=True):
-        out.append(_move_action(card, move))
-        if move < len(SWAPS):
-            p, q = SWAPS[move]
-            g[p], g[q] = g[q], g[p]
-        else:
-            g[move - len(SWAPS)] ^= 1
-        score_now()
-    return [*out, END]
+    return turn_actions(grid, outcome.scored, outcome.payers, outcome.moves)
 
 
 def sample_worlds(state: State, count: int, rng: Rng) -> list[World]:
@@ -447,6 +343,10 @@ def solo_turn(state: State, rng: Rng, budget: Budget | None = None) -> list[Acti
     assert isinstance(state, ShiftingStonesState)
     budget = budget or Budget()
     pos = position_of(state)
+    if not pos.acted and len(pos.hand) == pos.left <= MAX_ENDGAME and budget.endgame_nodes:
+        win, _ = finish(pos.grid, pos.hand, pos.strikes, budget.endgame_nodes)
+        if win is not None:
+            return actions_of(state.grid, Outcome(False, win.scored, win.payers, win.moves))
     worlds = sample_worlds(state, budget.worlds, rng)
     outcome, _ = search(pos, worlds, budget, budget.depth)
     return actions_of(state.grid, outcome)
