@@ -1,0 +1,414 @@
+"""Stack Back's action ids for learning agents: bins of poses, decoded in a position.
+
+Poses are continuous, so no fixed list of ids can name every legal pose (a lattice fine enough to
+keep every pose with 2 mm of room has hundreds of thousands of points). An id names a *bin* of
+poses instead, and a position decodes it to one concrete legal pose inside that bin, found by the
+engine's own search (docs/games/stack-back.md, "Action ids"):
+
+  place: ((colour * 12 + angle bin) * 30 + x bin) * 13 + y bin          (0 .. 14039)
+         x bin = floor(x / 8 mm) for x in [0, 240), y bin = floor(y / 8 mm) for y in [0, 104),
+         angle bin = floor(angle / 15 degrees) for the angle in [0, 180)
+  pass:  14040 (= 3 * 12 * 30 * 13); 14041 ids in all
+
+- Encoding needs no position: `to_int` is the bin a pose lies in (InvalidAction for a centre
+  outside x 0-240, y 0-100 mm, where no pile and no wood pose can lie), and `pass` is 14040.
+- Decoding does: `snap(state, player, id)` is the bin's *snap*, the first legal pose in this
+  order: the candidates of `legal_actions` lying in the bin (in their order), then the poses of
+  the search's lattice (search.py: 4 mm, 5 degrees, the 12 of the bin) nearest the bin's centre
+  first. Without a position (`from_int`), an id reads as its bin's centre pose, a name only.
+- The mask (`legal_ids`) is the bins holding a legal candidate or a legal lattice pose, from the
+  same lattice search that decides a pass: `pass` alone when the engine offers a pass (no lattice
+  pose is legal), never otherwise. Every masked id decodes to a pose `apply` accepts, and the
+  bin of every legal candidate (and of every legal lattice pose) is in the mask.
+
+How the lattice poses are judged (the search's own filters and memos, all exact):
+- On the wood: the lattice poses the bare boards take (`search.wood_poses`), less those a placed
+  stick touches (overlap above 3 mm²: clipped exactly once per stick pose and kept per process,
+  `_covers`). Such a pose touches nothing, so it is a level-0 stick on its own (balance only
+  concerns its own contacts, already judged on the bare boards): legal whenever its colour is in
+  the supply.
+- Piled: per pair of supports and colour the search would try (same level, at or above the floor
+  less one, a colour differing from both that neither carries, within reach, not dead), the
+  pair's lattice poses resting 6 x 6 mm on both and touching no other stick of that level or
+  above (`search.pair_poses`, `_blocked`, `_rests`); then judged in full, bin by bin in snap
+  order, only until the bin has its snap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from teocalli.core import IllegalAction, InvalidAction
+
+from . import search
+from .actions import PASS, Action, Colour, Pass, Place
+from .balance import Stick
+from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS
+from .geometry import Array, axis, clip, quads, sat_hits
+from .rules import TOL, Footprints, piled, settle, touches
+
+if TYPE_CHECKING:
+    from .state import StackBackState
+
+BIN_MM = 8
+"""Bin side in x and y (mm): two lattice centres of the search (4 mm) each way."""
+BIN_DEG = 15
+"""Bin width in angle (degrees): three lattice angles of the search (5 degrees)."""
+X_BINS = 30
+"""x in [0, 240) mm: the boards and the gap (0-236 mm)."""
+Y_BINS = 13
+"""y in [0, 104) mm: the boards (0-100 mm)."""
+A_BINS = 180 // BIN_DEG
+NUM_PLACES = NUM_COLOURS * A_BINS * X_BINS * Y_BINS
+PASS_ID = NUM_PLACES
+NUM_IDS = NUM_PLACES + 1
+
+_BIN10, _ABIN10 = BIN_MM * 10, BIN_DEG * 10
+
+
+def bin_of(colour: int, x10: int, y10: int, a10: int) -> int | None:
+    """The id of the bin holding a pose (tenths of mm and degrees), None outside the bins."""
+    if not (0 <= x10 < X_BINS * _BIN10 and 0 <= y10 < Y_BINS * _BIN10 and 0 <= a10 < 1800):
+        return None
+    return ((colour * A_BINS + a10 // _ABIN10) * X_BINS + x10 // _BIN10) * Y_BINS + y10 // _BIN10
+
+
+def to_int(action: object) -> int:
+    """The id of an action: its bin (a pose), or PASS_ID."""
+    if isinstance(action, Pass):
+        return PASS_ID
+    if isinstance(action, Place):
+        index = bin_of(action.colour, action.x10, action.y10, action.a10)
+        if index is None:
+            raise InvalidAction(
+                f"{action} has no action id: ids name the poses centred at x 0 to "
+                f"{X_BINS * BIN_MM} mm and y 0 to {Y_BINS * BIN_MM} mm (see docs/games/"
+                "stack-back.md, Action ids); `apply` takes the pose all the same"
+            )
+        return index
+    raise InvalidAction(f"{action!r} is not a Stack Back action")
+
+
+def check(index: object) -> int:
+    """`index` as an id, or InvalidAction saying what ids are."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_IDS:
+        raise InvalidAction(f"{index!r} is not a Stack Back action id (0 to {NUM_IDS - 1})")
+    return index
+
+
+def parts(index: int) -> tuple[int, int, int, int]:
+    """(colour, angle bin, x bin, y bin) of a place id."""
+    rest, yb = divmod(index, Y_BINS)
+    rest, xb = divmod(rest, X_BINS)
+    colour, ab = divmod(rest, A_BINS)
+    return colour, ab, xb, yb
+
+
+def from_int(index: int) -> Action:
+    """An id without a position: `pass`, or its bin's centre pose (a name: in a position the id
+    plays the bin's snap, `snap`)."""
+    if check(index) == PASS_ID:
+        return PASS
+    colour, ab, xb, yb = parts(index)
+    half = _BIN10 // 2
+    return Place(
+        Colour(colour), xb * _BIN10 + half, yb * _BIN10 + half, ab * _ABIN10 + _ABIN10 // 2
+    )
+
+
+# --- the snap order inside a bin ----------------------------------------------------------------
+_STEP10, _ASTEP10 = search.STEP * 10, search.ASTEP * 10
+_PER_X, _PER_A = _BIN10 // _STEP10, _ABIN10 // _ASTEP10
+
+
+@cache
+def _rank_table() -> npt.NDArray[np.int64]:
+    """Rank (0 first) of each lattice pose of a bin by its offsets (x, y, angle steps): nearest
+    the bin's centre first (in bin widths), ties in lattice order (angle, x, y)."""
+    cells = [(a, x, y) for a in range(_PER_A) for x in range(_PER_X) for y in range(_PER_X)]
+
+    def far(c: tuple[int, int, int]) -> float:
+        a, x, y = c
+        mid, amid = (_PER_X - 1) / 2 + 0.5, (_PER_A - 1) / 2 + 0.5
+        return ((x - mid) / _PER_X) ** 2 + ((y - mid) / _PER_X) ** 2 + ((a - amid) / _PER_A) ** 2
+
+    order = sorted(cells, key=lambda c: (far(c), c))
+    table = np.zeros((_PER_A, _PER_X, _PER_X), dtype=np.int64)
+    for rank, (a, x, y) in enumerate(order):
+        table[a, x, y] = rank
+    return table
+
+
+def _ranks(
+    x10: npt.NDArray[np.int64], y10: npt.NDArray[np.int64], a10: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """Snap rank of lattice poses within their bins."""
+    table = _rank_table()
+    return table[(a10 % _ABIN10) // _ASTEP10, (x10 % _BIN10) // _STEP10, (y10 % _BIN10) // _STEP10]
+
+
+def _bins(
+    colour: int, x10: npt.NDArray[np.int64], y10: npt.NDArray[np.int64], a10: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """Bin ids of lattice poses (-1 outside the bins)."""
+    inside = (x10 >= 0) & (x10 < X_BINS * _BIN10) & (y10 >= 0) & (y10 < Y_BINS * _BIN10)
+    ids = ((colour * A_BINS + a10 // _ABIN10) * X_BINS + x10 // _BIN10) * Y_BINS + y10 // _BIN10
+    return np.where(inside, ids, -1)
+
+
+# --- wood: the search's lattice poses on the bare boards, less those a stick touches ------------
+@dataclass(frozen=True, slots=True)
+class Wood:
+    """All colours' wood lattice poses (search.wood_poses) in snap order: by bin, then rank."""
+
+    colour: npt.NDArray[np.int64]
+    x10: npt.NDArray[np.int64]
+    y10: npt.NDArray[np.int64]
+    a10: npt.NDArray[np.int64]
+    bins: npt.NDArray[np.int64]
+    ranks: npt.NDArray[np.int64]
+    cx: Array
+    cy: Array
+    ux: Array
+    uy: Array
+    half: Array
+
+
+@cache
+def wood() -> Wood:
+    cols, xs, ys, angs = [], [], [], []
+    for c in range(NUM_COLOURS):
+        wp = search.wood_poses(c)
+        cols.append(np.full(len(wp.x10), c, dtype=np.int64))
+        xs.append(wp.x10)
+        ys.append(wp.y10)
+        angs.append(wp.a10)
+    colour, x10, y10, a10 = (np.concatenate(v).astype(np.int64) for v in (cols, xs, ys, angs))
+    bins = np.concatenate([_bins(c, x10[colour == c], y10[colour == c], a10[colour == c])
+                           for c in range(NUM_COLOURS)])  # fmt: skip
+    ranks = _ranks(x10, y10, a10)
+    order = np.lexsort((ranks, bins))
+    order = order[bins[order] >= 0]
+    colour, x10, y10, a10 = colour[order], x10[order], y10[order], a10[order]
+    # the footprints exactly as the rules build them (rules.base: x10 / 10, geometry.axis)
+    dirs = np.array([axis(int(a)) for a in a10.tolist()]).reshape(-1, 2)
+    half = np.array([HALF_LENGTHS[int(c)] for c in colour.tolist()])
+    return Wood(colour, x10, y10, a10, bins[order], ranks[order], x10 / 10, y10 / 10,
+                dirs[:, 0].copy(), dirs[:, 1].copy(), half)  # fmt: skip
+
+
+_COVERS: dict[Place, npt.NDArray[np.intp]] = {}
+_COVERS_MAX = 5_000
+
+
+def _covers(stick: Stick) -> npt.NDArray[np.intp]:
+    """The wood lattice poses a stick's footprint touches (overlap above the tolerance, clipped
+    as `rules.touches` clips): a function of its pose, kept per pose."""
+    known = _COVERS.get(stick.pose)
+    if known is not None:
+        return known
+    w = wood()
+    reach = stick.half + float(w.half.max()) + 2 * HALF_WIDTH
+    near = np.nonzero((np.abs(w.cx - stick.cx) < reach) & (np.abs(w.cy - stick.cy) < reach))[0]
+    one = (np.array([stick.cx]), np.array([stick.cy]), np.array([stick.ux]), np.array([stick.uy]),
+           np.array([stick.half]))  # fmt: skip
+    hit = sat_hits(w.cx[near], w.cy[near], w.ux[near], w.uy[near], w.half[near], *one)[:, 0]
+    idx = near[hit]
+    # shrunk by 1 mm and still meeting: they share a disc of radius 1 mm (> 3 mm²), no clipping
+    k, deep = len(idx), search.DEEP
+    sx, sy, vx, vy, sh = (np.repeat(v, k) for v in one)
+    sure = search._sat_flat(w.cx[idx], w.cy[idx], w.ux[idx], w.uy[idx], w.half[idx] - deep,
+                            HALF_WIDTH - deep, sx, sy, vx, vy, sh, deep)  # fmt: skip
+    maybe = idx[~sure]
+    if len(maybe):
+        mine = quads(w.cx[maybe], w.cy[maybe], w.ux[maybe], w.uy[maybe], w.half[maybe])
+        area, _ = clip(mine, np.repeat(quads(*one), len(maybe), axis=0))
+        idx = np.sort(np.concatenate((idx[sure], maybe[area > TOL])))
+    if len(_COVERS) >= _COVERS_MAX:
+        _COVERS.clear()
+    _COVERS[stick.pose] = idx
+    return idx
+
+
+def _free_wood(state: StackBackState, supply: list[int]) -> npt.NDArray[np.intp]:
+    """Indices into `wood()` of the poses legal on the wood now, in snap order."""
+    w = wood()
+    free = np.array([supply[c] > 0 for c in range(NUM_COLOURS)])[w.colour]
+    for stick in state.sticks:
+        free[_covers(stick)] = False
+    out: npt.NDArray[np.intp] = np.nonzero(free)[0]
+    return out
+
+
+# --- piles: the search's pair poses, judged bin by bin ------------------------------------------
+Lattice = tuple[int, int, int, int]
+"""A lattice pose as (colour, x10, y10, a10)."""
+_WOOD: Lattice = (-1, 0, 0, 0)
+"""In a bin's list of pile poses to judge: here comes its best free wood pose."""
+
+
+def _pile_poses(state: StackBackState, player: int) -> list[tuple[int, int, Lattice]]:
+    """(bin, rank, pose) of every lattice pose the search would judge as a pile now."""
+    sticks, layout, floor = state.sticks, state.layout, state.floor[player]
+    supply = state.supply[player]
+    levels = np.array(layout.levels, dtype=np.int64)
+    out: list[tuple[int, int, Lattice]] = []
+    for colour in range(NUM_COLOURS):
+        if supply[colour] <= 0:
+            continue
+        by_level: dict[int, list[int]] = {}
+        for i, s in enumerate(sticks):
+            if s.level + 1 >= floor and s.colour != colour and not state.carries[i] >> colour & 1:
+                by_level.setdefault(s.level, []).append(i)
+        for level, group in sorted(by_level.items()):
+            others_all = np.nonzero(levels >= level)[0]
+            for i, j in search._reaching(sticks, group, colour):
+                if (i, j, colour) in state.dead_pairs:
+                    continue
+                pp = search.pair_poses(sticks[i], sticks[j], colour)
+                if not len(pp.x):
+                    continue
+                keep = np.arange(len(pp.x))
+                others = others_all[(others_all != i) & (others_all != j)]
+                if len(others):
+                    keep = keep[~search._blocked(pp, layout, sticks, others)]
+                if len(keep):
+                    keep = search._rests(pp, keep)
+                if not len(keep):
+                    continue
+                x10, y10, a10 = pp.x10[keep], pp.y10[keep], pp.a10[keep]
+                bins, ranks = _bins(colour, x10, y10, a10), _ranks(x10, y10, a10)
+                for b, r, x, y, a in zip(bins.tolist(), ranks.tolist(), x10.tolist(),
+                                         y10.tolist(), a10.tolist(), strict=True):  # fmt: skip
+                    if b >= 0:
+                        out.append((b, r, (colour, x, y, a)))
+    return out
+
+
+class _PileJudge:
+    """Pile poses judged as `StackBackState.judge` judges them (as `candidates.pile_moves`
+    judges its bridges), the touches of a batch of poses found at once."""
+
+    def __init__(self, state: StackBackState, player: int) -> None:
+        self.state, self.player = state, player
+
+    def legal(self, lattices: list[Lattice]) -> list[bool]:
+        """Whether each pose is legal now."""
+        state, player = self.state, self.player
+        places = [Place(Colour(c), x, y, a) for c, x, y, a in lattices]
+        feet = replace(Footprints.of(places), keys=None)  # a batch: clipped at once, not memoised
+        out = []
+        for place, touched in zip(places, touches(state.layout, feet), strict=True):
+            if not touched or state.supply[player][place.colour] <= 0:
+                out.append(not isinstance(state.judge(place, player), str))
+                continue
+            stick = piled(place, player, touched, state.sticks, state.carries)
+            if isinstance(stick, str) or stick.level < state.floor[player]:
+                out.append(False)
+                continue
+            out.append(not isinstance(settle(stick, state.sticks, state.force, state.moment), str))
+        return out
+
+
+# --- the table of a position --------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The mask and snaps of one player at one step: `ids` sorted, `snaps[id]` its pose."""
+
+    step: int
+    player: int
+    ids: tuple[int, ...]
+    snaps: dict[int, Action]
+
+
+def table(state: StackBackState, player: int) -> Table:
+    """The ids `player` may play now and the pose each plays (kept until the state changes)."""
+    known = state._id_table
+    if known is not None and known.step == len(state.history) and known.player == player:
+        return known
+    made = _table(state, player)
+    state._id_table = made
+    return made
+
+
+def _table(state: StackBackState, player: int) -> Table:
+    step = len(state.history)
+    candidates = state.legal_actions(player)
+    if candidates == [PASS]:
+        return Table(step, player, (PASS_ID,), {PASS_ID: PASS})
+    snaps: dict[int, Action] = {}
+    for action in candidates:
+        assert isinstance(action, Place), action
+        b = bin_of(action.colour, action.x10, action.y10, action.a10)
+        if b is not None and b not in snaps:
+            snaps[b] = action
+    # the lattice: per bin, its poses nearest the centre first (wood poses need no judgement)
+    w = wood()
+    free = _free_wood(state, state.supply[player])
+    wood_first: dict[int, int] = {}  # per bin, its best-ranked free wood pose (snap order)
+    for b, k in zip(w.bins[free].tolist(), free.tolist(), strict=True):
+        wood_first.setdefault(b, k)
+    ranked: dict[int, list[tuple[int, Lattice | None]]] = {
+        b: [(int(w.ranks[k]), None)] for b, k in wood_first.items() if b not in snaps
+    }
+    for b, r, lattice in _pile_poses(state, player):
+        if b not in snaps:
+            ranked.setdefault(b, []).append((r, lattice))
+    # each bin's options nearest its centre first; judged in rounds (each bin's next option),
+    # a bin leaving once it has its snap, so only the poses up to each snap are judged
+    todo: dict[int, list[Lattice]] = {}
+    for b, options in ranked.items():
+        options.sort(key=lambda o: (o[0], o[1] is not None, o[1] or (0, 0, 0, 0)))
+        if options[0][1] is None:  # a free wood pose comes first: legal, no judgement
+            k = wood_first[b]
+            snaps[b] = Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]),
+                             int(w.a10[k]))  # fmt: skip
+            continue
+        todo[b] = [_WOOD if lat is None else lat for _, lat in options]
+    judge = _PileJudge(state, player)
+    depth = 0
+    while todo:
+        batch = [(b, lats[depth]) for b, lats in todo.items() if lats[depth] != _WOOD]
+        verdicts = dict(zip(batch, judge.legal([lat for _, lat in batch]), strict=True))
+        for b, lats in list(todo.items()):
+            lat = lats[depth]
+            if lat == _WOOD:  # every pile pose nearer the centre fell: the bin's wood pose
+                k = wood_first[b]
+                snaps[b] = Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]),
+                                 int(w.a10[k]))  # fmt: skip
+            elif verdicts[b, lat]:
+                snaps[b] = Place(Colour(lat[0]), lat[1], lat[2], lat[3])
+            if b in snaps or depth + 1 >= len(lats):
+                del todo[b]
+        depth += 1
+    return Table(step, player, tuple(sorted(snaps)), snaps)
+
+
+def legal_ids(state: StackBackState, player: int) -> list[int]:
+    """The mask: ids whose bin holds a legal pose now (or `pass` alone), sorted."""
+    return list(table(state, player).ids)
+
+
+def snap(state: StackBackState, player: int, index: int) -> Action:
+    """The action id `index` plays for `player` now: `pass`, or its bin's snap; IllegalAction
+    for a bin holding no legal pose now (naming the bin)."""
+    if check(index) == PASS_ID:
+        return PASS
+    found = table(state, player).snaps.get(index)
+    if found is None:
+        colour, ab, xb, yb = parts(index)
+        raise IllegalAction(
+            f"action id {index} names no legal pose now: no {Colour(colour).name.lower()} stick "
+            f"fits centred at x {xb * BIN_MM}-{(xb + 1) * BIN_MM} mm, y {yb * BIN_MM}-"
+            f"{(yb + 1) * BIN_MM} mm, at {ab * BIN_DEG}-{(ab + 1) * BIN_DEG} degrees "
+            "(see the action mask)"
+        )
+    return found
+
+
+__all__ = ["NUM_IDS", "PASS_ID", "bin_of", "from_int", "legal_ids", "snap", "table", "to_int"]
