@@ -1,4 +1,4 @@
-"""Stack Back notation: round trips, quantisation, and useful refusals (action ids: test_sb_ids.py)."""
+"""Stack Back notation: round trips, quantisation, useful refusals (action ids: test_sb_ids.py)."""
 
 from __future__ import annotations
 
