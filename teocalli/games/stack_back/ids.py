@@ -48,8 +48,8 @@ from teocalli.core import IllegalAction, InvalidAction
 from . import search
 from .actions import PASS, Action, Colour, Pass, Place
 from .balance import Stick
-from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS
-from .geometry import Array, axis, clip, quads, sat_hits
+from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC
+from .geometry import Array, Mask, axis, clip, quads, sat_hits
 from .rules import TOL, Footprints, piled, settle, touches
 
 if TYPE_CHECKING:
@@ -248,16 +248,35 @@ def _free_wood(state: StackBackState, supply: list[int]) -> npt.NDArray[np.intp]
 # --- piles: the search's pair poses, judged bin by bin ------------------------------------------
 Lattice = tuple[int, int, int, int]
 """A lattice pose as (colour, x10, y10, a10)."""
-_WOOD: Lattice = (-1, 0, 0, 0)
-"""In a bin's list of pile poses to judge: here comes its best free wood pose."""
 
 
-def _pile_poses(state: StackBackState, player: int) -> list[tuple[int, int, Lattice]]:
-    """(bin, rank, pose) of every lattice pose the search would judge as a pile now."""
+_MARGIN = SPEC.margin - 1e-6
+
+
+def _may_stand(pp: search.PairPoses, keep: npt.NDArray[np.intp], a: Stick, b: Stick) -> Mask:
+    """Which of the pair's poses `keep` could stand: a new stick carries nothing, so its centre
+    must lie at least the margin (1 mm) inside its support polygon, the hull of its contacts
+    (the balance ruling; the beam model's span between contact centroids lies inside it). The
+    contacts lie within the supports' footprints, so the centre must lie that far inside their
+    extent along the stick's axis: a bound that only skips poses the rules refuse."""
+    x, y, ux, uy = pp.x[keep], pp.y[keep], pp.ux[keep], pp.uy[keep]
+    lo = np.full(len(keep), np.inf)
+    hi = np.full(len(keep), -np.inf)
+    for s in (a, b):
+        d = (s.cx - x) * ux + (s.cy - y) * uy
+        r = s.half * np.abs(s.ux * ux + s.uy * uy) + HALF_WIDTH * np.abs(s.ux * uy - s.uy * ux)
+        lo, hi = np.minimum(lo, d - r), np.maximum(hi, d + r)
+    out: Mask = (lo <= -_MARGIN) & (hi >= _MARGIN)
+    return out
+
+
+def _pile_poses(state: StackBackState, player: int) -> npt.NDArray[np.int64]:
+    """Every lattice pose the search would judge as a pile now, in a bin: rows of (bin, rank,
+    colour, x10, y10, a10)."""
     sticks, layout, floor = state.sticks, state.layout, state.floor[player]
     supply = state.supply[player]
     levels = np.array(layout.levels, dtype=np.int64)
-    out: list[tuple[int, int, Lattice]] = []
+    parts: list[npt.NDArray[np.int64]] = []
     for colour in range(NUM_COLOURS):
         if supply[colour] <= 0:
             continue
@@ -279,14 +298,17 @@ def _pile_poses(state: StackBackState, player: int) -> list[tuple[int, int, Latt
                     keep = keep[~search._blocked(pp, layout, sticks, others)]
                 if len(keep):
                     keep = search._rests(pp, keep)
-                if not len(keep):
-                    continue
-                x10, y10, a10 = pp.x10[keep], pp.y10[keep], pp.a10[keep]
-                bins, ranks = _bins(colour, x10, y10, a10), _ranks(x10, y10, a10)
-                for b, r, x, y, a in zip(bins.tolist(), ranks.tolist(), x10.tolist(),
-                                         y10.tolist(), a10.tolist(), strict=True):  # fmt: skip
-                    if b >= 0:
-                        out.append((b, r, (colour, x, y, a)))
+                if len(keep):
+                    keep = keep[_may_stand(pp, keep, sticks[i], sticks[j])]
+                if len(keep):
+                    x10, y10, a10 = pp.x10[keep], pp.y10[keep], pp.a10[keep]
+                    bins, ranks = _bins(colour, x10, y10, a10), _ranks(x10, y10, a10)
+                    c = np.full(len(keep), colour, dtype=np.int64)
+                    parts.append(np.stack((bins, ranks, c, x10, y10, a10), axis=1))
+    if not parts:
+        return np.zeros((0, 6), dtype=np.int64)
+    rows = np.concatenate(parts)
+    out: npt.NDArray[np.int64] = rows[rows[:, 0] >= 0]
     return out
 
 
@@ -347,45 +369,47 @@ def _table(state: StackBackState, player: int) -> Table:
         b = bin_of(action.colour, action.x10, action.y10, action.a10)
         if b is not None and b not in snaps:
             snaps[b] = action
-    # the lattice: per bin, its poses nearest the centre first (wood poses need no judgement)
+    # the lattice: per bin, its poses nearest the centre first (a free wood pose needs no
+    # judgement; at equal rank it comes first), judged in rounds (each open bin's next pose), a
+    # bin closing at its first legal pose, so only the poses up to each snap are judged
     w = wood()
     free = _free_wood(state, state.supply[player])
-    wood_first: dict[int, int] = {}  # per bin, its best-ranked free wood pose (snap order)
-    for b, k in zip(w.bins[free].tolist(), free.tolist(), strict=True):
-        wood_first.setdefault(b, k)
-    ranked: dict[int, list[tuple[int, Lattice | None]]] = {
-        b: [(int(w.ranks[k]), None)] for b, k in wood_first.items() if b not in snaps
-    }
-    for b, r, lattice in _pile_poses(state, player):
-        if b not in snaps:
-            ranked.setdefault(b, []).append((r, lattice))
-    # each bin's options nearest its centre first; judged in rounds (each bin's next option),
-    # a bin leaving once it has its snap, so only the poses up to each snap are judged
-    todo: dict[int, list[Lattice]] = {}
-    for b, options in ranked.items():
-        options.sort(key=lambda o: (o[0], o[1] is not None, o[1] or (0, 0, 0, 0)))
-        if options[0][1] is None:  # a free wood pose comes first: legal, no judgement
-            k = wood_first[b]
+    fb = w.bins[free]
+    first = np.ones(len(fb), dtype=bool)
+    first[1:] = fb[1:] != fb[:-1]  # `wood()` is in snap order: a bin's first is its best
+    wk = free[first]
+    piles = _pile_poses(state, player)
+    kind = np.concatenate((np.zeros(len(wk), np.int64), np.ones(len(piles), np.int64)))
+    bins = np.concatenate((w.bins[wk], piles[:, 0]))
+    ranks = np.concatenate((w.ranks[wk], piles[:, 1]))
+    row = np.concatenate((wk, np.arange(len(piles))))  # into wood(), or into piles
+    tie = np.concatenate((np.zeros(len(wk), np.int64), np.arange(len(piles))))
+    taken = np.array(sorted(snaps), dtype=np.int64)
+    open_ = ~np.isin(bins, taken)
+    order = np.lexsort((tie, kind, ranks, bins))
+    order = order[open_[order]]
+    bins, kind, row = bins[order], kind[order], row[order]
+    start = np.ones(len(bins), dtype=bool)
+    start[1:] = bins[1:] != bins[:-1]
+    heads = np.nonzero(start)[0]
+    depth = np.arange(len(bins)) - np.repeat(heads, np.diff(np.append(heads, len(bins))))
+    judge = _PileJudge(state, player)
+    for d in range(int(depth.max()) + 1 if len(depth) else 0):
+        at = np.nonzero(depth == d)[0]
+        at = at[~np.isin(bins[at], np.fromiter(snaps, np.int64, len(snaps)))]
+        if not len(at):
+            continue
+        woods = at[kind[at] == 0]
+        for b, k in zip(bins[woods].tolist(), row[woods].tolist(), strict=True):
             snaps[b] = Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]),
                              int(w.a10[k]))  # fmt: skip
-            continue
-        todo[b] = [_WOOD if lat is None else lat for _, lat in options]
-    judge = _PileJudge(state, player)
-    depth = 0
-    while todo:
-        batch = [(b, lats[depth]) for b, lats in todo.items() if lats[depth] != _WOOD]
-        verdicts = dict(zip(batch, judge.legal([lat for _, lat in batch]), strict=True))
-        for b, lats in list(todo.items()):
-            lat = lats[depth]
-            if lat == _WOOD:  # every pile pose nearer the centre fell: the bin's wood pose
-                k = wood_first[b]
-                snaps[b] = Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]),
-                                 int(w.a10[k]))  # fmt: skip
-            elif verdicts[b, lat]:
+        tried = at[kind[at] == 1]
+        lattices = [
+            (int(c), int(x), int(y), int(a)) for c, x, y, a in piles[row[tried], 2:].tolist()
+        ]
+        for b, lat, ok in zip(bins[tried].tolist(), lattices, judge.legal(lattices), strict=True):
+            if ok:
                 snaps[b] = Place(Colour(lat[0]), lat[1], lat[2], lat[3])
-            if b in snaps or depth + 1 >= len(lats):
-                del todo[b]
-        depth += 1
     return Table(step, player, tuple(sorted(snaps)), snaps)
 
 
