@@ -11,11 +11,13 @@ engine's own search (docs/games/stack-back.md, "Action ids"):
   pass:  14040 (= 3 * 12 * 30 * 13); 14041 ids in all
 
 - Encoding needs no position: `to_int` is the bin a pose lies in (InvalidAction for a centre
-  outside x 0-240, y 0-100 mm, where no pile and no wood pose can lie), and `pass` is 14040.
+  outside x 0-240, y 0-104 mm, where no pile and no wood pose can lie), and `pass` is 14040.
 - Decoding does: `snap(state, player, id)` is the bin's *snap*, the first legal pose in this
   order: the candidates of `legal_actions` lying in the bin (in their order), then the poses of
   the search's lattice (search.py: 4 mm, 5 degrees, the 12 of the bin) nearest the bin's centre
-  first. Without a position (`from_int`), an id reads as its bin's centre pose, a name only.
+  first (at equal distance a wood pose first). An id whose bin holds no legal pose is refused
+  (IllegalAction, naming the bin). Without a position (`from_int`), an id reads as its bin's
+  centre pose, a name only.
 - The mask (`legal_ids`) is the bins holding a legal candidate or a legal lattice pose, from the
   same lattice search that decides a pass: `pass` alone when the engine offers a pass (no lattice
   pose is legal), never otherwise. Every masked id decodes to a pose `apply` accepts, and the
@@ -30,12 +32,16 @@ How the lattice poses are judged (the search's own filters and memos, all exact)
 - Piled: per pair of supports and colour the search would try (same level, at or above the floor
   less one, a colour differing from both that neither carries, within reach, not dead), the
   pair's lattice poses resting 6 x 6 mm on both and touching no other stick of that level or
-  above (`search.pair_poses`, `_blocked`, `_rests`); then judged in full, bin by bin in snap
-  order, only until the bin has its snap.
+  above (`search.pair_poses`, `_blocked`, `_rests`), less those whose centre lies outside the
+  supports' extent along the stick (`_may_stand`: they would fall); then judged in full, bin by
+  bin in snap order, only until the bin has its snap. A verdict is kept by the pose and the
+  structures holding its two supports (`_PileJudge`), so a later position judges again only the
+  poses on structures a stick has joined since.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
@@ -50,7 +56,7 @@ from .actions import PASS, Action, Colour, Pass, Place
 from .balance import Stick
 from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC
 from .geometry import Array, Mask, axis, clip, quads, sat_hits
-from .rules import TOL, Footprints, piled, settle, touches
+from .rules import TOL, Footprints, Touch, piled, settle, touches
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -270,13 +276,42 @@ def _may_stand(pp: search.PairPoses, keep: npt.NDArray[np.intp], a: Stick, b: St
     return out
 
 
-def _pile_poses(state: StackBackState, player: int) -> npt.NDArray[np.int64]:
+Structure = tuple[tuple[Place, ...], ...]
+"""The sticks a pile's verdict depends on: the poses of the structures (sticks linked by resting
+on one another) holding each of its two supports, in placing order."""
+
+
+def _structures(sticks: Sequence[Stick]) -> list[tuple[Place, ...]]:
+    """Per stick, the poses of its structure (sticks linked to it by resting), in placing order."""
+    root = list(range(len(sticks)))
+
+    def find(k: int) -> int:
+        while root[k] != k:
+            root[k] = root[root[k]]
+            k = root[k]
+        return k
+
+    for k, s in enumerate(sticks):
+        for t in s.supports:
+            root[find(k)] = find(t)
+    members: dict[int, list[Place]] = {}
+    for k, s in enumerate(sticks):
+        members.setdefault(find(k), []).append(s.pose)
+    keys = {r: tuple(m) for r, m in members.items()}
+    return [keys[find(k)] for k in range(len(sticks))]
+
+
+def _pile_poses(
+    state: StackBackState, player: int
+) -> tuple[npt.NDArray[np.int64], list[Structure]]:
     """Every lattice pose the search would judge as a pile now, in a bin: rows of (bin, rank,
-    colour, x10, y10, a10)."""
+    colour, x10, y10, a10, pair), and per pair the structures holding its supports."""
     sticks, layout, floor = state.sticks, state.layout, state.floor[player]
     supply = state.supply[player]
     levels = np.array(layout.levels, dtype=np.int64)
     parts: list[npt.NDArray[np.int64]] = []
+    pairs: list[Structure] = []
+    structures = _structures(sticks)
     for colour in range(NUM_COLOURS):
         if supply[colour] <= 0:
             continue
@@ -304,37 +339,63 @@ def _pile_poses(state: StackBackState, player: int) -> npt.NDArray[np.int64]:
                     x10, y10, a10 = pp.x10[keep], pp.y10[keep], pp.a10[keep]
                     bins, ranks = _bins(colour, x10, y10, a10), _ranks(x10, y10, a10)
                     c = np.full(len(keep), colour, dtype=np.int64)
-                    parts.append(np.stack((bins, ranks, c, x10, y10, a10), axis=1))
+                    pair = np.full(len(keep), len(pairs), dtype=np.int64)
+                    parts.append(np.stack((bins, ranks, c, x10, y10, a10, pair), axis=1))
+                    si, sj = structures[i], structures[j]
+                    pairs.append((si,) if si is sj else (si, sj))
     if not parts:
-        return np.zeros((0, 6), dtype=np.int64)
+        return np.zeros((0, 7), dtype=np.int64), pairs
     rows = np.concatenate(parts)
     out: npt.NDArray[np.int64] = rows[rows[:, 0] >= 0]
-    return out
+    return out, pairs
+
+
+_VERDICTS: dict[tuple[Lattice, Structure], bool] = {}
+"""Whether a pile pose is legal, by the pose and the structures holding its two supports (see
+`_PileJudge`), kept across positions: a pose a pair's structures were judged with keeps its
+verdict until a stick joins one of them."""
+_VERDICTS_MAX = 200_000
 
 
 class _PileJudge:
     """Pile poses judged as `StackBackState.judge` judges them (as `candidates.pile_moves`
-    judges its bridges), the touches of a batch of poses found at once."""
+    judges its bridges), the touches of a batch of poses found at once.
+
+    A pose that passed `_pile_poses`' filters (it rests 6 x 6 mm on both supports and touches no
+    other stick of their level or above; its colour is in the supply, differs from both and
+    neither carries it; the level rule lets it in) is judged by what the supports rest on and
+    carry: its level and supports, the colours they carry and the balance of the structures that
+    hold them. So its verdict is a function of the pose and the poses of those structures, in
+    placing order, and is kept by them (`_VERDICTS`): sticks placed elsewhere leave it alone."""
 
     def __init__(self, state: StackBackState, player: int) -> None:
         self.state, self.player = state, player
 
-    def legal(self, lattices: list[Lattice]) -> list[bool]:
-        """Whether each pose is legal now."""
-        state, player = self.state, self.player
-        places = [Place(Colour(c), x, y, a) for c, x, y, a in lattices]
+    def legal(self, lattices: list[Lattice], structures: list[Structure]) -> list[bool]:
+        """Whether each pose (on supports held by those structures) is legal now."""
+        state = self.state
+        memo = _VERDICTS
+        out: list[bool | None] = [memo.get(k) for k in zip(lattices, structures, strict=True)]
+        todo = [k for k, v in enumerate(out) if v is None]
+        if not todo:
+            return [bool(v) for v in out]
+        if len(memo) + len(todo) > _VERDICTS_MAX:
+            memo.clear()
+        places = [Place(Colour(c), x, y, a) for c, x, y, a in (lattices[k] for k in todo)]
         feet = replace(Footprints.of(places), keys=None)  # a batch: clipped at once, not memoised
-        out = []
-        for place, touched in zip(places, touches(state.layout, feet), strict=True):
-            if not touched or state.supply[player][place.colour] <= 0:
-                out.append(not isinstance(state.judge(place, player), str))
-                continue
-            stick = piled(place, player, touched, state.sticks, state.carries)
-            if isinstance(stick, str) or stick.level < state.floor[player]:
-                out.append(False)
-                continue
-            out.append(not isinstance(settle(stick, state.sticks, state.force, state.moment), str))
-        return out
+        for k, place, touched in zip(todo, places, touches(state.layout, feet), strict=True):
+            ok = self._judge(place, touched)
+            out[k] = memo[lattices[k], structures[k]] = ok
+        return [bool(v) for v in out]
+
+    def _judge(self, place: Place, touched: list[Touch]) -> bool:
+        state, player = self.state, self.player
+        if not touched or state.supply[player][place.colour] <= 0:
+            return not isinstance(state.judge(place, player), str)
+        stick = piled(place, player, touched, state.sticks, state.carries)
+        if isinstance(stick, str) or stick.level < state.floor[player]:
+            return False
+        return not isinstance(settle(stick, state.sticks, state.force, state.moment), str)
 
 
 # --- the table of a position --------------------------------------------------------------------
@@ -378,7 +439,7 @@ def _table(state: StackBackState, player: int) -> Table:
     first = np.ones(len(fb), dtype=bool)
     first[1:] = fb[1:] != fb[:-1]  # `wood()` is in snap order: a bin's first is its best
     wk = free[first]
-    piles = _pile_poses(state, player)
+    piles, structures = _pile_poses(state, player)
     kind = np.concatenate((np.zeros(len(wk), np.int64), np.ones(len(piles), np.int64)))
     bins = np.concatenate((w.bins[wk], piles[:, 0]))
     ranks = np.concatenate((w.ranks[wk], piles[:, 1]))
@@ -404,10 +465,11 @@ def _table(state: StackBackState, player: int) -> Table:
             snaps[b] = Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]),
                              int(w.a10[k]))  # fmt: skip
         tried = at[kind[at] == 1]
-        lattices = [
-            (int(c), int(x), int(y), int(a)) for c, x, y, a in piles[row[tried], 2:].tolist()
-        ]
-        for b, lat, ok in zip(bins[tried].tolist(), lattices, judge.legal(lattices), strict=True):
+        chosen = piles[row[tried]]
+        lattices = [(int(c), int(x), int(y), int(a)) for c, x, y, a in chosen[:, 2:6].tolist()]
+        held = [structures[k] for k in chosen[:, 6].tolist()]
+        verdicts = judge.legal(lattices, held)
+        for b, lat, ok in zip(bins[tried].tolist(), lattices, verdicts, strict=True):
             if ok:
                 snaps[b] = Place(Colour(lat[0]), lat[1], lat[2], lat[3])
     return Table(step, player, tuple(sorted(snaps)), snaps)
