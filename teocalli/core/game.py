@@ -135,6 +135,13 @@ class Game(ABC, Generic[S]):
     state_class: type[S]
     codec: ActionCodec
     """Notation and indices: a class attribute, or set in `_check_options` if options change it."""
+    positional_ids: ClassVar[bool] = False
+    """Whether an id's action depends on the position. False for most games: an id names one
+    action everywhere, and `action_from_int(action_to_int(a)) == a`. True for Stack Back, whose
+    poses are continuous: an id names a bin of poses (`action_to_int` gives the bin a pose lies
+    in), and a state decodes it to one legal pose of that bin (`State.action_from_int`), its legal
+    ids being the bins that hold a legal pose (`State.legal_action_ints`). Adapters always decode
+    through the state."""
 
     def __init__(self, **options: Any) -> None:
         specs = {o.name: o for o in self.all_options()}
@@ -233,7 +240,8 @@ class Game(ABC, Generic[S]):
         return self.codec.to_int(action)
 
     def action_from_int(self, index: int) -> Action:
-        """The action with that dense index; raise InvalidAction if there is none."""
+        """The action with that dense index; raise InvalidAction if there is none. With
+        `positional_ids`, only a name for the id (play it through `State.action_from_int`)."""
         return self.codec.from_int(index)
 
     @property

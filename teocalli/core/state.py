@@ -165,8 +165,29 @@ class State(ABC):
         return next((a for a in self.legal_actions(player) if str(a) in passes), None)
 
     def legal_action_ints(self, player: int | None = None) -> list[int]:
+        """The action ids `player` may play now (the mask of the adapters; empty if they may not
+        act): the ids of `legal_actions`, or a game's own list when its ids depend on the
+        position (`Game.positional_ids`)."""
+        if player is None:
+            player = self.current_player()
+        self._check_player(player)
+        if self._is_terminal() or player not in self._to_move():
+            return []
+        return self._legal_action_ints(player)
+
+    def _legal_action_ints(self, player: int) -> list[int]:
+        """Hook: the legal ids of a player to move (the default: those of the legal actions)."""
         to_int = self.game.action_to_int
-        return [to_int(a) for a in self.legal_actions(player)]
+        return [to_int(a) for a in self._legal_actions(player)]
+
+    def action_from_int(self, index: int, player: int | None = None) -> Action:
+        """The action that id `index` plays here for `player` (None: the player to move).
+
+        For most games an id names one action everywhere (`Game.action_from_int`). A game whose
+        ids depend on the position (`Game.positional_ids`: Stack Back's ids are bins of poses)
+        decodes them here, and raises IllegalAction for an id that plays nothing now. InvalidAction
+        if `index` is no id of the game at all."""
+        return self.game.action_from_int(index)
 
     def apply(self, action: Action | str | int, player: int | None = None) -> None:
         """Apply one action; nothing changes if it is refused: InvalidAction if it names no action
@@ -184,7 +205,7 @@ class State(ABC):
         if isinstance(action, str):
             action = self.game.parse_action(action)
         elif isinstance(action, int) and not isinstance(action, bool):
-            action = self.game.action_from_int(action)
+            action = self.action_from_int(action, player)
         else:
             problem = self._malformed(action)
             if problem is not None:

@@ -42,7 +42,7 @@ import numpy as np
 import pyspiel
 
 import teocalli
-from teocalli.core import Decision, Game, Information, Rng, State, game_class
+from teocalli.core import Decision, Game, IllegalAction, Information, Rng, State, game_class
 
 from .common import SEED_BOUND
 from .observation import Encoder, encoder_for
@@ -260,6 +260,12 @@ class TeocalliState(pyspiel.State):
             if self._core is None:
                 return f"deal {action}"
             return f"player {action} acts first"
+        core = self._core.state if self._core is not None else None
+        if core is not None:
+            try:  # the action the id plays here (Stack Back: a pose of its bin)
+                return str(core.action_from_int(int(action), player))
+            except IllegalAction:
+                pass  # nothing to play for that id now: its name
         return str(self._shared.game.action_from_int(int(action)))
 
     def is_terminal(self) -> bool:

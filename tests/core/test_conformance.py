@@ -104,12 +104,21 @@ def test_notation_and_indices_round_trip(name: str, options: dict[str, Any]) -> 
     seen = 0
     for state in random_game(game, 3):
         for player in state.to_move():
+            ints = set(state.legal_action_ints(player))
             for action in state.legal_actions(player):
                 assert game.parse_action(str(action)) == action
                 index = game.action_to_int(action)
                 assert 0 <= index < game.num_distinct_actions
-                assert game.action_from_int(index) == action
+                assert index in ints
+                if not game.positional_ids:
+                    assert game.action_from_int(index) == action
+                    assert state.action_from_int(index, player) == action
                 seen += 1
+            if game.positional_ids:  # an id plays one action of its own id here
+                for index in sorted(ints)[:: max(1, len(ints) // 20)]:
+                    action = state.action_from_int(index, player)
+                    assert game.action_to_int(action) == index
+                    assert state._illegal_reason(action, player) is None
     assert seen
     with pytest.raises(InvalidAction):
         game.parse_action("~ not a move ~")

@@ -1,4 +1,4 @@
-"""Stack Back's actions: poses in a compact notation that round-trips, and dense indices.
+"""Stack Back's actions: poses in a compact notation that round-trips, and a pose key.
 
 Notation:
   `Y35.0,50.0@90.0`  place a yellow (Y), mauve (M) or green (G) stick centred at x=35.0 mm,
@@ -6,15 +6,16 @@ Notation:
                      Printed with one decimal; parsed from any decimals and quantised to 0.1 mm
                      and 0.1 degree (half to even), the angle folded into [0, 180). Colour names
                      (`yellow 35 50 @ 90`) and lower case are read too.
-  `pass`             nothing can be placed (judged on the candidate set), or end a turn of piles
+  `pass`             nothing can be placed anywhere (the search of search.py finds no pose)
 
-Dense index (the lattice of components.json: x and y on multiples of 2 mm, x in 0..236 (119
-values), y in 0..100 (51 values), the angle on multiples of 5 degrees in [0, 180) (36 values)):
-  place: ((colour * 36 + angle / 5) * 119 + x / 2) * 51 + y / 2      (0 .. 655451)
-  pass:  655452 (= 3 * 36 * 119 * 51)
-A pose off that lattice has no index: `action_to_int` raises InvalidAction saying so. Every
-candidate in `legal_actions` is on the lattice; `apply` takes any pose the notation can write
-(whole tenths within 10 m, the angle folded into [0, 180): see `malformed`).
+Action ids (for learning agents and the adapters): ids.py, docs/games/stack-back.md "Action
+ids". An id names a bin of poses (colour, 8 mm in x and y, 15 degrees) and a position decodes it
+to a legal pose of that bin; 14,041 ids with `pass`.
+
+The pose key (`lattice_index`, below) is no action id: a number for each pose of the 2 mm / 5
+degree lattice of components.json, which keys the engine's geometry memos and orders its
+candidates. `apply` takes any pose the notation can write (whole tenths within 10 m, the angle
+folded into [0, 180): see `malformed`).
 """
 
 from __future__ import annotations
@@ -154,49 +155,21 @@ def malformed(action: object) -> str | None:
     return f"{action!r} is not a Stack Back action"
 
 
-# --- dense indices ------------------------------------------------------------------------------
+# --- the pose key ------------------------------------------------------------------------------
 X_CELLS = SPEC.x_cells
 Y_CELLS = SPEC.y_cells
 A_CELLS = SPEC.angle_cells
 XY10 = SPEC.step * 10
 A10 = SPEC.angle_step * 10
-NUM_PLACES = len(SPEC.keys) * A_CELLS * X_CELLS * Y_CELLS
-PASS_INDEX = NUM_PLACES
-NUM_ACTIONS = NUM_PLACES + 1
 
 
 def lattice_index(colour: int, x10: int, y10: int, a10: int) -> int | None:
-    """The dense index of a pose, or None when it is off the lattice."""
+    """The pose key of a pose on the 2 mm / 5 degree lattice (x 0-236, y 0-100 mm), None off it:
+    ((colour * 36 + angle / 5) * 119 + x / 2) * 51 + y / 2. The engine's memos and candidate
+    order use it; it is no action id (those are ids.py's bins)."""
     if x10 % XY10 or y10 % XY10 or a10 % A10:
         return None
     xi, yi, ai = x10 // XY10, y10 // XY10, a10 // A10
     if not (0 <= xi < X_CELLS and 0 <= yi < Y_CELLS and 0 <= ai < A_CELLS):
         return None
     return ((colour * A_CELLS + ai) * X_CELLS + xi) * Y_CELLS + yi
-
-
-def to_int(action: object) -> int:
-    if isinstance(action, Pass):
-        return PASS_INDEX
-    if isinstance(action, Place):
-        index = lattice_index(action.colour, action.x10, action.y10, action.a10)
-        if index is None:
-            raise InvalidAction(
-                f"{action} is off the index lattice (x in 0..{(X_CELLS - 1) * SPEC.step} and y in "
-                f"0..{(Y_CELLS - 1) * SPEC.step} on multiples of {SPEC.step} mm, the angle on "
-                f"multiples of {SPEC.angle_step} degrees): it is a legal kind of pose but has no "
-                "dense index"
-            )
-        return index
-    raise InvalidAction(f"{action!r} is not a Stack Back action")
-
-
-def from_int(index: int) -> Action:
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
-        raise InvalidAction(f"{index!r} is not a Stack Back action index (0 to {NUM_ACTIONS - 1})")
-    if index == PASS_INDEX:
-        return PASS
-    rest, yi = divmod(index, Y_CELLS)
-    rest, xi = divmod(rest, X_CELLS)
-    colour, ai = divmod(rest, A_CELLS)
-    return Place(Colour(colour), xi * XY10, yi * XY10, ai * A10)

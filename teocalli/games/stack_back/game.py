@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from teocalli.core import Decision, FunctionCodec, Game, GameInfo, Information, Option
 
-from . import actions
+from . import actions, ids
 from .components import SPEC
 from .state import StackBackState
 
@@ -61,7 +61,8 @@ class StackBack(Game[StackBackState]):
         passes=frozenset({"pass"}),
     )
     state_class = StackBackState
-    codec = FunctionCodec(actions.parse, actions.to_int, actions.from_int, actions.NUM_ACTIONS)
+    codec = FunctionCodec(actions.parse, ids.to_int, ids.from_int, ids.NUM_IDS)
+    positional_ids = True  # an id is a bin of poses, played as a legal pose of it (ids.py)
 
     @property
     def max_length(self) -> int:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from teocalli.core import Effect, Outcome, State, ranks_from_keys
 from teocalli.core.outcome import Part
 
-from . import search
+from . import ids, search
 from .actions import PASS, Action, Colour, Pass, Place, malformed, pose
 from .balance import Stick
 from .candidates import _index, all_free, is_free_wood, pile_moves, still_free, wood_moves
@@ -80,6 +80,7 @@ class StackBackState(State):
         self.passes = [0, 0]
         self.fumbles = [0, 0]
         self._cache: Cache | None = None
+        self._id_table: ids.Table | None = None  # the action ids' mask and snaps (ids.py)
         self._pending: tuple[Place, int, int, Verdict] | None = None
 
     def _copy_into(self, other: State) -> None:
@@ -161,6 +162,20 @@ class StackBackState(State):
                 verdicts[place] = verdict
         self._cache = Cache(key, player, tuple(actions) if actions else (PASS,), verdicts)
         return self._cache
+
+    def _legal_action_ints(self, player: int) -> list[int]:
+        return ids.legal_ids(self, player)
+
+    def action_from_int(self, index: int, player: int | None = None) -> Action:
+        """An action id played here: `pass`, or a pose of its bin (ids.py); IllegalAction for a
+        bin with no legal pose now. Once the game is over, or for a player not to move, only its
+        name (the bin's centre)."""
+        ids.check(index)
+        if player is None:
+            player = self.turn
+        if self._is_terminal() or player != self.turn:
+            return ids.from_int(index)
+        return ids.snap(self, player, index)
 
     def placements(self, player: int) -> dict[Place, Verdict]:
         """Each legal candidate of `player` now with the placement it makes (search reads levels

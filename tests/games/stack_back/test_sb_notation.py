@@ -1,4 +1,4 @@
-"""Stack Back notation and dense indices: round trips, quantisation, and useful refusals."""
+"""Stack Back notation: round trips, quantisation, useful refusals (action ids: test_sb_ids.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from teocalli.core import InvalidAction
 from teocalli.games.stack_back import PASS, Colour, Pass, Place, parse, pose
-from teocalli.games.stack_back.actions import NUM_ACTIONS, PASS_INDEX, from_int, to_int
 
 places = st.builds(
     Place,
@@ -54,31 +53,3 @@ def test_notation_examples() -> None:
 def test_bad_notation_is_refused_with_a_hint(text: str, match: str) -> None:
     with pytest.raises(InvalidAction, match=match):
         parse(text)
-
-
-@given(st.integers(0, NUM_ACTIONS - 1))
-def test_every_index_names_an_action_that_maps_back(index: int) -> None:
-    action = from_int(index)
-    assert to_int(action) == index
-    assert parse(str(action)) == action
-
-
-def test_the_index_layout() -> None:
-    assert to_int(PASS) == PASS_INDEX == NUM_ACTIONS - 1 == 3 * 36 * 119 * 51
-    assert to_int(parse("Y0,0@0")) == 0
-    assert to_int(parse("Y0,2@0")) == 1
-    assert to_int(parse("Y2,0@0")) == 51
-    assert to_int(parse("Y0,0@5")) == 119 * 51
-    assert to_int(parse("M0,0@0")) == 36 * 119 * 51
-
-
-@pytest.mark.parametrize("text", ["Y35.0,50.0@90.0", "Y36.0,50.1@90.0", "Y36,50@92", "Y238,50@0"])
-def test_a_pose_off_the_lattice_has_no_index(text: str) -> None:
-    with pytest.raises(InvalidAction, match="off the index lattice"):
-        to_int(parse(text))
-
-
-@pytest.mark.parametrize("bad", [-1, NUM_ACTIONS, True, "3"])
-def test_bad_indices_are_refused(bad: object) -> None:
-    with pytest.raises(InvalidAction):
-        from_int(bad)  # type: ignore[arg-type]
