@@ -2,12 +2,14 @@
 
 The room decides what changes; this says how it is stored (through the manager's database
 threads), so the room's logic reads without SQL and the writes can be checked on their own.
-After each write the other server processes are told (cluster.py). A step stored by another
-process at the same index first is a `StepConflict`: the database serialises steps.
+Each write carries its news for the other server processes (cluster.py), sent at its commit.
+A step stored by another process at the same index first is a `StepConflict`: the database
+serialises steps.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -15,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .cluster import PgCluster, Solo
 from .db import Database, NotLastStep
+from .metrics import Metrics
 
 
 class StepConflict(Exception):
@@ -30,8 +33,10 @@ class TableStore:
         db: Database,
         run: Callable[..., Awaitable[Any]],
         cluster: Solo | PgCluster,
+        metrics: Metrics | None = None,
     ) -> None:
         self.id = table_id
+        self.metrics = metrics
         self.db = db
         self.run = run
         self.cluster = cluster
@@ -46,6 +51,7 @@ class TableStore:
         changes: dict[str, Any],
         clocks: list[float] | None,
     ) -> None:
+        began = time.perf_counter()
         try:
             await self.run(
                 self.db.append_step,
@@ -56,10 +62,21 @@ class TableStore:
                 by=by,
                 table_changes=changes,
                 clocks=clocks,
+                news=self.cluster.news(
+                    self.id,
+                    {
+                        "i": index,
+                        "p": player,
+                        "a": action,
+                        "c": clocks,
+                        "r": changes.get("clock_running_for"),
+                    },
+                ),
             )
         except IntegrityError:
             raise StepConflict(f"step {index} of table {self.id} is already stored") from None
-        await self.cluster.announce(self.id)
+        if self.metrics is not None:
+            self.metrics.store.observe(time.perf_counter() - began)
 
     async def remove_last_step(
         self, index: int, changes: dict[str, Any], clocks: list[float] | None
@@ -71,18 +88,17 @@ class TableStore:
                 index=index,
                 table_changes=changes,
                 clocks=clocks,
+                news=self.cluster.news(self.id),
             )
         except NotLastStep:
             raise StepConflict(f"step {index} of table {self.id} is no longer the last") from None
-        await self.cluster.announce(self.id)
 
     async def update_seat(self, seat: int, **changes: Any) -> None:
-        await self.run(self.db.update_seat, self.id, seat, **changes)
-        await self.cluster.announce(self.id)
+        await self.run(self.db.update_seat, self.id, seat, changes, self.cluster.news(self.id))
 
     async def update_table(
         self, changes: dict[str, Any], clocks: list[float] | None = None
     ) -> None:
-        await self.run(self.db.update_table, self.id, changes, clocks)
-        if changes:  # a periodic store of the clocks alone is news to nobody
-            await self.cluster.announce(self.id)
+        # a periodic store of the clocks alone is news to nobody
+        news = self.cluster.news(self.id) if changes else None
+        await self.run(self.db.update_table, self.id, changes, clocks, news)

@@ -237,3 +237,37 @@ def test_workers_share_a_port_and_no_process_outlives_a_killed_server(
     while time.monotonic() < deadline and any(alive(p) for p in helpers):
         time.sleep(0.1)
     assert not [p for p in helpers if alive(p)], "processes outlived their server"
+
+
+def test_processes_starting_together_migrate_one_at_a_time(pg_url: str) -> None:
+    """`serve --workers N` on a fresh database: every process migrates at start-up; one waits
+    on the migration lock while another holds it, then finds the schema at head."""
+    import threading
+
+    from teocalli.server.db import MIGRATION_LOCK, Database
+
+    holder = sa.create_engine(pg_url)
+    started: list[Database] = []
+    with holder.connect() as conn, conn.begin():
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
+        thread = threading.Thread(target=lambda: started.append(Database(pg_url)))
+        thread.start()
+        waiting = 0
+        for _ in range(600):  # until the other start-up waits on the lock (a minute at most)
+            waiting = conn.execute(
+                sa.text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+            ).scalar_one()
+            if waiting:
+                break
+            time.sleep(0.1)
+        assert waiting == 1
+        assert not started
+        tables = conn.execute(
+            sa.text("SELECT count(*) FROM pg_tables WHERE tablename = 'alembic_version'")
+        ).scalar_one()
+        assert tables == 0  # nothing migrated while the lock is held
+    thread.join(60)
+    assert len(started) == 1
+    Database(pg_url).close()  # a second start finds the schema at head
+    started[0].close()
+    holder.dispose()
