@@ -158,7 +158,11 @@ def scrape(base: str, workers: int, tries: int = 200) -> dict[str, str]:
     port), so ask on fresh connections until every pid has answered."""
     seen: dict[str, str] = {}
     for _ in range(tries):
-        text = httpx.get(f"http://{base}/metrics", timeout=10).text
+        try:
+            text = httpx.get(f"http://{base}/metrics", timeout=30).text
+        except httpx.TransportError:  # a loaded machine may drop one: ask again
+            time.sleep(0.1)
+            continue
         pid = text.split('pid="', 1)[1].split('"', 1)[0]
         seen[pid] = text
         if len(seen) >= workers:
@@ -204,6 +208,20 @@ class Phase:
     lag: list[float] = field(default_factory=list)
     """How late this process's own timer woke (its event loop's lag: the load generator's
     own saturation)."""
+
+
+async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST, asking again if a loaded machine drops the connection (a table never made is
+    harmless: nobody plays it)."""
+    for attempt in range(5):
+        try:
+            data: dict[str, Any] = (await http.post(path, json=body, timeout=60)).json()
+            return data
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.2)
+    raise AssertionError("unreachable")
 
 
 async def recv(ws: ClientConnection) -> dict[str, Any]:
@@ -285,7 +303,7 @@ async def people_tables(base: str, args: argparse.Namespace, rate: float, seed: 
                     "seats": [{"kind": "human"}] * args.players,
                     "seed": seed + k,
                 }
-                created = (await http.post("/api/tables", json=body)).json()
+                created = await post(http, "/api/tables", body)
                 links = [s["link"] for s in created["seats"]]
                 socks = [
                     await connect(f"ws://{base}/ws/tables/{link[7:].replace('#token=', '&token=')}")
@@ -325,7 +343,7 @@ async def bot_tables(base: str, game: str, tables: int) -> tuple[int, int, float
                 "seats": [{"kind": "bot", "bot": "greedy"}] * 2,
                 "seed": 1000 + k,
             }
-            created = (await http.post("/api/tables", json=body)).json()
+            created = await post(http, "/api/tables", body)
             last = 0
             async with connect(f"ws://{base}/ws/tables/{created['id']}") as ws:
                 while True:

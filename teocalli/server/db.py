@@ -193,9 +193,9 @@ class Database:
         """Store one step with the table's new status and clocks, all or nothing, and the news
         of it for the other processes (sent by PostgreSQL when, and only if, it commits).
 
-        On PostgreSQL this is one statement, so one round trip (see `_append_step_sql`)."""
+        On PostgreSQL this is one statement, so one round trip (see `append_step_sql`)."""
         if not self.is_sqlite:
-            sql, params = _append_step_sql(
+            sql, params = append_step_sql(
                 table_id, index, player, action, by, table_changes, clocks, news
             )
             with self.autocommit.connect() as connection:
@@ -348,7 +348,7 @@ TABLE_COLUMNS = {"status", "finished", "outcome", "clock_running_for", "settings
 JSON_COLUMNS = {"outcome", "settings"}
 
 
-def _append_step_sql(  # noqa: PLR0917 (the columns of a step, in order)
+def append_step_sql(  # noqa: PLR0917 (the columns of a step, in order)
     table_id: str,
     index: int,
     player: int,

@@ -91,7 +91,12 @@ class Room:
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.store = TableStore(
-            row.id, manager.db, manager.run_db, manager.cluster, manager.metrics
+            row.id,
+            manager.db,
+            manager.run_db,
+            manager.cluster,
+            metrics=manager.metrics,
+            writer=manager.writer,
         )
         self.owned = False
         """Whether this process drives the table's bots and clock (it holds the lease)."""

@@ -16,8 +16,9 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from .cluster import PgCluster, Solo
-from .db import Database, NotLastStep
+from .db import Database, NotLastStep, append_step_sql
 from .metrics import Metrics
+from .pgsteps import StepTaken, StepWriter
 
 
 class StepConflict(Exception):
@@ -33,10 +34,13 @@ class TableStore:
         db: Database,
         run: Callable[..., Awaitable[Any]],
         cluster: Solo | PgCluster,
+        *,
         metrics: Metrics | None = None,
+        writer: StepWriter | None = None,
     ) -> None:
         self.id = table_id
         self.metrics = metrics
+        self.writer = writer
         self.db = db
         self.run = run
         self.cluster = cluster
@@ -51,29 +55,28 @@ class TableStore:
         changes: dict[str, Any],
         clocks: list[float] | None,
     ) -> None:
+        """Store a step with the table's changes and its news: on PostgreSQL one statement from
+        the event loop (pgsteps.py), on SQLite a transaction in the database thread."""
         began = time.perf_counter()
+        step = {"i": index, "p": player, "a": action, "c": clocks}
+        news = self.cluster.news(self.id, step | {"r": changes.get("clock_running_for")})
         try:
-            await self.run(
-                self.db.append_step,
-                self.id,
-                index=index,
-                player=player,
-                action=action,
-                by=by,
-                table_changes=changes,
-                clocks=clocks,
-                news=self.cluster.news(
+            if self.writer is not None:
+                sql = append_step_sql(self.id, index, player, action, by, changes, clocks, news)
+                await self.writer.execute(*sql)
+            else:
+                await self.run(
+                    self.db.append_step,
                     self.id,
-                    {
-                        "i": index,
-                        "p": player,
-                        "a": action,
-                        "c": clocks,
-                        "r": changes.get("clock_running_for"),
-                    },
-                ),
-            )
-        except IntegrityError:
+                    index=index,
+                    player=player,
+                    action=action,
+                    by=by,
+                    table_changes=changes,
+                    clocks=clocks,
+                    news=news,
+                )
+        except (IntegrityError, StepTaken):
             raise StepConflict(f"step {index} of table {self.id} is already stored") from None
         if self.metrics is not None:
             self.metrics.store.observe(time.perf_counter() - began)

@@ -30,6 +30,7 @@ from .db import DamagedRow, Database, SeatRow, StoredTable, TableRow, now_utc
 from .errors import Refused
 from .inputs import check_name, check_option_value, check_table_id, clip, excerpt
 from .metrics import Metrics
+from .pgsteps import StepWriter
 from .replays import ReplayCache
 from .room import Room
 from .seats import Seat
@@ -75,6 +76,10 @@ class Manager:
         self.clocks_saved = now()
         self.cluster: Solo | PgCluster = Solo() if db.is_sqlite else PgCluster(db.url)
         self.metrics = Metrics()
+        self.writer = (
+            StepWriter(self.cluster.conninfo) if isinstance(self.cluster, PgCluster) else None
+        )
+        """Steps stored from the event loop on PostgreSQL (pgsteps.py); None: in a thread."""
 
     async def run_db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking database call in a worker thread (never on the event loop)."""
@@ -159,6 +164,8 @@ class Manager:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.cluster.stop()
+        if self.writer is not None:
+            await self.writer.close()
 
     def _build(self, item: StoredTable) -> Room:
         """The room a table's rows replay to; DamagedRow says why they do not."""
