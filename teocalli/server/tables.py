@@ -138,16 +138,19 @@ class Manager:
                 await self.get(table_id)
 
     async def refresh(self, room: Room) -> None:
-        """Bring `room` up to what the database says (steps, seats, settings, clock)."""
-        try:
-            item = await self.run_db(self.db.load_checked, room.id)
-        except DamagedRow as err:
-            self._mark_damaged(room.id, str(err))
-            self.rooms.pop(room.id, None)
-            return
-        if item is None:
-            return
+        """Bring `room` up to what the database says (steps, seats, settings, clock).
+
+        Read under the room's lock: a step this process stored between the read and taking the
+        lock would otherwise be undone in memory by a read from before it."""
         async with room.lock:
+            try:
+                item = await self.run_db(self.db.load_checked, room.id)
+            except DamagedRow as err:
+                self._mark_damaged(room.id, str(err))
+                self.rooms.pop(room.id, None)
+                return
+            if item is None:
+                return
             room.catch_up(item)
             if room.state.is_terminal():
                 await self.cluster.release(room.id)

@@ -114,6 +114,21 @@ def test_people_on_different_processes_see_each_others_moves(three: list[Server]
         assert seen["log"] == latest[0]["log"]
     steps, _ = stored(a.url, tid)
     assert [s[0] for s in steps] == list(range(6))
+    # the watcher's process played each step from its news (no reload); the two acting
+    # processes timed the six actions and their acknowledgements between them
+    assert counts(c, "teocalli_news_seconds", "step") == 6
+    assert sum(counts(s, "teocalli_action_seconds", "person") for s in (a, b)) == 6
+    assert sum(counts(s, "teocalli_ack_seconds") for s in (a, b)) == 6
+    assert sum(counts(s, "teocalli_store_seconds") for s in three) == 6
+
+
+def counts(server: Server, name: str, label: str = "") -> float:
+    """How many observations a histogram of `server`'s own /metrics holds."""
+    from teocalli.server.metrics import parse
+
+    text = httpx.get(server.base + "/metrics", timeout=30).text
+    found = [b[-1][1] for (n, _pid, v), b in parse(text).items() if (n, v) == (name, label)]
+    return sum(found)
 
 
 def test_bot_tables_across_processes_store_every_step_exactly_once(
