@@ -454,20 +454,21 @@ def report(run: Run) -> None:
 
 
 def side_by_side(runs: list[Run]) -> None:
-    """One Markdown table for docs/server.md: every process count of this run."""
+    """One Markdown table for docs/server.md: every process count of this run (paced phase,
+    but for the flood's throughput and the bots')."""
     print()
     print(
         "| processes | paced: offered / done actions/s | server p50 / p95 / p99 ms | "
-        "ack p50 / p95 / p99 ms | client p50 / p95 / p99 ms | flood actions/s | "
-        "flood server p99 / client p99 ms | server CPU ms/action | bot steps/s |"
+        "ack p50 / p95 / p99 ms | client p50 / p95 / p99 ms | store p50 / p95 / p99 ms | "
+        "flood actions/s | server CPU ms/action | PostgreSQL CPU ms/action | bot steps/s |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for run in runs:
         p, f, b = run.rows["paced"], run.rows["flood"], run.rows["bots"]
         print(
             f"| {run.workers} | {p['offered']:.0f} / {p['rate']:.0f} | {ms(p['server'])} | "
-            f"{ms(p['ack'])} | {ms(p['client'])} | {f['rate']:.0f} | "
-            f"{f['server'][2]:.1f} / {f['client'][2]:.1f} | {p['cpu']:.2f} | {b['rate']:.0f} |"
+            f"{ms(p['ack'])} | {ms(p['client'])} | {ms(p['store'])} | {f['rate']:.0f} | "
+            f"{p['cpu']:.2f} | {p['pg_cpu']:.2f} | {b['rate']:.0f} |"
         )
 
 
