@@ -44,6 +44,7 @@ from .messages import (
     Undo,
     parse_client_message,
 )
+from .metrics import Metrics
 from .ratelimit import DEFAULT_LIMITS, Limit, RateLimiter
 from .room import Connection, Room
 from .tables import LOBBY_PAGE, MAX_LOBBY_PAGE, Manager
@@ -233,7 +234,7 @@ def create_app(
             return
         sockets[where] = sockets.get(where, 0) + 1
         conn = Connection(seat, token=q.get("token") if seat is not None else None)
-        sender = asyncio.create_task(_send_loop(websocket, conn))
+        sender = asyncio.create_task(_send_loop(websocket, conn, manager.metrics))
         try:
             await room.join(conn, name)
             await _receive_loop(websocket, room, conn)
@@ -251,6 +252,17 @@ def create_app(
             if not sockets[where]:
                 del sockets[where]
 
+    async def metrics(request: Request) -> Response:
+        """The server's own timings and a few gauges, in Prometheus's text format."""
+        limiter.take("read", address(request.client))
+        gauges: dict[str, float] = {
+            "teocalli_tables": len(manager.rooms),
+            "teocalli_connections": sum(len(r.connections) for r in manager.rooms.values()),
+        }
+        return Response(
+            manager.metrics.render(gauges), media_type="text/plain; version=0.0.4; charset=utf-8"
+        )
+
     async def refused(_request: Request, exc: Exception) -> Response:
         assert isinstance(exc, Refused)
         return error(exc.message, exc.status, exc.code)
@@ -267,6 +279,7 @@ def create_app(
         Route("/table/{table_id}", page("table.html")),
         Route("/howto/{game}", howto),
         Route("/api/games", api_games),
+        Route("/metrics", metrics),
         Route("/api/tables", api_tables, methods=["GET"]),
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{table_id}", api_table),
@@ -370,27 +383,42 @@ async def _tick(manager: Manager, seconds: float) -> None:
             log.exception("clock tick failed")
 
 
-async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
-    """Send a connection's queued messages in order; a slow client delays only itself."""
+async def _send_loop(websocket: WebSocket, conn: Connection, metrics: Metrics) -> None:
+    """Send a connection's queued messages in order; a slow client delays only itself.
+
+    The first state after a person's own action is its acknowledgement: timed (metrics.py)."""
     while True:
         message = await conn.outbox.get()
         if message is None:
             return
         await websocket.send_json(message)
+        if conn.ack is not None and message.get("type") == "state":
+            read_at, step = conn.ack
+            if message["step"] > step:
+                metrics.ack.observe(time.perf_counter() - read_at)
+                conn.ack = None
 
 
 async def _receive_loop(websocket: WebSocket, room: Room, conn: Connection) -> None:
     """Read client messages; each refused one gets an error reply and changes nothing.
 
     Returns when the client has fallen too far behind (its outbox overflowed)."""
+    metrics = room.manager.metrics
     while not conn.outbox.overflowed:
         raw = await _receive_text(websocket)
+        read_at = time.perf_counter()
         try:
             msg = parse_client_message(raw)
             if isinstance(msg, Ping):
                 conn.outbox.put({"type": "pong"})
             elif isinstance(msg, Act):
-                await room.act(conn.seat, msg.action, msg.step)
+                conn.ack = (read_at, msg.step)
+                try:
+                    await room.act(conn.seat, msg.action, msg.step)
+                except Refused:
+                    conn.ack = None
+                    raise
+                metrics.action.observe(time.perf_counter() - read_at, "person")
             elif isinstance(msg, Undo):
                 await room.undo(conn.seat)
             elif isinstance(msg, HandToBot):

@@ -89,12 +89,14 @@ class BotDriver:
                 wait = self.pace_left()
                 if wait > 0:  # let the people at the table see the last step first
                     await asyncio.sleep(wait)
+                in_hand = time.perf_counter()  # the server's own cost from here (metrics.py)
                 async with room.lock:
                     if version != room.version:
                         continue
                     by = "timeout" if seat in room.seats.timed_out else "bot"
                     try:
                         await room.apply(seat, move, by)
+                        room.manager.metrics.action.observe(time.perf_counter() - in_hand, by)
                     except Refused as err:
                         if err.code == "stale":  # another process stored a step first
                             self.task = None

@@ -1,9 +1,12 @@
 """Several server processes on one PostgreSQL: who drives each table, and news of every change.
 
 Every process may serve every table; the database is the only shared part and the only truth.
-- **News**: after each write a process sends `NOTIFY teocalli, '<table id> <process id>'`; every
-  other process that holds the table in memory reloads it from the database and tells its own
-  connections. A new table is announced the same way, so every process knows every table.
+- **News**: each write carries `pg_notify('teocalli', news)` in its own transaction, so the news
+  goes out when, and only if, the write commits, in commit order. The news is a small JSON object:
+  the table, the process that wrote it, and for a step the step itself (index, player, action,
+  clocks): every other process that holds the table plays that step on its copy and tells its own
+  connections, with no read; any other change (or a step that does not follow on) makes it reload
+  the table. A new table is announced the same way, so every process knows every table.
 - **Leases**: a table's bots and clock are driven by exactly one process, the one holding the
   table's session-level advisory lock (`pg_try_advisory_lock`). The lock lives on a connection of
   that process, so when the process dies the lock goes with it and another process takes the table
@@ -19,14 +22,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .db import NEWS_CHANNEL
+
 log = logging.getLogger("teocalli.server")
 
-CHANNEL = "teocalli"
+CHANNEL = NEWS_CHANNEL
+
+News = Callable[[str, dict[str, Any] | None], Awaitable[None]]
+"""What a process does with news of a table: (table id, the step stored, if the news is one)."""
 
 
 def lock_key(table_id: str) -> int:
@@ -40,17 +49,20 @@ class Solo:
 
     multi = False
 
-    async def start(self, on_news: Callable[[str], Awaitable[None]]) -> None:
+    async def start(self, on_news: News) -> None:
         return None
 
     async def stop(self) -> None:
         return None
 
-    async def announce(self, table_id: str) -> None:
+    def news(self, table_id: str, step: dict[str, Any] | None = None) -> str | None:
         return None
 
     async def lease(self, table_id: str) -> bool:
         return True
+
+    async def lease_many(self, table_ids: list[str]) -> set[str]:
+        return set(table_ids)
 
     async def release(self, table_id: str) -> None:
         return None
@@ -69,37 +81,71 @@ class PgCluster:
         self.me = f"{os.getpid()}-{os.urandom(4).hex()}"
         self.listener: Any = None
         self.locks: Any = None
-        self.sender: Any = None
         self.held: set[str] = set()
         self.task: asyncio.Task[None] | None = None
         self.lock_mutex = asyncio.Lock()
-        self.send_mutex = asyncio.Lock()
 
-    async def start(self, on_news: Callable[[str], Awaitable[None]]) -> None:
+    async def start(self, on_news: News) -> None:
         import psycopg
 
         self.listener = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
         self.locks = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
-        self.sender = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
         await self.listener.execute(f"LISTEN {CHANNEL}")
         self.task = asyncio.create_task(self._listen(on_news), name="teocalli-listen")
 
-    async def _listen(self, on_news: Callable[[str], Awaitable[None]]) -> None:
-        async for note in self.listener.notifies():
-            table_id, _, origin = note.payload.partition(" ")
-            if origin == self.me:
-                continue
+    async def _listen(self, on_news: News) -> None:
+        """Read notifications straight off libpq as soon as the socket is readable, into a
+        queue that this task works through in order (one reader for the connection's life:
+        cheaper than a wait per notification). The socket is drained in the reader callback
+        itself, so it never stays readable (which would spin the loop) while news is applied."""
+        loop = asyncio.get_running_loop()
+        pgconn = self.listener.pgconn
+        fd = pgconn.socket
+        queue: asyncio.Queue[str | BaseException] = asyncio.Queue()
+
+        def readable() -> None:
             try:
-                await on_news(table_id)
-            except Exception:
-                log.exception("news of table %s could not be applied", table_id)
+                pgconn.consume_input()
+            except Exception as err:  # the connection is gone: stop reading it
+                loop.remove_reader(fd)
+                queue.put_nowait(err)
+                return
+            while (note := pgconn.notifies()) is not None:
+                queue.put_nowait(note.extra.decode())
+
+        loop.add_reader(fd, readable)
+        try:
+            while True:
+                item = await queue.get()
+                if isinstance(item, BaseException):
+                    log.error("the news connection to PostgreSQL failed: %s", item)
+                    return
+                await self._heard(item, on_news)
+        finally:
+            loop.remove_reader(fd)
+
+    async def _heard(self, payload: str, on_news: News) -> None:
+        try:
+            news = json.loads(payload)
+        except ValueError:
+            log.warning("news that is not JSON ignored: %.80r", payload)
+            return
+        if not isinstance(news, dict) or news.get("o") == self.me:
+            return
+        table_id = news.get("t")
+        if not isinstance(table_id, str):
+            return
+        try:
+            await on_news(table_id, news.get("s"))
+        except Exception:
+            log.exception("news of table %s could not be applied", table_id)
 
     async def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
-        for conn in (self.listener, self.locks, self.sender):
+        for conn in (self.listener, self.locks):
             if conn is None:
                 continue
             with contextlib.suppress(Exception):
@@ -108,12 +154,13 @@ class PgCluster:
                 with contextlib.suppress(Exception):
                     conn.pgconn.finish()
 
-    async def announce(self, table_id: str) -> None:
-        """Tell every other process that `table_id` changed (after the change committed)."""
-        async with self.send_mutex:
-            await self.sender.execute(
-                "SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {self.me}")
-            )
+    def news(self, table_id: str, step: dict[str, Any] | None = None) -> str:
+        """The news of a change of `table_id` (`step`: the step stored), for the write's own
+        transaction to send (db.py)."""
+        body: dict[str, Any] = {"t": table_id, "o": self.me}
+        if step is not None:
+            body["s"] = step
+        return json.dumps(body, separators=(",", ":"))
 
     async def lease(self, table_id: str) -> bool:
         """Whether this process drives `table_id` (takes the lease if it is free)."""
@@ -126,6 +173,21 @@ class PgCluster:
             self.held.add(table_id)
             return True
         return False
+
+    async def lease_many(self, table_ids: list[str]) -> set[str]:
+        """The tables of `table_ids` this process drives, taking every free lease in one round
+        trip (the clock ticker asks this for every table it does not drive, a few times a
+        second: whether the process driving it died)."""
+        want = {lock_key(t): t for t in table_ids if t not in self.held}
+        if want:
+            async with self.lock_mutex:
+                cur = await self.locks.execute(
+                    "SELECT k, pg_try_advisory_lock(k) FROM unnest(%s::bigint[]) AS k",
+                    (list(want),),
+                )
+                rows = await cur.fetchall()
+            self.held.update(want[key] for key, got in rows if got)
+        return {t for t in table_ids if t in self.held}
 
     async def release(self, table_id: str) -> None:
         if table_id not in self.held:

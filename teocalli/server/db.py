@@ -8,6 +8,7 @@ caller acknowledges an action only after it has committed.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from sqlalchemy import (
     delete,
     event,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -128,6 +130,10 @@ def normalise_url(url: str) -> str:
     return f"sqlite:///{Path(url).expanduser()}"
 
 
+MIGRATION_LOCK = 0x7E0CA111
+"""The PostgreSQL advisory lock key held while the schema is migrated."""
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to Alembic's head (run at every start-up; a no-op when current)."""
     from alembic import command
@@ -136,6 +142,10 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # several processes starting at once (serve --workers N) migrate one at a time:
+            # the others wait here, then find the schema at head
+            connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")
 
@@ -154,16 +164,19 @@ class Database:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         migrate(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        """The same pool, each statement its own transaction: a step's one-statement write."""
 
     def close(self) -> None:
         self.engine.dispose()
 
     # --- writes, one transaction each -----------------------------------------------------------
-    def create_table(self, row: TableRow, seats: list[SeatRow]) -> None:
+    def create_table(self, row: TableRow, seats: list[SeatRow], news: str | None = None) -> None:
         with self.sessions.begin() as session:
             session.add(row)
             session.flush()
             session.add_all(seats)
+            _notify(session, news)
 
     def append_step(
         self,
@@ -175,8 +188,19 @@ class Database:
         by: str,
         table_changes: dict[str, Any],
         clocks: list[float] | None,
+        news: str | None = None,
     ) -> None:
-        """Store one step with the table's new status and clocks, all or nothing."""
+        """Store one step with the table's new status and clocks, all or nothing, and the news
+        of it for the other processes (sent by PostgreSQL when, and only if, it commits).
+
+        On PostgreSQL this is one statement, so one round trip (see `append_step_sql`)."""
+        if not self.is_sqlite:
+            sql, params = append_step_sql(
+                table_id, index, player, action, by, table_changes, clocks, news
+            )
+            with self.autocommit.connect() as connection:
+                connection.exec_driver_sql(sql, params)
+            return
         with self.sessions.begin() as session:
             session.add(
                 StepRow(
@@ -197,6 +221,7 @@ class Database:
         index: int,
         table_changes: dict[str, Any],
         clocks: list[float] | None,
+        news: str | None = None,
     ) -> None:
         """Undo: delete step `index` (which must be the last) with the table's new state."""
         with self.sessions.begin() as session:
@@ -211,20 +236,29 @@ class Database:
             if gone.rowcount != 1:  # type: ignore[attr-defined]
                 raise NotLastStep(f"step {index} of table {table_id} is not stored")
             self._update(session, table_id, table_changes, clocks)
+            _notify(session, news)
 
     def update_table(
-        self, table_id: str, table_changes: dict[str, Any], clocks: list[float] | None = None
+        self,
+        table_id: str,
+        table_changes: dict[str, Any],
+        clocks: list[float] | None = None,
+        news: str | None = None,
     ) -> None:
         with self.sessions.begin() as session:
             self._update(session, table_id, table_changes, clocks)
+            _notify(session, news)
 
-    def update_seat(self, table_id: str, seat: int, **changes: Any) -> None:
+    def update_seat(
+        self, table_id: str, seat: int, changes: dict[str, Any], news: str | None = None
+    ) -> None:
         with self.sessions.begin() as session:
             session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                 .values(**changes)
             )
+            _notify(session, news)
 
     @staticmethod
     def _update(
@@ -295,6 +329,73 @@ class Database:
                 raise DamagedRow(f"step {len(steps)} is missing (the next stored is {index})")
             steps.append((player, action))
         return StoredTable(row, seats, steps)
+
+
+NEWS_CHANNEL = "teocalli"
+"""The PostgreSQL channel of every process's news (cluster.py)."""
+
+
+def _notify(session: Session, news: str | None) -> None:
+    """Queue `news` for the other processes in this transaction: PostgreSQL sends it at commit."""
+    if news is not None:
+        session.execute(
+            text("SELECT pg_notify(:channel, :news)"), {"channel": NEWS_CHANNEL, "news": news}
+        )
+
+
+TABLE_COLUMNS = {"status", "finished", "outcome", "clock_running_for", "settings"}
+"""The columns of `tables` a step may change (checked: their names go into the SQL text)."""
+JSON_COLUMNS = {"outcome", "settings"}
+
+
+def append_step_sql(  # noqa: PLR0917 (the columns of a step, in order)
+    table_id: str,
+    index: int,
+    player: int,
+    action: str,
+    by: str,
+    table_changes: dict[str, Any],
+    clocks: list[float] | None,
+    news: str | None,
+) -> tuple[str, tuple[Any, ...]]:
+    """A step's whole write as one PostgreSQL statement (data-modifying CTEs: all or nothing).
+
+    One round trip instead of BEGIN, INSERT, UPDATEs, NOTIFY and COMMIT; the statement's text
+    depends only on which columns change, so psycopg prepares it after a few uses."""
+    sql = [
+        'WITH step AS (INSERT INTO steps (table_id, "index", player, action, "by", "at") '
+        "VALUES (%s, %s, %s, %s, %s, %s))"
+    ]
+    params: list[Any] = [table_id, index, player, action, by, now_utc()]
+    if table_changes:
+        unknown = set(table_changes) - TABLE_COLUMNS
+        if unknown:
+            raise ValueError(f"a step does not change {sorted(unknown)}")
+        sets = []
+        for column, value in sorted(table_changes.items()):
+            if column in JSON_COLUMNS:
+                sets.append(f'"{column}" = %s::json')
+                params.append(None if value is None else json.dumps(value))
+            else:
+                sets.append(f'"{column}" = %s')
+                params.append(value)
+        sql.append(f", tbl AS (UPDATE tables SET {', '.join(sets)} WHERE id = %s)")
+        params.append(table_id)
+    if clocks is not None:
+        values = ", ".join("(%s::int, %s::float8)" for _ in clocks)
+        sql.append(
+            f", clk AS (UPDATE seats SET clock_remaining = v.remaining FROM (VALUES {values}) "
+            "AS v(seat, remaining) WHERE seats.table_id = %s AND seats.seat = v.seat)"
+        )
+        for seat, left in enumerate(clocks):
+            params.extend((seat, left))
+        params.append(table_id)
+    if news is not None:
+        sql.append(" SELECT pg_notify(%s, %s)")
+        params.extend((NEWS_CHANNEL, news))
+    else:
+        sql.append(" SELECT 1")
+    return "".join(sql), tuple(params)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

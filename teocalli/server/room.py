@@ -49,6 +49,8 @@ class Connection:
     outbox: Outbox = field(default_factory=Outbox)
     token: str | None = field(default=None, repr=False)
     """The seat's token as this connection presented it (memory only): its rematch link."""
+    ack: tuple[float, int] | None = None
+    """(when read, step seen) of this person's action still to be acknowledged (metrics.py)."""
     judged: tuple[float, float] = (JUDGE_BURST, 0.0)
     """Token bucket of `judge` requests: (tokens, when last refilled)."""
 
@@ -88,7 +90,14 @@ class Room:
         """When the last step was shown (real time: the bots' pace is for people's eyes)."""
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
-        self.store = TableStore(row.id, manager.db, manager.run_db, manager.cluster)
+        self.store = TableStore(
+            row.id,
+            manager.db,
+            manager.run_db,
+            manager.cluster,
+            metrics=manager.metrics,
+            writer=manager.writer,
+        )
         self.owned = False
         """Whether this process drives the table's bots and clock (it holds the lease)."""
         self.bots = BotDriver(self)
@@ -120,21 +129,40 @@ class Room:
         """Seats with a connection open now."""
         return {c.seat for c in self.connections if c.seat is not None}
 
-    def state_message(self, seat: int | None) -> dict[str, Any]:
+    def state_message(
+        self, seat: int | None, shared: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """`seat`'s state message; `shared` is what every connection's has in common (given by
+        a broadcast, which works it out once)."""
+        if shared is None:
+            shared = self.shared_parts()
         return state_message(
             self.state,
             self.decisions,
             seat,
             controls=seat is not None and self.seats.person_controls(seat),
-            table=self.summary(),
-            clock=self.clock.to_json() if self.clock else None,
-            bot_seats=self.seats.bot_seats(),
+            **shared,
         )
 
+    def shared_parts(self) -> dict[str, Any]:
+        return {
+            "table": self.summary(),
+            "clock": self.clock.to_json() if self.clock else None,
+            "bot_seats": self.seats.bot_seats(),
+        }
+
     def broadcast(self) -> None:
+        """Queue every connection's own new view (spectators share one message)."""
+        if not self.connections:
+            return
         over = {"type": "over", "outcome": self.outcome} if self.state.is_terminal() else None
+        shared = self.shared_parts()
+        messages: dict[int | None, dict[str, Any]] = {}
         for conn in self.connections:
-            conn.outbox.put(self.state_message(conn.seat))
+            message = messages.get(conn.seat)
+            if message is None:
+                message = messages[conn.seat] = self.state_message(conn.seat, shared)
+            conn.outbox.put(message)
             if over:
                 conn.outbox.put(over)
 
@@ -376,6 +404,42 @@ class Room:
         self.broadcast()
         if self.owned:
             self.bots.kick()
+
+    async def hear_step(self, step: dict[str, Any]) -> bool:
+        """Play a step another process stored (its news, cluster.py) on this copy and tell the
+        connections; False if the news does not follow on from this copy (reload it then)."""
+        try:
+            index, player, action = int(step["i"]), int(step["p"]), str(step["a"])
+            clocks, running_for = step.get("c"), step.get("r")
+        except (KeyError, TypeError, ValueError):
+            return False
+        async with self.lock:
+            history = self.state.history
+            if len(history) > index:  # already here (a reload read it): nothing new
+                have = history[index]
+                return (have.player, str(have.action)) == (player, action)
+            if len(history) < index or self.state.is_terminal():
+                return False
+            new = self.state.clone()
+            decision = new.decision()
+            try:
+                new.apply(action, player)
+            except TeocalliError:
+                return False
+            self.state, self.decisions = new, [*self.decisions, decision]
+            self.last_step_at = time.monotonic()
+            if new.is_terminal():
+                self.status, self.outcome = "finished", new.outcome().to_json()
+            if self.clock is not None and isinstance(clocks, list):
+                for seat, left in enumerate(clocks[: len(self.seats)]):
+                    self.clock.remaining[seat] = float(left)
+                self.clock.running_for = None if new.is_terminal() else running_for
+                self.clock.started = self.manager.now()
+            self.version += 1
+            self.broadcast()
+            if self.owned:
+                self.bots.kick()
+            return True
 
     def _after(self, new: State) -> tuple[dict[str, Any], list[float] | None]:
         """The table's stored fields once `new` is the position (the clock already moved on)."""

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +29,8 @@ from .cluster import PgCluster, Solo
 from .db import DamagedRow, Database, SeatRow, StoredTable, TableRow, now_utc
 from .errors import Refused
 from .inputs import check_name, check_option_value, check_table_id, clip, excerpt
+from .metrics import Metrics
+from .pgsteps import StepWriter
 from .replays import ReplayCache
 from .room import Room
 from .seats import Seat
@@ -72,6 +75,11 @@ class Manager:
         self.replays = ReplayCache()
         self.clocks_saved = now()
         self.cluster: Solo | PgCluster = Solo() if db.is_sqlite else PgCluster(db.url)
+        self.metrics = Metrics()
+        self.writer = (
+            StepWriter(self.cluster.conninfo) if isinstance(self.cluster, PgCluster) else None
+        )
+        """Steps stored from the event loop on PostgreSQL (pgsteps.py); None: in a thread."""
 
     async def run_db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking database call in a worker thread (never on the event loop)."""
@@ -110,27 +118,39 @@ class Manager:
                 room.clock.started = self.now()
             room.bots.kick()
 
-    async def on_news(self, table_id: str) -> None:
-        """Another process changed `table_id`: reload it if this process holds it, else learn of
-        the new table (so that it can take the table over if that process dies)."""
+    async def on_news(self, table_id: str, step: dict[str, Any] | None = None) -> None:
+        """Another process changed `table_id`: play the step it stored on this process's copy
+        (or reload the table if the news is not a step that follows on), else learn of the new
+        table (so that it can take the table over if that process dies)."""
         room = self.rooms.get(table_id)
         if room is not None:
-            await self.refresh(room)
+            heard = time.perf_counter()
+            if step is not None and await room.hear_step(step):
+                how = "step"
+                if room.state.is_terminal():
+                    await self.cluster.release(room.id)
+            else:
+                how = "reload"
+                await self.refresh(room)
+            self.metrics.news.observe(time.perf_counter() - heard, how)
         elif table_id not in self.damaged:
             with contextlib.suppress(Refused):
                 await self.get(table_id)
 
     async def refresh(self, room: Room) -> None:
-        """Bring `room` up to what the database says (steps, seats, settings, clock)."""
-        try:
-            item = await self.run_db(self.db.load_checked, room.id)
-        except DamagedRow as err:
-            self._mark_damaged(room.id, str(err))
-            self.rooms.pop(room.id, None)
-            return
-        if item is None:
-            return
+        """Bring `room` up to what the database says (steps, seats, settings, clock).
+
+        Read under the room's lock: a step this process stored between the read and taking the
+        lock would otherwise be undone in memory by a read from before it."""
         async with room.lock:
+            try:
+                item = await self.run_db(self.db.load_checked, room.id)
+            except DamagedRow as err:
+                self._mark_damaged(room.id, str(err))
+                self.rooms.pop(room.id, None)
+                return
+            if item is None:
+                return
             room.catch_up(item)
             if room.state.is_terminal():
                 await self.cluster.release(room.id)
@@ -147,6 +167,8 @@ class Manager:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.cluster.stop()
+        if self.writer is not None:
+            await self.writer.close()
 
     def _build(self, item: StoredTable) -> Room:
         """The room a table's rows replay to; DamagedRow says why they do not."""
@@ -272,14 +294,18 @@ class Manager:
             clock_running_for=None,
             outcome=None,
         )
-        await self.run_db(self.db.create_table, row, seat_rows)
+        news = self.cluster.news(table_id)
+        await self.run_db(self.db.create_table, row, seat_rows, news)
         room = self._build(StoredTable(row, seat_rows, []))
         self.rooms[table_id] = room
         if room.clock is not None:
             await self.run_db(
-                self.db.update_table, table_id, {"clock_running_for": room.clock.running_for}
+                self.db.update_table,
+                table_id,
+                {"clock_running_for": room.clock.running_for},
+                None,
+                news,
             )
-        await self.cluster.announce(table_id)
         await self.take_lease(room, fresh=True)
 
         return {
@@ -331,7 +357,13 @@ class Manager:
             hashes = {s.seat: s.token_hash for s in room.seats if s.kind == "human"}
             created = await self.create(body, rematch_of=table_id, keep_tokens=hashes)
             room.settings["rematch"] = created["id"]
-            await self.run_db(self.db.update_table, table_id, {"settings": room.settings})
+            await self.run_db(
+                self.db.update_table,
+                table_id,
+                {"settings": room.settings},
+                None,
+                self.cluster.news(table_id),
+            )
             room.broadcast()
             room.announce_rematch(created["id"])
         assert isinstance(token, str)
@@ -374,11 +406,16 @@ class Manager:
         save = self.now() - self.clocks_saved >= CLOCK_SAVE_EVERY
         if save:
             self.clocks_saved = self.now()
+        # the process that drove a table may have died: take it over (one query for them all)
+        unowned = [r for r in self.rooms.values() if r.status != "finished" and not r.owned]
+        if unowned:
+            leased = await self.cluster.lease_many([r.id for r in unowned])
+            for room in unowned:
+                if room.id in leased:
+                    await self.take_lease(room)
         for room in list(self.rooms.values()):
             if room.status == "finished":
                 continue
-            if not room.owned:  # the process that drove it may have died: take it over
-                await self.take_lease(room)
             if room.owned and room.clock is not None:
                 await room.check_clock()
                 if save and room.clock.running_for is not None:

@@ -114,6 +114,21 @@ def test_people_on_different_processes_see_each_others_moves(three: list[Server]
         assert seen["log"] == latest[0]["log"]
     steps, _ = stored(a.url, tid)
     assert [s[0] for s in steps] == list(range(6))
+    # the watcher's process played each step from its news (no reload); the two acting
+    # processes timed the six actions and their acknowledgements between them
+    assert counts(c, "teocalli_news_seconds", "step") == 6
+    assert sum(counts(s, "teocalli_action_seconds", "person") for s in (a, b)) == 6
+    assert sum(counts(s, "teocalli_ack_seconds") for s in (a, b)) == 6
+    assert sum(counts(s, "teocalli_store_seconds") for s in three) == 6
+
+
+def counts(server: Server, name: str, label: str = "") -> float:
+    """How many observations a histogram of `server`'s own /metrics holds."""
+    from teocalli.server.metrics import parse
+
+    text = httpx.get(server.base + "/metrics", timeout=30).text
+    found = [b[-1][1] for (n, _pid, v), b in parse(text).items() if (n, v) == (name, label)]
+    return sum(found)
 
 
 def test_bot_tables_across_processes_store_every_step_exactly_once(
@@ -237,3 +252,37 @@ def test_workers_share_a_port_and_no_process_outlives_a_killed_server(
     while time.monotonic() < deadline and any(alive(p) for p in helpers):
         time.sleep(0.1)
     assert not [p for p in helpers if alive(p)], "processes outlived their server"
+
+
+def test_processes_starting_together_migrate_one_at_a_time(pg_url: str) -> None:
+    """`serve --workers N` on a fresh database: every process migrates at start-up; one waits
+    on the migration lock while another holds it, then finds the schema at head."""
+    import threading
+
+    from teocalli.server.db import MIGRATION_LOCK, Database
+
+    holder = sa.create_engine(pg_url)
+    started: list[Database] = []
+    with holder.connect() as conn, conn.begin():
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
+        thread = threading.Thread(target=lambda: started.append(Database(pg_url)))
+        thread.start()
+        waiting = 0
+        for _ in range(600):  # until the other start-up waits on the lock (a minute at most)
+            waiting = conn.execute(
+                sa.text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+            ).scalar_one()
+            if waiting:
+                break
+            time.sleep(0.1)
+        assert waiting == 1
+        assert not started
+        tables = conn.execute(
+            sa.text("SELECT count(*) FROM pg_tables WHERE tablename = 'alembic_version'")
+        ).scalar_one()
+        assert tables == 0  # nothing migrated while the lock is held
+    thread.join(60)
+    assert len(started) == 1
+    Database(pg_url).close()  # a second start finds the schema at head
+    started[0].close()
+    holder.dispose()

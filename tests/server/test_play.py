@@ -266,3 +266,30 @@ def test_race_people_act_any_time_bots_after_the_delay(serve: Any, kit: Any) -> 
     with kit.connect(client, bots["id"]) as ws:
         over = kit.until(ws, lambda m: m["type"] == "over")[-1]
         assert over["outcome"]["winners"]
+
+
+def test_metrics_time_each_action_its_acknowledgement_and_its_store(serve: Any, kit: Any) -> None:
+    from teocalli.server.metrics import parse
+
+    client = serve()
+    table = kit.create(client, "aztack", ["human", "human"], seed=1)
+    tid, tokens = table["id"], table["tokens"]
+    with (
+        kit.connect(client, tid, 0, tokens[0]) as ws0,
+        kit.connect(client, tid, 1, tokens[1]) as ws1,
+    ):
+        first = {0: kit.receive(ws0), 1: kit.receive(ws1)}
+        mover = first[0]["view"]["to_move"][0]
+        ws = (ws0, ws1)[mover]
+        msg = kit.until(ws, lambda m: m["type"] == "state" and m["legal"])[-1]
+        ws.send_json({"type": "act", "action": msg["legal"][0], "step": msg["step"]})
+        kit.state_at(ws, msg["step"] + 1)
+        ws.send_json({"type": "act", "action": "nonsense", "step": msg["step"] + 1})
+        assert kit.until(ws, lambda m: m["type"] == "error")[-1]["code"] in ("illegal", "stale")
+    r = client.get("/metrics")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    found = {(name, value): b[-1][1] for (name, _pid, value), b in parse(r.text).items()}
+    # the refused action is timed by nobody; the one played by all three
+    assert found[("teocalli_action_seconds", "person")] == 1
+    assert found[("teocalli_ack_seconds", "")] == 1
+    assert found[("teocalli_store_seconds", "")] == 1

@@ -162,3 +162,31 @@ def test_a_bot_in_a_worker_process_plays_the_bots_own_move() -> None:
         pool.close()
     job = bots.BotJob("stakz", dict(game.options), 3, [], "greedy", 5, 0)
     assert move == bots.choose_move(job)
+
+
+def test_metrics_render_as_prometheus_text_and_read_back() -> None:
+    import os
+
+    from teocalli.server.db import append_step_sql
+    from teocalli.server.metrics import Metrics, parse, quantile
+
+    metrics = Metrics()
+    for ms in (1.5, 1.5, 4.0, 40.0):  # into the buckets (1, 2], (1, 2], (3, 5], (30, 50] ms
+        metrics.action.observe(ms / 1000, "person")
+    metrics.action.observe(0.2, "bot")
+    text = metrics.render({"teocalli_tables": 3})
+    pid = str(os.getpid())
+    assert f'teocalli_action_seconds_count{{pid="{pid}",by="person"}} 4' in text
+    assert f'teocalli_action_seconds_bucket{{pid="{pid}",by="person",le="0.002"}} 2' in text
+    assert f'teocalli_action_seconds_bucket{{pid="{pid}",by="person",le="+Inf"}} 4' in text
+    assert f'teocalli_tables{{pid="{pid}"}} 3' in text
+    read = parse(text)
+    person = read[("teocalli_action_seconds", pid, "person")]
+    assert person[-1] == (float("inf"), 4.0)
+    assert read[("teocalli_action_seconds", pid, "bot")][-1][1] == 1.0
+    # the median rank 2 is the last of the two in (1 ms, 2 ms]: its upper bound
+    assert quantile(person, 0.5) == pytest.approx(0.002)
+    assert quantile(person, 1.0) == pytest.approx(0.05)
+    # a step's one statement names only known columns
+    with pytest.raises(ValueError, match="does not change"):
+        append_step_sql("t", 0, 0, "a", "person", {"seed": 1}, None, None)
