@@ -143,9 +143,9 @@ def test_the_legal_list_is_exactly_what_the_rules_accept(
 # --- Stack Back: a finite candidate list over continuous poses ----------------------------------
 INDEX_SAMPLE = 1000
 """Random indices judged per Stack Back position (besides each candidate's lattice neighbours)."""
-SB_SEEDS = (34, 37)
+SB_SEEDS = (35, 37)
 """Seeded random games sampled (each variant reaches a pass in one of them: the standard game in
-seed 37, the dexterity variant in seed 34; with overhang allowed, random games rarely block)."""
+seed 37, the dexterity variant in seed 35; with overhang allowed, random games rarely block)."""
 
 
 def lattice_neighbours(index: int) -> list[int]:
