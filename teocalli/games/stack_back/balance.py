@@ -93,7 +93,10 @@ def split(stick: Stick, force: float, moment: complex) -> tuple[Load, Load]:
     a, b = stick.contacts
     p = moment / force
     d = b - a
-    s = ((p - a) * d.conjugate()).real / (d * d.conjugate()).real
+    span = (d * d.conjugate()).real
+    if span < 1e-12:  # two contacts in one place (never met: supports do not overlap)
+        return (force / 2, p), (force / 2, p)
+    s = ((p - a) * d.conjugate()).real / span
     if s <= 0.0:
         return (force, p), (0.0, p)
     if s >= 1.0:
