@@ -93,7 +93,7 @@ def test_a_position_where_the_longest_run_beats_greedy_and_the_search_plays_it()
     assert best_chain(state, 0) == 2
     proposals = turns(state, 0, Rng(1))
     assert piles_in(state, 0, proposals[0]) == 2, "the longest run is proposed first"
-    bot = make_agent("mcts:turns=1,iterations=24,depth=4", game, 7)
+    bot = make_agent("mcts:turns=1,iterations=48,depth=4", game, 7)
     world = state.clone()
     played = []
     while world.to_move() == (0,):

@@ -143,8 +143,9 @@ def test_the_legal_list_is_exactly_what_the_rules_accept(
 
 
 # --- Stack Back: a finite candidate list over continuous poses ----------------------------------
-SB_SEEDS = (31, 32)
-"""Seeded random games sampled (seed 32: the dexterity variant reaches a pass only there)."""
+SB_SEEDS = (35, 37)
+"""Seeded random games sampled (each variant reaches a pass in one of them: the standard game in
+seed 37, the dexterity variant in seed 35; with overhang allowed, random games rarely block)."""
 
 
 @pytest.mark.parametrize(("name", "options"), CANDIDATES)

@@ -251,7 +251,7 @@ def pile_moves(
     *,
     carries: Sequence[int],
     force: Sequence[float],
-    moment: Sequence[float],
+    moment: Sequence[complex],
     supply: Sequence[int],
     floor: int,
     owner: int,

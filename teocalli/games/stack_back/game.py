@@ -22,7 +22,7 @@ class StackBack(Game[StackBackState]):
         default_players=2,
         information=Information.PERFECT,
         decisions=frozenset({Decision.TURN}),
-        version=2,
+        version=3,
         options=(
             Option(
                 "level_rule",

@@ -3,12 +3,13 @@
 The rules of docs/games/stack-back.md, in the order a refusal names them:
 - Level: 0 if the footprint touches no stick (overlap above the 3 mm² tolerance), else one above
   the highest stick it touches.
-- On the wood: within the boards and the gap; a stick over the gap must cross it, resting at least
-  6 x 6 mm on each board (so a green can never straddle).
+- On the wood: resting on a board (it may overhang its edges); a stick reaching both boards must
+  cross the gap, resting at least 6 x 6 mm on each (so a green can never straddle).
 - Piled at level k: exactly two touched sticks of level k-1 (one alone, or a third, is refused),
   each overlapped by at least 6 x 6 mm; a colour differing from both; neither support already
   carrying that colour; the level rule (the caller's floor).
-- Balance (balance.py): after the placement every stick stands.
+- Balance (balance.py): after the placement every stick stands: its resultant lies inside its
+  support polygon (on one board: its centre over the board), 1 mm from its edge.
 """
 
 from __future__ import annotations
@@ -20,14 +21,16 @@ import numpy as np
 import numpy.typing as npt
 
 from .actions import Place, lattice_index
-from .balance import NEW, Stick, try_add
-from .components import HALF_LENGTHS, LENGTHS, SPEC, WEIGHTS
+from .balance import NEW, Load, Stick, try_add
+from .components import HALF_LENGTHS, SPEC, WEIGHTS
 from .geometry import Array, axis, box, clip, quads, sat_hits
+from .support import Edge, Point, corners, rectangle, support
+from .support import clip as clip_polygon
 
 TOL = SPEC.touch_tolerance
 REST = SPEC.rest_minimum - 1e-6
 BOARD_QUADS = np.stack([box(*b) for b in SPEC.boards])
-REGION = SPEC.region
+BOARD_CORNERS = [rectangle(*b) for b in SPEC.boards]
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,11 +169,6 @@ def _touches_memo(
     return out
 
 
-def _axial(s: Stick, gx: float, gy: float) -> float:
-    """The axial coordinate on `s` of a point: where along the stick it lies."""
-    return (gx - s.cx) * s.ux + (gy - s.cy) * s.uy
-
-
 def base(pose: Place, owner: int, level: int = 0) -> Stick:
     ux, uy = axis(pose.a10)
     c = pose.colour
@@ -179,28 +177,30 @@ def base(pose: Place, owner: int, level: int = 0) -> Stick:
     )
 
 
+def _feet(stick: Stick) -> list[Point]:
+    return corners(stick.cx, stick.cy, stick.ux, stick.uy, stick.half)
+
+
 def on_wood(pose: Place, owner: int) -> Stick | str:
-    """The stick laid on the wood, or why the wood cannot take it there."""
+    """The stick laid on the wood, or why the wood cannot take it there (balance aside: a stick
+    on one board may overhang its edges, and stands while its centre is over the board)."""
     stick = base(pose, owner)
-    corners = quads(np.array([stick.cx]), np.array([stick.cy]), np.array([stick.ux]),
-                    np.array([stick.uy]), np.array([stick.half]))  # fmt: skip
-    x0, y0, x1, y1 = REGION
-    xs, ys = corners[0, :, 0], corners[0, :, 1]
-    if xs.min() < x0 - 1e-6 or xs.max() > x1 + 1e-6 or ys.min() < y0 - 1e-6 or ys.max() > y1 + 1e-6:
-        return (
-            f"a stick on the wood must lie on the boards (x {x0:g} to {x1:g} mm, "
-            f"y {y0:g} to {y1:g} mm)"
-        )
-    area, cent = clip(np.repeat(corners, 2, axis=0), BOARD_QUADS)
-    gap = LENGTHS[pose.colour] * SPEC.width - area.sum()
-    if gap <= TOL:
-        return stick
-    if area[0] < REST or area[1] < REST:
+    feet = _feet(stick)
+    area, cent = clip(np.repeat(np.array([feet]), 2, axis=0), BOARD_QUADS)
+    on = [k for k in (0, 1) if area[k] > TOL]
+    if not on:
+        return "a stick on the wood must rest on a board"
+    if len(on) == 2 and (area[0] < REST or area[1] < REST):
         return (
             "a stick over the gap must cross it, resting at least 6 x 6 mm on each board "
             "(a green stick is too short to straddle)"
         )
-    return replace(stick, contacts=tuple(_axial(stick, g[0], g[1]) for g in cent.tolist()))
+    centre = stick.centre
+    return replace(
+        stick,
+        contacts=tuple(complex(cent[k, 0], cent[k, 1]) - centre for k in on),
+        polygon=support([clip_polygon(feet, BOARD_CORNERS[k]) for k in on], stick.cx, stick.cy),
+    )
 
 
 def piled(
@@ -229,10 +229,36 @@ def piled(
             held = SPEC.names[sticks[s].colour]
             return f"a {held} stick that already carries a {name} cannot take a second {name}"
     stick = base(pose, owner, level)
-    contacts = tuple(_axial(stick, t[2], t[3]) for t in below)
-    lands = tuple(_axial(sticks[t[0]], t[2], t[3]) for t in below)
-    supports = (below[0][0], below[1][0])
-    return replace(stick, supports=supports, contacts=contacts, lands=lands)
+    centre = stick.centre
+    return replace(
+        stick,
+        supports=(below[0][0], below[1][0]),
+        contacts=tuple(complex(t[2], t[3]) - centre for t in below),
+        polygon=_polygon(stick, sticks[below[0][0]], sticks[below[1][0]]),
+    )
+
+
+_POLYGONS: dict[tuple[int, int, int], tuple[Edge, ...]] = {}
+"""Support polygons of a pose on two supports' poses, by `pose_key`s: pure geometry, kept across
+positions (the candidates bridging two sticks are judged again at every step of a game)."""
+_POLYGONS_MAX = 100_000
+
+
+def _polygon(stick: Stick, a: Stick, b: Stick) -> tuple[Edge, ...]:
+    """The support polygon of `stick` resting on `a` and `b` (memoised on the lattice)."""
+    key = (pose_key(stick.pose), pose_key(a.pose), pose_key(b.pose))
+    known = _POLYGONS.get(key) if min(key) >= 0 else None
+    if known is not None:
+        return known
+    feet = _feet(stick)
+    polygon = support(
+        [clip_polygon(feet, _feet(a)), clip_polygon(feet, _feet(b))], stick.cx, stick.cy
+    )
+    if min(key) >= 0:
+        if len(_POLYGONS) >= _POLYGONS_MAX:
+            _POLYGONS.clear()
+        _POLYGONS[key] = polygon
+    return polygon
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,18 +266,21 @@ class Verdict:
     """A placement the rules allow: the stick and the load deltas to commit."""
 
     stick: Stick
-    deltas: dict[int, tuple[float, float]]
+    deltas: dict[int, Load]
 
 
 def settle(
-    stick: Stick, sticks: Sequence[Stick], force: Sequence[float], moment: Sequence[float]
+    stick: Stick, sticks: Sequence[Stick], force: Sequence[float], moment: Sequence[complex]
 ) -> Verdict | str:
     """Check balance after adding `stick`: a Verdict, or which stick would fall."""
     falls, deltas = try_add(sticks, force, moment, stick)
     if falls is None:
         return Verdict(stick, deltas)
     if falls == NEW:
-        return "this stick would fall: its weight and load are not between its two supports"
+        return (
+            "this stick would fall: its weight and load are not inside its support polygon, "
+            f"{SPEC.margin:g} mm from its edge"
+        )
     s = sticks[falls]
     return (
         f"this stick would make the {SPEC.names[s.colour]} stick at {s.pose.x:g},{s.pose.y:g} "

@@ -9,7 +9,8 @@ legal, that box holds a lattice pose, and the search finds it (or another). The 
 skip lattice poses before judging are exact in the refusing direction (they only skip poses the
 rules would refuse):
 
-- On the wood (level 0): per colour, the lattice poses the bare boards take are computed once;
+- On the wood (level 0): per colour, the lattice poses the bare boards take (overhanging ones
+  included) are computed once;
   then a pose is skipped when a point of its centre line at least 1 mm from its ends lies more
   than 1 mm deep inside a placed stick (the two footprints then share a disc of radius 1 mm, more
   than the 3 mm² touch tolerance). The depths come from a 1 mm raster of every stick's depth
@@ -49,10 +50,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .actions import Colour, Place
-from .balance import Stick
+from .balance import Stick, stands
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
 from .geometry import Array, box, clip, quads
-from .rules import REST, TOL, Layout, Verdict
+from .rules import REST, TOL, Layout, Verdict, on_wood
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -67,9 +68,6 @@ DEEP = 1.0
 the pose, makes the two footprints share more than the touch tolerance (pi > 3 mm²)."""
 SLACK = math.sqrt(0.5)
 """How far a point may lie from its nearest raster point (mm): depth is 1-Lipschitz."""
-OVERSHOOT = 2.5
-"""mm: a footprint reaching further than this into the gap over one edge (without crossing the
-gap) has more than 3 mm² in it (a corner d mm in holds at least d² mm²)."""
 REST_INSET = 0.2
 """mm: a convex overlap of 36 mm² within a footprint (perimeter at most 2 x (72 + 6) = 156 mm)
 holds a disc of radius at least area / perimeter = 0.23 mm, so both shrunk by 0.2 mm still meet."""
@@ -96,9 +94,11 @@ class WoodPoses:
 
 @cache
 def wood_poses(colour: int) -> WoodPoses:
-    """The lattice poses of `colour` that lie legally on the bare boards (exactly as `on_wood`
-    and balance judge them: within the boards and the gap, a straddle resting 6 x 6 mm on each
-    board and balanced on its two board contacts)."""
+    """The lattice poses of `colour` that lie legally on the bare boards, exactly as `on_wood`
+    and balance judge them: on one board (it may overhang its edges) with its centre at least
+    `SPEC.margin` inside the board, or crossing the gap resting 6 x 6 mm on each board and
+    balanced on its support polygon (those judged one by one by `on_wood` and `stands`). A
+    legal pose's centre lies inside its support polygon, so within the boards and the gap."""
     x0, y0, x1, y1 = SPEC.region
     h = HALF_LENGTHS[colour]
     xs = np.arange(math.ceil(x0 / STEP) * STEP, x1 + 1e-9, STEP)
@@ -107,30 +107,20 @@ def wood_poses(colour: int) -> WoodPoses:
     ga, gx, gy = np.meshgrid(ang, xs, ys, indexing="ij")
     a, x, y = ga.ravel(), gx.ravel(), gy.ravel()
     ux, uy = np.cos(np.radians(a)), np.sin(np.radians(a))
-    ex = h * np.abs(ux) + HALF_WIDTH * np.abs(uy)
-    ey = h * np.abs(uy) + HALF_WIDTH * np.abs(ux)
-    inside = (x - ex >= x0 - 1e-6) & (x + ex <= x1 + 1e-6) & (y - ey >= y0 - 1e-6)
-    inside &= y + ey <= y1 + 1e-6
-    a, x, y, ux, uy, ex = a[inside], x[inside], y[inside], ux[inside], uy[inside], ex[inside]
-    gap0, gap1 = SPEC.boards[0][2], SPEC.boards[1][0]
-    ok = (x + ex <= gap0 + 1e-9) | (x - ex >= gap1 - 1e-9)
-    # into the gap by more than OVERSHOOT without crossing it: more than 3 mm² in the gap
-    crosses = (x - ex < gap0) & (x + ex > gap1)
-    slight = np.minimum(x + ex - gap0, gap1 - (x - ex)) <= OVERSHOOT
-    near = np.nonzero(~ok & (crosses | slight))[0]
-    if len(near):
-        hh = np.full(len(near), h)
-        q = quads(x[near], y[near], ux[near], uy[near], hh)
-        full = LENGTHS[colour] * SPEC.width
-        area_a, cent_a = clip(q, np.repeat(box(*SPEC.boards[0])[None], len(near), axis=0))
-        area_b, cent_b = clip(q, np.repeat(box(*SPEC.boards[1])[None], len(near), axis=0))
-        on_one = full - area_a - area_b <= TOL
-        straddle = (area_a >= REST) & (area_b >= REST)
-        ta = (cent_a[:, 0] - x[near]) * ux[near] + (cent_a[:, 1] - y[near]) * uy[near]
-        tb = (cent_b[:, 0] - x[near]) * ux[near] + (cent_b[:, 1] - y[near]) * uy[near]
-        lo, hi = np.minimum(ta, tb), np.maximum(ta, tb)
-        stands = (lo <= -SPEC.margin + 1e-9) & (hi >= SPEC.margin - 1e-9)
-        ok[near] = on_one | (straddle & stands)
+    q = quads(x, y, ux, uy, np.full(len(x), h))
+    on = []
+    for board in SPEC.boards:
+        area, _ = clip(q, np.repeat(box(*board)[None], len(x), axis=0))
+        inside = np.minimum.reduce([x - board[0], board[2] - x, y - board[1], board[3] - y])
+        on.append((area, inside))
+    (area_a, in_a), (area_b, in_b) = on
+    # on one board: the support polygon is the footprint (centre 3 mm inside) and the board
+    ok = (area_a > TOL) & (area_b <= TOL) & (in_a >= SPEC.margin - 1e-9)
+    ok |= (area_b > TOL) & (area_a <= TOL) & (in_b >= SPEC.margin - 1e-9)
+    for k in np.nonzero((area_a >= REST) & (area_b >= REST))[0].tolist():
+        place = Place(Colour(colour), round(x[k] * 10), round(y[k] * 10), round(a[k] * 10))
+        stick = on_wood(place, 0)
+        ok[k] = isinstance(stick, Stick) and stands(stick, stick.weight, 0j)
     a, x, y, ux, uy = a[ok], x[ok], y[ok], ux[ok], uy[ok]
     return WoodPoses(
         np.rint(x * 10).astype(np.int64),

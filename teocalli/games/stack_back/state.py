@@ -55,7 +55,7 @@ class StackBackState(State):
         self.shake: tuple[float, float] = (options["steadiness_0"], options["steadiness_1"])
         self.sticks: list[Stick] = []
         self.force: list[float] = []
-        self.moment: list[float] = []
+        self.moment: list[complex] = []
         self.carries: list[int] = []
         self._layout = Layout.empty()
         self._free: Mask = all_free()
@@ -290,7 +290,7 @@ class StackBackState(State):
             self.carries[s] |= 1 << stick.colour
         self.sticks.append(stick)
         self.force.append(stick.weight)
-        self.moment.append(0.0)
+        self.moment.append(0j)
         self.carries.append(0)
         self._cache = None
         self._pending = None

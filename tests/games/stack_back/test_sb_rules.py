@@ -11,8 +11,8 @@ from teocalli.core import Effect, IllegalAction
 from teocalli.games.stack_back import PASS, EndReason, StackBackState, from_position, parse
 
 BLOCKED = (Path(__file__).parents[2] / "data" / "stack-back-blocked.txt").read_text()
-"""A seeded random game played on from a position where the candidate lists were empty, until
-no pose at all fits for either player (the search of search.py finds none): 5 and 3 sticks left."""
+"""The end of a greedy game that two passes ended, the supplies set to 5 and 3 sticks of colours
+that fit nowhere: no pose at all fits for either player (the search of search.py finds none)."""
 
 
 def position(text: str, **options: object) -> StackBackState:
@@ -39,16 +39,18 @@ def test_the_first_stick_goes_on_the_wood_and_ends_the_turn() -> None:
     assert state.supply[0] == [10, 9, 10]
 
 
-def test_a_stick_on_the_wood_must_lie_on_the_boards() -> None:
-    refuse(position(""), "Y20,50@0", "must lie on the boards")
-    refuse(position(""), "G50,98@0", "must lie on the boards")
+def test_a_stick_on_the_wood_may_overhang_while_its_centre_is_over_the_board() -> None:
+    position("").apply("Y20,50@0")  # 16 mm beyond board A's outer edge
+    position("").apply("G50,98@0")  # 1 mm beyond its far edge
+    refuse(position(""), "Y0.5,50@0", "this stick would fall")
+    refuse(position(""), "G50,99.5@0", "this stick would fall")
 
 
 def test_a_green_stick_cannot_straddle_the_gap() -> None:
     state = position("")
-    refuse(state, "G118,50@0", "too short to straddle")
-    for x in (100, 118, 136):
-        refuse(state, f"G{x},50@0", "gap")
+    refuse(state, "G118,50@0", "must rest on a board")  # in the gap, touching neither board
+    for x in (100, 136):  # touching one board, its centre over the edge
+        refuse(state, f"G{x},50@0", "this stick would fall")
 
 
 def test_yellow_and_mauve_may_straddle_resting_six_mm_on_each_board() -> None:
@@ -60,8 +62,9 @@ def test_yellow_and_mauve_may_straddle_resting_six_mm_on_each_board() -> None:
     refuse(position(""), "M124,50@0", "resting at least 6 x 6 mm on each board")  # 3 mm on A
 
 
-def test_a_stick_may_not_hang_into_the_gap_from_one_board() -> None:
-    refuse(position(""), "G90,50@0", "must cross it")
+def test_a_stick_may_hang_into_the_gap_but_not_reach_the_other_board_by_less_than_6_mm() -> None:
+    position("").apply("G90,50@0")  # 8 mm over the gap, on board A
+    refuse(position(""), "Y104,50@0", "must cross it")  # 4 mm onto board B
 
 
 def test_a_stick_on_the_wood_may_lie_side_by_side_with_another() -> None:

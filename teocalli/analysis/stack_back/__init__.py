@@ -1,0 +1,1 @@
+"""Analysis tools for Stack Back (balance scenes)."""
