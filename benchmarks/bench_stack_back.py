@@ -1,5 +1,12 @@
 """Stack Back throughput: `python -m benchmarks.bench_stack_back`.
 
+`--versus [COMMIT]` (default 7342596, the code before issue 17's speed work) times that commit and
+the working tree side by side in one run: a git worktree of the commit in /tmp, then rounds that
+alternate a subprocess on each code base (this file's `--figures`, run with PYTHONPATH set to one
+tree), each measuring the same fixed work (random games of fixed seeds, candidate generation on
+fixed mid-game positions); it prints each side's rates per round and the ratios of the medians.
+`--endings` plays seeded greedy-against-greedy games and says how they end.
+
 Prints random playouts per second, candidate generation per second (mid-game positions), the
 time of a whole greedy-against-greedy game (its blocked positions run the pass search), apply per
 second, the geometry kernel measured two ways (numpy clipper vs shapely) on the same pairs,
@@ -9,7 +16,13 @@ proposals per turn on positions of seeded greedy games.
 
 from __future__ import annotations
 
+import json
+import os
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -163,10 +176,97 @@ def endings(games: int = 20) -> None:
     )
 
 
-if __name__ == "__main__":
-    import sys
+BASELINE = "7342596"
+"""The code before issue 17's speed work (main when it was filed)."""
+ROOT = Path(__file__).resolve().parent.parent
 
+
+def figures(games: int = 12, positions: int = 12) -> dict[str, float]:
+    """The two figures of issue 17 on fixed work, with whatever `teocalli` is importable: random
+    games per second (seeds 0 to games-1, one rng each) and candidate positions per second (a
+    fresh replay of each of `positions` mid-game positions, its footprints folded in first,
+    then one `legal_actions`, timed). One untimed game first builds the per-process tables."""
+    game = teocalli.load("stack-back")
+    _playout(game, 1000)  # the per-process tables (the lattices, the bare-wood poses) first
+    start = time.perf_counter()
+    steps = 0
+    for seed in range(games):
+        steps += len(_playout(game, seed).history)
+    random_rate = games / (time.perf_counter() - start)
+    histories = []
+    for seed in range(positions):
+        final = _playout(game, 100 + seed)
+        half = final.history[: len(final.history) // 2]
+        histories.append((100 + seed, [(s.player, s.action) for s in half]))
+    elapsed = 0.0
+    reps = 3
+    for _ in range(reps):
+        for seed, moves in histories:
+            fresh = game.replay(seed, moves)
+            _ = fresh.layout  # type: ignore[attr-defined]
+            t = time.perf_counter()
+            fresh.legal_actions()
+            elapsed += time.perf_counter() - t
+    return {
+        "random games/s": random_rate,
+        "random steps/s": steps * random_rate / games,
+        "candidate positions/s": reps * len(histories) / elapsed,
+    }
+
+
+def _tree(commit: str) -> Path:
+    """A git worktree of `commit` in /tmp (made once, reused)."""
+    path = Path(f"/tmp/sb-baseline-{commit}")
+    if not (path / "teocalli").is_dir():
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), commit],
+            check=True,
+            capture_output=True,
+        )
+    return path
+
+
+def _figures_of(tree: Path) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--figures"],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(tree),
+    )
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def versus(commit: str = BASELINE, rounds: int = 3) -> None:
+    """Time `commit` and the working tree side by side, alternating, and print the ratios."""
+    old_tree = _tree(commit)
+    runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
+    for r in range(rounds):
+        for side, tree in (
+            (("old", old_tree), ("new", ROOT)) if r % 2 == 0 else (("new", ROOT), ("old", old_tree))
+        ):
+            runs[side].append(_figures_of(tree))
+            print(
+                f"round {r + 1} {side}: "
+                + ", ".join(f"{k} {v:.1f}" for k, v in runs[side][-1].items())
+            )
+    print(f"medians of {rounds} rounds, {commit} -> working tree:")
+    for key in runs["old"][0]:
+        old = statistics.median(f[key] for f in runs["old"])
+        new = statistics.median(f[key] for f in runs["new"])
+        print(f"  {key}: {old:.1f} -> {new:.1f} ({new / old:.1f}x)")
+
+
+if __name__ == "__main__":
     if "--endings" in sys.argv:
         endings()
+    elif "--figures" in sys.argv:
+        print(json.dumps(figures()))
+    elif "--versus" in sys.argv:
+        at = sys.argv.index("--versus")
+        versus(sys.argv[at + 1] if len(sys.argv) > at + 1 else BASELINE)
     else:
         main(quick="--quick" in sys.argv)
