@@ -176,6 +176,40 @@ def endings(games: int = 20) -> None:
     )
 
 
+def blocked(count: int = 20) -> None:
+    """The pass search against the exhaustive fine search of tests/games/stack_back/
+    test_pass_search.py on the first `count` blocked positions of seeded random games (the
+    engine offers only `pass`): in how many the fine search finds a legal pose, and in how many
+    one with room (every pose within 2 mm and 2 degrees of it legal):
+    `python -m benchmarks.bench_stack_back --blocked N`."""
+    import importlib.util
+
+    path = ROOT / "tests" / "games" / "stack_back" / "test_pass_search.py"
+    spec = importlib.util.spec_from_file_location("stack_back_pass_search", path)
+    assert spec is not None and spec.loader is not None
+    check = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = check  # its dataclasses look their module up
+    spec.loader.exec_module(check)
+    t = time.perf_counter()
+    found = roomy = judged = 0
+    for state, player in check.blocked_positions(count):
+        result = check.exhaustive(state, player, want=20, max_judged=50_000)
+        judged += result.judged
+        if result.found:
+            found += 1
+            roomy += any(check.has_room(state, player, p) for p in result.found)
+        print(
+            f"  {len(state.sticks)} sticks, supply {state.supply[player]}: "
+            f"{result.found[0] if result.found else 'no pose'}",
+            flush=True,
+        )
+    print(
+        f"blocked positions: {count}, the fine search finds a legal pose in {found} "
+        f"({100 * found / count:.0f}%), one with room in {roomy}; {judged} poses judged, "
+        f"{time.perf_counter() - t:.0f} s"
+    )
+
+
 BASELINE = "7342596"
 """The code before issue 17's speed work (main when it was filed)."""
 ROOT = Path(__file__).resolve().parent.parent
@@ -263,6 +297,9 @@ def versus(commit: str = BASELINE, rounds: int = 3) -> None:
 if __name__ == "__main__":
     if "--endings" in sys.argv:
         endings()
+    elif "--blocked" in sys.argv:
+        at = sys.argv.index("--blocked")
+        blocked(int(sys.argv[at + 1]) if len(sys.argv) > at + 1 else 20)
     elif "--figures" in sys.argv:
         print(json.dumps(figures()))
     elif "--versus" in sys.argv:

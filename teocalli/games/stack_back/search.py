@@ -17,10 +17,15 @@ rules would refuse):
   judged in full, in lattice order.
 - Piled (level k >= 1): for every two sticks of one level (at or above the player's floor less
   one) close enough for some colour to bridge, and every colour the player holds that may rest on
-  both, the lattice poses whose footprint overlaps both supports are found per angle in the box
-  where the two overlap regions meet, kept when both overlaps reach 6 x 6 mm and no other stick
-  of level k-1 or higher is touched, then judged in full (colours, carries, the level rule,
-  balance), in lattice order.
+  both, the lattice poses whose footprint's bounding box meets both supports' (per angle, in
+  lattice order) are first read on a raster (`Depths.tops`: per level, the two deepest sticks at
+  each 1 mm point with their indices, and the deepest above): a pose is skipped when a point of
+  its centre line at least 1 mm from its ends lies more than 1 mm deep (with the raster's slack)
+  in a stick of level k-1 or higher other than the two supports, which it would touch. The rest
+  are kept when their footprints, also shrunk by 0.2 mm, meet both supports, when they touch no
+  other stick of level k-1 or higher (clipped exactly where the footprints shrunk by 1 mm do not
+  already meet), and when both overlaps reach 6 x 6 mm; then judged in full (colours, carries,
+  the level rule, balance), in lattice order.
 
 `find` returns, per colour, the first legal wood pose and the first legal pile it meets (the
 candidate list then holds them); an empty result means no pose of the lattice is legal: a pass.
@@ -29,12 +34,12 @@ only takes wood away), which the state remembers (`no_wood`); for the same reaso
 before the first legal one found stay refused, so the next search starts there (`wood_from`).
 Likewise a pair of supports and a colour left with no pose once the other sticks are taken away
 (before the full judgement) stays so, as sticks only come: `dead_pairs`. What is pure geometry is
-kept per process: a pair's poses and whether each rests 6 x 6 mm on both (`pair_poses`, per two
-poses and a colour), and per other stick's pose which of them it touches (`_blocked`). None of
-these caches changes which poses are judged legal, nor the order they are met in.
+kept per process: a pair's poses, whether each meets both supports and whether it rests 6 x 6 mm
+on both (`pair_poses`, per two poses and a colour). None of these caches or filters changes
+which poses are judged legal, nor the order they are met in.
 
-The slow check of tests/games/stack_back/test_sb_search.py judges every pose of a finer lattice
-(2 mm, 2.5 degrees) and random poses on sampled blocked positions, independently of the filters.
+tests/games/stack_back/test_pass_search.py checks the search against an exhaustive one on a
+1 mm / 1 degree lattice written independently, on sampled blocked positions.
 """
 
 from __future__ import annotations
