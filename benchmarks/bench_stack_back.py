@@ -1,5 +1,13 @@
 """Stack Back throughput: `python -m benchmarks.bench_stack_back`.
 
+`--versus [COMMIT]` (default 7342596, the code before issue 17's speed work) times that commit and
+the working tree side by side in one run: a git worktree of the commit in /tmp, then rounds that
+alternate a subprocess on each code base (this file's `--figures`, run with PYTHONPATH set to one
+tree), each measuring the same fixed work (random games of fixed seeds, candidate generation on
+fixed mid-game positions) in CPU time; it prints each side's rates per round and the ratios of
+the medians.
+`--endings` plays seeded greedy-against-greedy games and says how they end.
+
 Prints random playouts per second, candidate generation per second (mid-game positions), the
 time of a whole greedy-against-greedy game (its blocked positions run the pass search), apply per
 second, the geometry kernel measured two ways (numpy clipper vs shapely) on the same pairs,
@@ -9,7 +17,14 @@ proposals per turn on positions of seeded greedy games.
 
 from __future__ import annotations
 
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -163,10 +178,139 @@ def endings(games: int = 20) -> None:
     )
 
 
-if __name__ == "__main__":
-    import sys
+def blocked(count: int = 20) -> None:
+    """The pass search against the exhaustive fine search of tests/games/stack_back/
+    test_pass_search.py on the first `count` blocked positions of seeded random games (the
+    engine offers only `pass`): in how many the fine search finds a legal pose, and in how many
+    one with room (every pose within 2 mm and 2 degrees of it legal):
+    `python -m benchmarks.bench_stack_back --blocked N`."""
+    import importlib.util
 
+    path = ROOT / "tests" / "games" / "stack_back" / "test_pass_search.py"
+    spec = importlib.util.spec_from_file_location("stack_back_pass_search", path)
+    assert spec is not None and spec.loader is not None
+    check = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = check  # its dataclasses look their module up
+    spec.loader.exec_module(check)
+    t = time.perf_counter()
+    found = roomy = judged = 0
+    for state, player in check.blocked_positions(count):
+        result = check.exhaustive(state, player, want=20, max_judged=50_000)
+        judged += result.judged
+        if result.found:
+            found += 1
+            roomy += any(check.has_room(state, player, p) for p in result.found)
+        print(
+            f"  {len(state.sticks)} sticks, supply {state.supply[player]}: "
+            f"{result.found[0] if result.found else 'no pose'}",
+            flush=True,
+        )
+    print(
+        f"blocked positions: {count}, the fine search finds a legal pose in {found} "
+        f"({100 * found / count:.0f}%), one with room in {roomy}; {judged} poses judged, "
+        f"{time.perf_counter() - t:.0f} s"
+    )
+
+
+BASELINE = "7342596"
+"""The code before issue 17's speed work (main when it was filed)."""
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def figures(games: int = 12, positions: int = 12) -> dict[str, float]:
+    """The two figures of issue 17 on fixed work, with whatever `teocalli` is importable: random
+    games per second (seeds 0 to games-1, one rng each) and candidate positions per second (a
+    fresh replay of each of `positions` mid-game positions, its footprints folded in first,
+    then one `legal_actions`, timed: the least of three replays). One untimed game first
+    builds the per-process tables. Times are the process's CPU time (`time.process_time`):
+    the machine is shared, and other jobs' load swings wall-clock figures by 2-5x in minutes."""
+    game = teocalli.load("stack-back")
+    _playout(game, 1000)  # the per-process tables (the lattices, the bare-wood poses) first
+    start = time.process_time()
+    steps = 0
+    for seed in range(games):
+        steps += len(_playout(game, seed).history)
+    random_rate = games / (time.process_time() - start)
+    histories = []
+    for seed in range(positions):
+        final = _playout(game, 100 + seed)
+        half = final.history[: len(final.history) // 2]
+        histories.append((100 + seed, [(s.player, s.action) for s in half]))
+    elapsed = 0.0
+    for seed, moves in histories:
+        best = math.inf  # the least of three: the machine is shared, its load only adds time
+        for _ in range(3):
+            fresh = game.replay(seed, moves)
+            _ = fresh.layout  # type: ignore[attr-defined]
+            t = time.process_time()
+            fresh.legal_actions()
+            best = min(best, time.process_time() - t)
+        elapsed += best
+    return {
+        "random games/s": random_rate,
+        "random steps/s": steps * random_rate / games,
+        "candidate positions/s": len(histories) / elapsed,
+    }
+
+
+def _tree(commit: str) -> Path:
+    """A git worktree of `commit` in /tmp (made once, reused)."""
+    path = Path(f"/tmp/sb-baseline-{commit}")
+    if not (path / "teocalli").is_dir():
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), commit],
+            check=True,
+            capture_output=True,
+        )
+    return path
+
+
+def _figures_of(tree: Path) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--figures"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(tree),
+    )
+    if out.returncode:
+        raise RuntimeError(f"--figures on {tree} failed:\n{out.stderr}")
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def versus(commit: str = BASELINE, rounds: int = 3) -> None:
+    """Time `commit` and the working tree side by side, alternating, and print the ratios."""
+    old_tree = _tree(commit)
+    runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
+    for r in range(rounds):
+        for side, tree in (
+            (("old", old_tree), ("new", ROOT)) if r % 2 == 0 else (("new", ROOT), ("old", old_tree))
+        ):
+            runs[side].append(_figures_of(tree))
+            print(
+                f"round {r + 1} {side}: "
+                + ", ".join(f"{k} {v:.1f}" for k, v in runs[side][-1].items())
+            )
+    print(f"medians of {rounds} rounds, {commit} -> working tree:")
+    for key in runs["old"][0]:
+        old = statistics.median(f[key] for f in runs["old"])
+        new = statistics.median(f[key] for f in runs["new"])
+        print(f"  {key}: {old:.1f} -> {new:.1f} ({new / old:.1f}x)")
+
+
+if __name__ == "__main__":
     if "--endings" in sys.argv:
         endings()
+    elif "--blocked" in sys.argv:
+        at = sys.argv.index("--blocked")
+        blocked(int(sys.argv[at + 1]) if len(sys.argv) > at + 1 else 20)
+    elif "--figures" in sys.argv:
+        print(json.dumps(figures()))
+    elif "--versus" in sys.argv:
+        at = sys.argv.index("--versus")
+        versus(sys.argv[at + 1] if len(sys.argv) > at + 1 else BASELINE)
     else:
         main(quick="--quick" in sys.argv)

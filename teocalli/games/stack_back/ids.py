@@ -32,7 +32,7 @@ How the lattice poses are judged (the search's own filters and memos, all exact)
 - Piled: per pair of supports and colour the search would try (same level, at or above the floor
   less one, a colour differing from both that neither carries, within reach, not dead), the
   pair's lattice poses resting 6 x 6 mm on both and touching no other stick of that level or
-  above (`search.pair_poses`, `_blocked`, `_rests`), less those whose centre lies outside the
+  above (`search.pair_poses`, `_touching`, `_rests`), less those whose centre lies outside the
   supports' extent along the stick (`_may_stand`: they would fall); then judged in full, bin by
   bin in snap order, only until the bin has its snap. A verdict is kept by the pose and the
   structures holding its two supports (`_PileJudge`), so a later position judges again only the
@@ -330,7 +330,7 @@ def _pile_poses(
                 keep = np.arange(len(pp.x))
                 others = others_all[(others_all != i) & (others_all != j)]
                 if len(others):
-                    keep = keep[~search._blocked(pp, layout, sticks, others)]
+                    keep = keep[~search._touching(pp, keep, layout, others)]
                 if len(keep):
                     keep = search._rests(pp, keep)
                 if len(keep):

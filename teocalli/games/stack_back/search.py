@@ -18,10 +18,15 @@ rules would refuse):
   judged in full, in lattice order.
 - Piled (level k >= 1): for every two sticks of one level (at or above the player's floor less
   one) close enough for some colour to bridge, and every colour the player holds that may rest on
-  both, the lattice poses whose footprint overlaps both supports are found per angle in the box
-  where the two overlap regions meet, kept when both overlaps reach 6 x 6 mm and no other stick
-  of level k-1 or higher is touched, then judged in full (colours, carries, the level rule,
-  balance), in lattice order.
+  both, the lattice poses whose footprint's bounding box meets both supports' (per angle, in
+  lattice order) are first read on a raster (`Depths.tops`: per level, the two deepest sticks at
+  each 1 mm point with their indices, and the deepest above): a pose is skipped when a point of
+  its centre line at least 1 mm from its ends lies more than 1 mm deep (with the raster's slack)
+  in a stick of level k-1 or higher other than the two supports, which it would touch. The rest
+  are kept when their footprints, also shrunk by 0.2 mm, meet both supports, when they touch no
+  other stick of level k-1 or higher (clipped exactly where the footprints shrunk by 1 mm do not
+  already meet), and when both overlaps reach 6 x 6 mm; then judged in full (colours, carries,
+  the level rule, balance), in lattice order.
 
 `find` returns, per colour, the first legal wood pose and the first legal pile it meets (the
 candidate list then holds them); an empty result means no pose of the lattice is legal: a pass.
@@ -30,12 +35,12 @@ only takes wood away), which the state remembers (`no_wood`); for the same reaso
 before the first legal one found stay refused, so the next search starts there (`wood_from`).
 Likewise a pair of supports and a colour left with no pose once the other sticks are taken away
 (before the full judgement) stays so, as sticks only come: `dead_pairs`. What is pure geometry is
-kept per process: a pair's poses and whether each rests 6 x 6 mm on both (`pair_poses`, per two
-poses and a colour), and per other stick's pose which of them it touches (`_blocked`). None of
-these caches changes which poses are judged legal, nor the order they are met in.
+kept per process: a pair's poses, whether each meets both supports and whether it rests 6 x 6 mm
+on both (`pair_poses`, per two poses and a colour). None of these caches or filters changes
+which poses are judged legal, nor the order they are met in.
 
-The slow check of tests/games/stack_back/test_sb_search.py judges every pose of a finer lattice
-(2 mm, 2.5 degrees) and random poses on sampled blocked positions, independently of the filters.
+tests/games/stack_back/test_pass_search.py checks the search against an exhaustive one on a
+1 mm / 1 degree lattice written independently, on sampled blocked positions.
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ import numpy.typing as npt
 from .actions import Colour, Place
 from .balance import Stick, stands
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
-from .geometry import Array, box, clip, quads
+from .geometry import Array, Mask, box, clip, quads
 from .rules import REST, TOL, Layout, Verdict, on_wood
 
 if TYPE_CHECKING:
@@ -135,10 +140,17 @@ def wood_poses(colour: int) -> WoodPoses:
 
 @dataclass(frozen=True, slots=True)
 class Depths:
-    """How deep (mm) each point of a 1 mm raster lies inside the placed sticks (0 outside)."""
+    """How deep (mm) each point of a 1 mm raster lies inside the placed sticks (0 outside).
+
+    `grid` holds the deepest of all sticks (the wood filter). Per level, `tops` holds the two
+    deepest sticks of that level at each point with their indices (`Top2`), and `above(level)`
+    the deepest of the sticks above it: the pile filter reads, for two supports of one level,
+    the deepest stick that is neither of them (a lower bound when a third of that level is
+    as deep as both, which only keeps a pose for the exact test)."""
 
     grid: Array
     count: int
+    tops: tuple[Top2, ...] = ()
 
     @staticmethod
     def empty() -> Depths:
@@ -151,23 +163,94 @@ class Depths:
         if self.count >= len(sticks):
             return self
         grid = self.grid.copy()
-        for s in sticks[self.count :]:
-            _stamp(grid, s)
-        return Depths(grid, len(sticks))
+        tops = list(self.tops)
+        copied: set[int] = set()
+        for k in range(self.count, len(sticks)):
+            s = sticks[k]
+            window = _stamp(grid, s)
+            if window is None:
+                continue
+            while len(tops) <= s.level:
+                tops.append(Top2.empty(grid.shape))
+                copied.add(len(tops) - 1)
+            if s.level not in copied:
+                tops[s.level] = tops[s.level].copy()
+                copied.add(s.level)
+            tops[s.level].stamp(window, k)
+        return Depths(grid, len(sticks), tuple(tops))
+
+    def above(self, level: int) -> Array | None:
+        """The deepest of the sticks of levels above `level` at each point (None: none)."""
+        higher = [t.d1 for t in self.tops[level + 1 :]]
+        if not higher:
+            return None
+        out: Array = np.maximum.reduce(higher) if len(higher) > 1 else higher[0]
+        return out
 
     def at(self, x: Array, y: Array) -> Array:
         """The raster's depth at the nearest raster point (0 beyond the raster)."""
-        x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
-        i = np.rint(x - x0).astype(np.int64)
-        j = np.rint(y - y0).astype(np.int64)
-        nx, ny = self.grid.shape
-        ok = (i >= 0) & (i < nx) & (j >= 0) & (j < ny)
-        out = np.zeros(len(i))
-        out[ok] = self.grid[i[ok], j[ok]]
+        flat, ok = _cells(x, y, self.grid.shape)
+        out = np.zeros(len(flat))
+        out[ok] = self.grid.ravel()[flat[ok]]
         return out
 
 
-def _stamp(grid: Array, s: Stick) -> None:
+def _cells(x: Array, y: Array, shape: tuple[int, ...]) -> tuple[npt.NDArray[np.int64], Mask]:
+    """The flat index of each point's nearest raster point, and whether it is on the raster."""
+    x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
+    i = np.rint(x - x0).astype(np.int64)
+    j = np.rint(y - y0).astype(np.int64)
+    nx, ny = shape
+    ok = (i >= 0) & (i < nx) & (j >= 0) & (j < ny)
+    return i * ny + j, ok
+
+
+@dataclass(frozen=True, slots=True)
+class Top2:
+    """The two deepest sticks of one level at each raster point: depths and stick indices."""
+
+    d1: Array
+    i1: npt.NDArray[np.int32]
+    d2: Array
+    i2: npt.NDArray[np.int32]
+
+    @staticmethod
+    def empty(shape: tuple[int, ...]) -> Top2:
+        return Top2(
+            np.zeros(shape),
+            np.full(shape, -1, np.int32),
+            np.zeros(shape),
+            np.full(shape, -1, np.int32),
+        )
+
+    def copy(self) -> Top2:
+        return Top2(self.d1.copy(), self.i1.copy(), self.d2.copy(), self.i2.copy())
+
+    def stamp(self, window: tuple[slice, slice, Array], index: int) -> None:
+        si, sj, depth = window
+        d1, i1, d2, i2 = self.d1[si, sj], self.i1[si, sj], self.d2[si, sj], self.i2[si, sj]
+        first = depth > d1
+        second = ~first & (depth > d2)
+        d2[first] = d1[first]
+        i2[first] = i1[first]
+        d1[first] = depth[first]
+        i1[first] = index
+        d2[second] = depth[second]
+        i2[second] = index
+
+    def other(self, flat: npt.NDArray[np.int64], a: int, b: int) -> Array:
+        """At each flat raster index, the depth of the deepest stick of the level that is
+        neither `a` nor `b` (0 when both deepest are they)."""
+        d1, i1 = self.d1.ravel()[flat], self.i1.ravel()[flat]
+        d2, i2 = self.d2.ravel()[flat], self.i2.ravel()[flat]
+        own1 = (i1 == a) | (i1 == b)
+        own2 = (i2 == a) | (i2 == b)
+        out: Array = np.where(own1, np.where(own2, 0.0, d2), d1)
+        return out
+
+
+def _stamp(grid: Array, s: Stick) -> tuple[slice, slice, Array] | None:
+    """Raise `grid` to `s`'s depth; the window and the depths stamped (None: off the raster)."""
     x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
     ex = s.half * abs(s.ux) + HALF_WIDTH * abs(s.uy)
     ey = s.half * abs(s.uy) + HALF_WIDTH * abs(s.ux)
@@ -175,14 +258,16 @@ def _stamp(grid: Array, s: Stick) -> None:
     i0, i1 = max(0, math.floor(s.cx - ex - x0)), min(nx - 1, math.ceil(s.cx + ex - x0))
     j0, j1 = max(0, math.floor(s.cy - ey - y0)), min(ny - 1, math.ceil(s.cy + ey - y0))
     if i0 > i1 or j0 > j1:
-        return
+        return None
     px = np.arange(i0, i1 + 1) + x0 - s.cx
     py = np.arange(j0, j1 + 1) + y0 - s.cy
     t = px[:, None] * s.ux + py[None, :] * s.uy
     n = -px[:, None] * s.uy + py[None, :] * s.ux
     depth = np.minimum(s.half - np.abs(t), HALF_WIDTH - np.abs(n))
-    view = grid[i0 : i1 + 1, j0 : j1 + 1]
+    si, sj = slice(i0, i1 + 1), slice(j0, j1 + 1)
+    view = grid[si, sj]
     np.maximum(view, depth, out=view)
+    return si, sj, depth
 
 
 def _wood_survivors(colour: int, depths: Depths, start: int = 0) -> npt.NDArray[np.intp]:
@@ -341,9 +426,11 @@ _ABS_SIN = np.array([abs(math.sin(math.radians(t))) for t in ANGLES])
 
 @dataclass(frozen=True, slots=True)
 class PairPoses:
-    """For two supports and a colour: the lattice poses whose footprints, shrunk as below, meet
-    both (a function of the two poses alone), in lattice order. Whether each rests at least 6 x 6
-    mm on both (`rest`: 0 unknown, 1 yes, 2 no) is clipped only when a pose reaches that test."""
+    """For two supports and a colour: the lattice poses whose footprints' bounding boxes meet
+    both supports' (a function of the two poses alone), in lattice order (angle, x, y). What is
+    known of each is kept as it is learnt (0 unknown, 1 yes, 2 no): whether its footprint, shrunk
+    as below, meets both supports (`meets`), and whether it rests at least 6 x 6 mm on both
+    (`rest`)."""
 
     x: Array
     y: Array
@@ -355,15 +442,14 @@ class PairPoses:
     a10: npt.NDArray[np.int64]
     quads: Array
     """The two supports' footprints."""
+    support: Layout
+    meets: npt.NDArray[np.int8]
     rest: npt.NDArray[np.int8]
-    blocked: dict[Place, npt.NDArray[np.int8]]
-    """Per other stick's pose: what is known of each pose touching it (see `_blocked`)."""
 
 
 _PAIR_MEMO: dict[tuple[Place, Place, int], PairPoses] = {}
 _PAIR_MEMO_MAX = 1_000
-"""Pairs kept (each some tens of kB: its poses, and what each other stick does to them); a game
-meets about 60, and a pair is met again mostly within its game."""
+"""Pairs kept (each some tens of kB); a game meets about 60, mostly again within its game."""
 
 
 def pair_poses(a: Stick, b: Stick, colour: int) -> PairPoses:
@@ -374,78 +460,71 @@ def pair_poses(a: Stick, b: Stick, colour: int) -> PairPoses:
         return known
     if len(_PAIR_MEMO) >= _PAIR_MEMO_MAX:
         _PAIR_MEMO.clear()
-    x, y, ang = _pair_poses(a, b, colour)
+    x, y, ang = _pair_poses(a, b, colour)  # already in lattice order: angle, then x, then y
     h = HALF_LENGTHS[colour]
     ux, uy = np.cos(np.radians(ang)), np.sin(np.radians(ang))
-    hh = np.full(len(x), h)
     sup = Layout.empty().with_stick(a).with_stick(b)
-    pair = np.array([0, 1])
-    # overlapping both supports by 6 x 6 mm needs the footprints shrunk by the inradius bound to
-    # still meet (a convex overlap of 36 mm² inside a stick's footprint has an inscribed disc of
-    # radius at least 36 / its perimeter)
-    keep = np.arange(len(x))
-    for shrink in (0.0, REST_INSET):
-        if len(keep):
-            hits = _sat(x[keep], y[keep], ux[keep], uy[keep], hh[keep] - shrink,
-                        HALF_WIDTH - shrink, sup, pair, shrink)  # fmt: skip
-            keep = keep[hits.all(axis=1)]
-    x10, y10, a10 = np.rint(x[keep] * 10), np.rint(y[keep] * 10), np.rint(ang[keep] * 10)
-    keep = keep[np.lexsort((y10, x10, a10))]
+    n = len(x)
     out = PairPoses(
-        x[keep], y[keep], ux[keep], uy[keep], hh[keep],
-        np.rint(x[keep] * 10).astype(np.int64), np.rint(y[keep] * 10).astype(np.int64),
-        np.rint(ang[keep] * 10).astype(np.int64), sup.quads, np.zeros(len(keep), dtype=np.int8), {},
+        x, y, ux, uy, np.full(n, h),
+        np.rint(x * 10).astype(np.int64), np.rint(y * 10).astype(np.int64),
+        np.rint(ang * 10).astype(np.int64), sup.quads, sup,
+        np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.int8),
     )  # fmt: skip
     _PAIR_MEMO[key] = out
     return out
 
 
-def _blocked(
-    pp: PairPoses, layout: Layout, sticks: Sequence[Stick], others: npt.NDArray[np.intp]
-) -> npt.NDArray[np.bool_]:
-    """Which of the pair's poses touch one of `others` (overlap above the tolerance).
+_PAIR = np.array([0, 1])
 
-    Per other stick's pose the pair keeps what it knows of each pose (`_CLEAR`, `_TOUCH`, or
-    `_MAYBE`: the footprints meet but the overlap is not clipped yet), so a pair judged again in a
-    later position only meets the sticks new to it, and clips an overlap only when no other stick
-    already refuses that pose."""
-    known = pp.blocked
-    keys = [sticks[o].pose for o in others.tolist()]
-    todo = [k for k, key in enumerate(keys) if key not in known]
-    if todo:
-        rows = others[np.array(todo)]
-        x, y, ux, uy, hh = pp.x, pp.y, pp.ux, pp.uy, pp.hh
-        state = np.full((len(x), len(rows)), _CLEAR, dtype=np.int8)
-        # footprints farther apart than their circumscribed circles reach never meet
-        dx, dy = layout.cx[rows], layout.cy[rows]
-        reach = math.hypot(hh[0], HALF_WIDTH) + np.hypot(layout.half[rows], HALF_WIDTH) + 1e-6
-        ci, sj = np.nonzero(
-            (dx[None, :] - x[:, None]) ** 2 + (dy[None, :] - y[:, None]) ** 2 < reach**2
-        )
-        if len(ci):
-            px, py, pux, puy, ph = x[ci], y[ci], ux[ci], uy[ci], hh[ci]
-            r = rows[sj]
-            args = (layout.cx[r], layout.cy[r], layout.ux[r], layout.uy[r], layout.half[r])
-            # shrunk by 1 mm and still meeting: a disc of radius 1 in both (> 3 mm²)
-            sure = _sat_flat(px, py, pux, puy, ph - DEEP, HALF_WIDTH - DEEP, *args, DEEP)
-            hits = _sat_flat(px, py, pux, puy, ph, HALF_WIDTH, *args, 0.0)
-            state[ci, sj] = np.where(sure, _TOUCH, np.where(hits, _MAYBE, _CLEAR))
-        for col, k in enumerate(todo):
-            known[keys[k]] = state[:, col].copy()
-    table = np.stack([known[key] for key in keys], axis=1)
-    out: npt.NDArray[np.bool_] = (table == _TOUCH).any(axis=1)
-    ci, sj = np.nonzero((table == _MAYBE) & ~out[:, None])
-    if len(ci):
-        q = quads(pp.x[ci], pp.y[ci], pp.ux[ci], pp.uy[ci], pp.hh[ci])
-        area, _ = clip(q, layout.quads[others[sj]])
-        over = area > TOL
-        out[ci[over]] = True
-        for k, c, o in zip(sj.tolist(), ci.tolist(), over.tolist(), strict=True):
-            known[keys[k]][c] = _TOUCH if o else _CLEAR
+
+def _meets(pp: PairPoses, keep: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """Those of `keep` whose footprints meet both supports, also shrunk by `REST_INSET`:
+    overlapping both by 6 x 6 mm needs it (a convex overlap of 36 mm² inside a stick's footprint
+    has an inscribed disc of radius at least 36 / its perimeter)."""
+    todo = keep[pp.meets[keep] == 0]
+    if len(todo):
+        ok = np.ones(len(todo), dtype=bool)
+        for shrink in (0.0, REST_INSET):
+            hits = _sat(pp.x[todo], pp.y[todo], pp.ux[todo], pp.uy[todo], pp.hh[todo] - shrink,
+                        HALF_WIDTH - shrink, pp.support, _PAIR, shrink)  # fmt: skip
+            ok &= hits.all(axis=1)
+        pp.meets[todo] = np.where(ok, 1, 2)
+    out: npt.NDArray[np.intp] = keep[pp.meets[keep] == 1]
     return out
 
 
-_CLEAR, _TOUCH, _MAYBE = 0, 1, 2
+def _touching(
+    pp: PairPoses, keep: npt.NDArray[np.intp], layout: Layout, rows: npt.NDArray[np.intp]
+) -> npt.NDArray[np.bool_]:
+    """Which of the poses `keep` touch one of the sticks `rows` (overlap above the tolerance):
+    footprints shrunk by 1 mm that still meet share a disc of radius 1 (more than 3 mm²); those
+    that meet only unshrunk are clipped."""
+    out = np.zeros(len(keep), dtype=bool)
+    if not len(keep) or not len(rows):
+        return out
+    x, y = pp.x[keep], pp.y[keep]
+    # footprints farther apart than their circumscribed circles reach never meet
+    dx, dy = layout.cx[rows], layout.cy[rows]
+    reach = math.hypot(pp.hh[0], HALF_WIDTH) + np.hypot(layout.half[rows], HALF_WIDTH) + 1e-6
+    ci, sj = np.nonzero(
+        (dx[None, :] - x[:, None]) ** 2 + (dy[None, :] - y[:, None]) ** 2 < reach**2
+    )
+    if not len(ci):
+        return out
+    m = keep[ci]
+    px, py, pux, puy, ph = pp.x[m], pp.y[m], pp.ux[m], pp.uy[m], pp.hh[m]
+    r = rows[sj]
+    args = (layout.cx[r], layout.cy[r], layout.ux[r], layout.uy[r], layout.half[r])
+    sure = _sat_flat(px, py, pux, puy, ph - DEEP, HALF_WIDTH - DEEP, *args, DEEP)
+    out[ci[sure]] = True
+    maybe = _sat_flat(px, py, pux, puy, ph, HALF_WIDTH, *args, 0.0) & ~out[ci]
+    if maybe.any():
+        c, k = ci[maybe], m[maybe]
+        q = quads(pp.x[k], pp.y[k], pp.ux[k], pp.uy[k], pp.hh[k])
+        area, _ = clip(q, layout.quads[r[maybe]])
+        out[c[area > TOL]] = True
+    return out
 
 
 def _rests(pp: PairPoses, keep: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
@@ -460,23 +539,57 @@ def _rests(pp: PairPoses, keep: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
     return out
 
 
+def _samples(h: float) -> tuple[Array, Array]:
+    """Centre-line offsets (mm) for the pile filter, at least `DEEP` from the ends, at most 2 mm
+    apart: three spread ones first, then the rest."""
+    reach = h - DEEP
+    every = np.linspace(-reach, reach, math.ceil(reach) + 1)
+    first = np.array([0.0, -reach / 2, reach / 2])
+    return first, every
+
+
+class _Others:
+    """The pile filter's raster reads for one level: the deepest stick of that level or above at
+    a point, other than the two supports (`Depths`)."""
+
+    def __init__(self, depths: Depths, level: int) -> None:
+        self.top = depths.tops[level]
+        above = depths.above(level)
+        self.above = None if above is None else above.ravel()
+        self.shape = depths.grid.shape
+
+    def refuse(
+        self, pp: PairPoses, keep: npt.NDArray[np.intp], ts: Array, a: int, b: int
+    ) -> npt.NDArray[np.intp]:
+        """Those of `keep` with no centre-line point (at offsets `ts`) deeper than `DEEP` (with
+        the raster's slack) in a stick other than `a` and `b`: such a point is the centre of a
+        disc of radius 1 mm inside both footprints (more than 3 mm²), so the rules refuse it."""
+        if not len(keep):
+            return keep
+        x = pp.x[keep][:, None] + ts[None, :] * pp.ux[keep][:, None]
+        y = pp.y[keep][:, None] + ts[None, :] * pp.uy[keep][:, None]
+        flat, ok = _cells(x.ravel(), y.ravel(), self.shape)
+        flat = np.where(ok, flat, 0)
+        d = self.top.other(flat, a, b)
+        if self.above is not None:
+            d = np.maximum(d, self.above[flat])
+        deep = (ok & (d > DEEP + SLACK + 1e-9)).reshape(x.shape).any(axis=1)
+        out: npt.NDArray[np.intp] = keep[~deep]
+        return out
+
+
 def find_pile(state: StackBackState, player: int, colour: int) -> tuple[Place, Verdict] | None:
     """The first lattice pose of `colour` that piles legally now (None: there is none)."""
     sticks = state.sticks
-    layout = state.layout
     floor = state.floor[player]
     by_level: dict[int, list[int]] = {}
     for i, s in enumerate(sticks):
         if s.level + 1 >= floor and s.colour != colour and not state.carries[i] >> colour & 1:
             by_level.setdefault(s.level, []).append(i)
-    levels = np.array(layout.levels, dtype=np.int64)
-    ex_all = layout.half * np.abs(layout.ux) + HALF_WIDTH * np.abs(layout.uy)
-    ey_all = layout.half * np.abs(layout.uy) + HALF_WIDTH * np.abs(layout.ux)
-    h = HALF_LENGTHS[colour]
     dead = state.dead_pairs
     died: list[tuple[int, int, int]] = []
     try:
-        return _find_pile(state, player, colour, by_level, levels, ex_all, ey_all, h, dead, died)
+        return _find_pile(state, player, colour, by_level, dead, died)
     finally:
         if died:
             state.dead_pairs = dead | frozenset(died)
@@ -484,40 +597,44 @@ def find_pile(state: StackBackState, player: int, colour: int) -> tuple[Place, V
 
 def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
     state: StackBackState, player: int, colour: int, by_level: dict[int, list[int]],
-    levels: npt.NDArray[np.int64], ex_all: Array, ey_all: Array, h: float,
     dead: frozenset[tuple[int, int, int]], died: list[tuple[int, int, int]],
 ) -> tuple[Place, Verdict] | None:  # fmt: skip
     sticks = state.sticks
+    pairs = {
+        level: [p for p in _reaching(sticks, group, colour) if (*p, colour) not in dead]
+        for level, group in by_level.items()
+    }
+    if not any(pairs.values()):
+        return None
     layout = state.layout
-    for level in sorted(by_level):
-        group = by_level[level]
+    depths = state.depths
+    levels = np.array(layout.levels, dtype=np.int64)
+    ex_all = layout.half * np.abs(layout.ux) + HALF_WIDTH * np.abs(layout.uy)
+    ey_all = layout.half * np.abs(layout.uy) + HALF_WIDTH * np.abs(layout.ux)
+    reach = HALF_LENGTHS[colour] + HALF_WIDTH
+    first, every = _samples(HALF_LENGTHS[colour])
+    c = Colour(colour)
+    for level in sorted(pairs):
         others_all = np.nonzero(levels >= level)[0]
-        for i, j in _reaching(sticks, group, colour):
-            if (i, j, colour) in dead:
-                continue
-            a, b = sticks[i], sticks[j]
-            pp = pair_poses(a, b, colour)
-            if not len(pp.x):
-                died.append((i, j, colour))
-                continue
-            x, y = pp.x, pp.y
-            keep = np.arange(len(x))
-            others = others_all[(others_all != i) & (others_all != j)]
-            if len(others):  # only those whose box meets the poses' boxes
-                reach = h + HALF_WIDTH
+        raster = _Others(depths, level)
+        for i, j in pairs[level]:
+            pp = pair_poses(sticks[i], sticks[j], colour)
+            keep = raster.refuse(pp, np.arange(len(pp.x)), first, i, j)
+            keep = _meets(pp, keep)
+            keep = raster.refuse(pp, keep, every, i, j)
+            if len(keep):
+                others = others_all[(others_all != i) & (others_all != j)]
+                x, y = pp.x[keep], pp.y[keep]
+                # only those whose box meets the poses' boxes
                 near = (ox := layout.cx[others]) + (oex := ex_all[others]) >= x.min() - reach
                 near &= ox - oex <= x.max() + reach
                 near &= (oy := layout.cy[others]) + (oey := ey_all[others]) >= y.min() - reach
                 near &= oy - oey <= y.max() + reach
-                others = others[near]
-            if len(others):
-                keep = keep[~_blocked(pp, layout, sticks, others)]
-            if len(keep):
-                keep = _rests(pp, keep)
+                keep = keep[~_touching(pp, keep, layout, others[near])]
+            keep = _rests(pp, keep)
             if not len(keep):  # other sticks only come, so the pair stays without a pose
                 died.append((i, j, colour))
                 continue
-            c = Colour(colour)
             poses = [
                 Place(c, int(pp.x10[m]), int(pp.y10[m]), int(pp.a10[m])) for m in keep.tolist()
             ]
