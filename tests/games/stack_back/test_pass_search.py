@@ -10,7 +10,7 @@ radius 1 mm lies in both footprints, more than the 3 mm² tolerance) and which i
 (`near`: a stick within 3.9 mm of a point, which every stick sharing area with the footprint
 is). A pose is dropped only when those sets prove the rules refuse it (three supports of one
 level, one alone, a support of its colour or carrying it, below the level floor; on the wood,
-reaching more than 1 mm into the gap without crossing it, or off the boards); every other pose
+its centre off both boards without crossing the gap); every other pose
 is judged by the rules `apply` uses (`state.judge`), and the first accepted one counts.
 
 A position counts as missed when the engine offered only `pass` there and this search finds a
@@ -47,6 +47,8 @@ NEAR = 3.9
 """A stick sharing area with a footprint comes within sqrt(3² + 1²) = 3.17 mm of a centre-line
 sample (1 mm apart, the last 1 mm from each end), so within 3.17 + 0.71 of its grid point."""
 GAP = (SPEC.boards[0][2], SPEC.boards[1][0])
+IN = SPEC.margin - 1e-3
+"""A stick on one board stands only with its centre this far inside the board's edges."""
 
 Bits = npt.NDArray[np.int64]
 
@@ -153,7 +155,7 @@ def exhaustive(
     floor = state.floor[player]
     cx = np.arange(X0, X1 + 1)[:, None] + np.zeros((1, NY), dtype=np.int64)
     cy = np.arange(Y0, Y1 + 1)[None, :] + np.zeros((NX, 1), dtype=np.int64)
-    rx0, ry0, rx1, ry1 = SPEC.region
+    _, ry0, _, ry1 = SPEC.region
     for colour in range(NUM_COLOURS):
         if state.supply[player][colour] <= 0:
             continue
@@ -181,18 +183,15 @@ def exhaustive(
                     & (_count(s_here) <= 2)
                     & ((s_here & bad) == 0)
                 )
-            # on the wood: touching nothing surely, within the boards and the gap, not into the
-            # gap by more than 1 mm unless it crosses it
+            # on the wood: touching nothing surely, and either its centre over a board (a stick
+            # on one board may overhang its edges) or crossing the gap (it rests on both)
             ex = h * abs(ux) + HALF_WIDTH * abs(uy)
             ey = h * abs(uy) + HALF_WIDTH * abs(ux)
-            off = (cx - ex < rx0 - 1e-3) | (cx + ex > rx1 + 1e-3)
-            off |= (cy - ey < ry0 - 1e-3) | (cy + ey > ry1 + 1e-3)
-            crosses = (cx - ex < GAP[0]) & (cx + ex > GAP[1])
-            deep_in_gap = np.zeros((NX, NY), dtype=bool)
-            for t in ts:
-                px = cx + t * ux
-                deep_in_gap |= (px > GAP[0] + 1.0) & (px < GAP[1] - 1.0)
-            wood = (sure == 0) & ~off & ~(deep_in_gap & ~crosses)
+            over = np.zeros((NX, NY), dtype=bool)
+            for bx0, by0, bx1, by1 in SPEC.boards:
+                over |= (cx >= bx0 + IN) & (cx <= bx1 - IN) & (cy >= by0 + IN) & (cy <= by1 - IN)
+            crosses = (cx - ex < GAP[0]) & (cx + ex > GAP[1]) & (cy + ey > ry0) & (cy - ey < ry1)
+            wood = (sure == 0) & (over | crosses)
             keep = pile | wood
             ii, jj = np.nonzero(keep)
             if not len(ii):
@@ -246,19 +245,17 @@ def _geometric(  # noqa: PLR0917 - one angle's surviving centres and what judges
     level = np.full(n, -1, dtype=np.int64)  # the highest level touched: the pose's, less one
     np.maximum.at(level, pi, lv[si])
     ok = np.zeros(n, dtype=bool)
-    # on the wood: within the boards and the gap; in the gap only by crossing it
+    # on the wood: its centre over a board (it may overhang that board's edges), or resting on
+    # both boards across the gap
     wood = np.nonzero(level < 0)[0]
     if len(wood):
         b0, b1 = shapely.box(*SPEC.boards[0]), shapely.box(*SPEC.boards[1])
         on0 = shapely.area(shapely.intersection(polys[wood], b0))
         on1 = shapely.area(shapely.intersection(polys[wood], b1))
-        full = 2 * HALF_LENGTHS[colour] * 2 * HALF_WIDTH
-        bx0, by0, bx1, by1 = shapely.bounds(polys[wood]).T
-        rx0, ry0, rx1, ry1 = SPEC.region
-        inside = (bx0 >= rx0 - 1e-3) & (bx1 <= rx1 + 1e-3) & (by0 >= ry0 - 1e-3)
-        inside &= by1 <= ry1 + 1e-3
-        gap = full - on0 - on1
-        ok[wood] = inside & ((gap <= TOUCH + SLOP) | ((on0 >= REST - SLOP) & (on1 >= REST - SLOP)))
+        centres = shapely.centroid(polys[wood])
+        inner = [shapely.box(x0 + IN, y0 + IN, x1 - IN, y1 - IN) for x0, y0, x1, y1 in SPEC.boards]
+        over = shapely.intersects(centres, inner[0]) | shapely.intersects(centres, inner[1])
+        ok[wood] = over | ((on0 >= REST - SLOP) & (on1 >= REST - SLOP))
     # piled: exactly two touched sticks of the level below, 6 x 6 mm on each, of other colours
     # and not carrying this one, at or above the floor
     below = lv[si] == level[pi]  # the supports: the highest touched
@@ -320,8 +317,9 @@ def test_the_exhaustive_search_finds_poses_on_bare_boards() -> None:
     result = exhaustive(state, state.to_move()[0], want=3, max_judged=10)
     assert len(result.found) == 3
     player = state.to_move()[0]
-    assert result.found[0] == Place(Colour.YELLOW, 360, 30, 0)  # the first: lowest angle, x, y
-    assert not has_room(state, player, result.found[0])  # at the boards' edge
+    # the first (lowest angle, x, y): 1 mm inside board A's corner, hanging over both its edges
+    assert result.found[0] == Place(Colour.YELLOW, 10, 10, 0)
+    assert not has_room(state, player, result.found[0])  # 1 mm further out it would fall
     assert has_room(state, player, Place(Colour.YELLOW, 500, 500, 0))
 
 
