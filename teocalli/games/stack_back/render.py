@@ -72,11 +72,6 @@ def render(state: StackBackState, viewer: int | None) -> str:
     return "\n".join(out)
 
 
-def render_text(state: StackBackState) -> str:
-    """The spectator's `render` (what `StackBackState._render` asks for)."""
-    return render(state, None)
-
-
 def render_svg(state: StackBackState, scale: float = 3.0) -> str:
     """Top view as SVG: boards as wood, sticks in their colours, darker and outlined by level."""
     x0, y0, x1, y1 = SPEC.region

@@ -202,16 +202,6 @@ class StackBackState(State):
             return stick
         return settle(stick, self.sticks, self.force, self.moment)
 
-    def level_of(self, place: Place, player: int) -> int | None:
-        """The level `place` would take for `player` now, or None if the rules refuse it."""
-        cache = self._cache
-        if cache is not None and cache.step == len(self.history) and cache.player == player:
-            known = cache.verdicts.get(place)
-            if known is not None:  # a candidate already judged: no second judgement
-                return known.stick.level
-        verdict = self.judge(place, player)
-        return None if isinstance(verdict, str) else verdict.stick.level
-
     def is_free_wood(self, place: Place) -> bool:
         """Whether `place` is a wood candidate still free (so a play on the wood, level 0)."""
         return is_free_wood(self.free, place)
@@ -336,9 +326,9 @@ class StackBackState(State):
         }
 
     def _render(self, player: int | None) -> str:
-        from .render import render_text
+        from .render import render
 
-        return render_text(self)
+        return render(self, player)
 
     def _stats(self) -> dict[str, float | list[float]]:
         return {

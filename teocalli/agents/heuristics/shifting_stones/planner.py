@@ -39,14 +39,6 @@ class Plan:
 EMPTY = Plan((), (), ((),))
 
 
-def move_text(move: int) -> str:
-    """A move without its card: 'shift P-Q' or 'flip C' (cells 1-9)."""
-    if move < len(SWAPS):
-        p, q = SWAPS[move]
-        return f"{p + 1}-{q + 1}"
-    return f"{move - len(SWAPS) + 1}"
-
-
 def _search(
     tables: dict[int, bytes],
     index: int,
