@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from teocalli.games.shifting_stones.components import POINTS, SWAPS
+from teocalli.games.shifting_stones.components import POINTS
 from teocalli.games.shifting_stones.grid import grid_index, neighbours
 from teocalli.games.shifting_stones.solver import SOLVER, Solver
 
