@@ -1,6 +1,6 @@
 """Perft-style legal-move counts from fixed Stack Back positions, verified independently.
 
-Stack Back's poses are continuous, so what `legal_actions` lists is, in the ruling page's own
+Stack Back's poses are continuous, so what `legal_actions` lists is, in the rules' own
 words, a *documented candidate set* (docs/games/stack-back.md, "Candidates"; `apply` accepts any
 legal pose): the candidate generator is itself the definition of the action set. The brute force
 below therefore rebuilds that candidate set from the page's description and judges every
@@ -23,17 +23,17 @@ engine's `geometry.py`, `rules.py`, `balance.py` or `candidates.py`):
   stick standing when the resultant of its weight and loads lies inside the convex hull of its
   contact areas, 1 mm from its edge, loads passed down by the page's lever rule), every stick
   still stands;
-- `pass` exactly when no candidate is legal (what the engine does today, as the page says).
+- `pass` when no candidate is legal (at the positions counted here there always is one; the
+  engine then also runs its pass search, "Blocked players: the search" on the page).
 
 The levels, supports, carried colours and loads of the sticks already placed are recomputed from
 their poses in the order they were laid; the state is read only for its poses, supplies, floors
 and turn.
 
-Two points of the page's description are not what the engine does; by default the brute force
-follows the engine on both (so that the counts can be compared at all) and a strict xfail checks
-each against the page's words: the engine measures the bridges' fractions on the half-length
-less 3 mm (`INSET`), and it drops, before judging, every bridge whose two points lie more than
-the colour's length less 6 mm apart (`length_filter`), legal or not.
+Two details of the page's candidate set are parameters here, so that a test shows each one
+matters: the bridges' fractions are taken on the half-length less 3 mm (`INSET`), and a bridge
+whose two points lie more than the colour's length less 6 mm apart is dropped before judging
+(`length_filter`), legal or not.
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pytest
 import shapely
 
 import teocalli
@@ -201,16 +200,15 @@ def snap(value: float, step: int) -> int:
 
 
 INSET = 3.0
-"""mm: the engine measures the bridges' fractions on each support's half-length less 3 mm (half
-the stick's width: from its centre to the centre of its end square), where the ruling page says
-"of each support's half-length" (inset 0). See the strict xfail below."""
+"""mm: the bridges' fractions are taken on each support's half-length less 3 mm (half the stick's
+width: from its centre to the centre of its end square), as docs/games/stack-back.md says."""
 
 
 def bridges(a: Stick, b: Stick, colour: int, inset: float, length_filter: bool) -> list[Stick]:
     """The three bridges of a colour between two sticks, before any judging.
 
-    With `length_filter`, as the engine does (candidates._pair) though the ruling page does not
-    say so, a bridge is dropped before judging when its two points lie more than the colour's
+    With `length_filter`, as the page says (and candidates._pair does), a bridge is dropped
+    before judging when its two points lie more than the colour's
     length less 6 mm apart (or less than 1 mm).
     """
     (aux, auy), (bux, buy) = a.axis, b.axis
@@ -381,30 +379,24 @@ def test_depth_two_equals_the_brute_force_summed_over_every_child() -> None:
         assert perft(state, 2) == depth_two(state) == count
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "docs/games/stack-back.md (Candidates) starts the three bridges 'from the points at "
-        "-0.5, 0, +0.5 of each support's half-length'; candidates._pair takes 0.5 of the "
-        "half-length less 3 mm, so between the yellows at x 30 and 60 it offers M44.0,34.0@0.0 "
-        "and M44.0,66.0@0.0 where the page's words give M44.0,32.0@0.0 and M44.0,68.0@0.0"
-    ),
-)
-def test_the_bridges_start_at_the_fractions_of_the_half_length_the_page_names() -> None:
-    state = position(TWO_YELLOWS)
-    assert legal(state, 0) == brute_force(state, 0, inset=0.0)
+def test_the_bridges_start_at_half_the_half_length_less_3_mm() -> None:
+    """The page (Candidates): the fractions -0.5, 0, +0.5 of each support's half-length less
+    3 mm: between the yellows at x 30 and 60, mauves at y 50 - 15 and 50 + 15 (34 and 66 once
+    snapped), not at 32 and 68 (the fractions of the whole half-length)."""
+    offered = legal(position(TWO_YELLOWS), 0)
+    assert {"M44.0,34.0@0.0", "M44.0,50.0@0.0", "M44.0,66.0@0.0"} <= offered
+    assert not {"M44.0,32.0@0.0", "M44.0,68.0@0.0"} & offered
+    assert offered != brute_force(position(TWO_YELLOWS), 0, inset=0.0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "docs/games/stack-back.md (Candidates) judges every bridge in full; candidates._pair "
-        "drops a bridge before judging when its two points lie more than the colour's length "
-        "less 6 mm apart, though once snapped it may be legal: after G88.0,20.0@90.0 from "
-        "TWO_YELLOWS, player 1 is not offered M74.0,48.0@125.0, which apply accepts (level 1 on "
-        "Y60 and the green); perft 2 is 333017, the page's candidate set gives 333139"
-    ),
-)
-def test_depth_two_with_every_bridge_judged_in_full() -> None:
+def test_a_bridge_whose_points_lie_too_far_apart_is_no_candidate_yet_may_be_played() -> None:
+    """The page (Candidates): a bridge whose two points lie more than the colour's length less
+    6 mm apart is dropped before judging, though once snapped it may be legal; the candidates are
+    the bots' finite list, and `apply` takes any legal pose (a person may play it)."""
     state = position(TWO_YELLOWS)
-    assert perft(state, 2) == depth_two(state, length_filter=False) == 333139
+    state.apply("G88.0,20.0@90.0", 0)
+    assert "M74.0,48.0@125.0" not in legal(state, 1)
+    assert "M74.0,48.0@125.0" in brute_force(state, 1, length_filter=False)
+    state.apply("M74.0,48.0@125.0", 1)
+    assert state.sticks[-1].level == 1
+    assert perft(position(TWO_YELLOWS), 2) != depth_two(position(TWO_YELLOWS), length_filter=False)
