@@ -81,6 +81,7 @@ OPTION_CAPS: dict[str, float] = {
     "deep_worlds": 32,
     "deep": 32,
     "endgame": 12,
+    "endgame_nodes": 5000,
 }
 """Numeric bot options that scale a bot's work, and their caps on this server."""
 UNCAPPED_OPTIONS = frozenset({"c", "guide", "confidence"})
