@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 CLICKABLE = """() => document.body.dataset.status === 'over'
   || document.querySelector('#board [data-action], #board [data-select], #actionbar button')"""
 
@@ -90,6 +92,7 @@ def play_by_clicking(page: Any, per_turn: int | None = None, max_clicks: int = 1
     """Play seat 1 to the end of the game by pressing the board; return what it did."""
     played = Played()
     moves_this_turn = 0
+    misses = 0
     while played.clicks < max_clicks:
         page.wait_for_function(CLICKABLE, timeout=60000)
         if page.evaluate("document.body.dataset.status") == "over":
@@ -118,7 +121,14 @@ def play_by_clicking(page: Any, per_turn: int | None = None, max_clicks: int = 1
             moves_this_turn = 0
         else:
             continue
-        target.click()
+        try:
+            # A live table (Speed Stack, bots) may draw anew between finding a target and
+            # pressing it, and a selection does not outlive a change of hand: look again.
+            target.click(timeout=5000)
+        except PlaywrightTimeout:
+            misses += 1
+            assert misses <= 20, "the board kept changing under every press for 20 tries"
+            continue
         played.clicks += 1
         if kind == "board":
             played.board_moves += 1
