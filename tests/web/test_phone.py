@@ -207,6 +207,25 @@ SB_READY = """() => document.body.dataset.status === 'over'
       && document.querySelector('#board [data-select], #board [data-action="pass"]'))"""
 
 
+IN_VIEW = """() => {
+  const seen = (node) => {
+    const r = node.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+  };
+  const area = document.querySelector('#board .boards-area');
+  const colours = [...document.querySelectorAll('#board [data-select]')];
+  return {board: Boolean(area && seen(area)), colours: colours.length,
+          seen: colours.filter(seen).length, height: area && area.getBoundingClientRect().height};
+}"""
+"""Whether the boards' area and your supply's colours are all on the screen at once."""
+
+
+def check_hand_and_board(page: Any, where: str) -> None:
+    """The boards and every colour of your supply on the screen together (no scrolling)."""
+    seen = page.evaluate(IN_VIEW)
+    assert seen["board"] and seen["colours"] and seen["seen"] == seen["colours"], f"{where}: {seen}"
+
+
 def test_a_whole_stack_back_game_by_tapping_on_a_phone(server: str, page: Any, phone: Any) -> None:
     """Every stick is placed by tapping: a colour, sometimes the next bots' place or a turn of
     15 degrees and back (the ghost judged each time), then Place; Pass when offered."""
@@ -218,6 +237,9 @@ def test_a_whole_stack_back_game_by_tapping_on_a_phone(server: str, page: Any, p
     SCREENS.mkdir(parents=True, exist_ok=True)
     placed = passes = turned = 0
     zoomed = False
+    phone.wait_for_function(SB_READY)
+    overview_height = phone.evaluate(IN_VIEW)["height"]
+    check_hand_and_board(phone, "both boards")
     for _ in range(200):
         phone.wait_for_function(SB_READY)
         if phone.evaluate("document.body.dataset.status") == "over":
@@ -232,9 +254,15 @@ def test_a_whole_stack_back_game_by_tapping_on_a_phone(server: str, page: Any, p
             assert phone.get_attribute("#board .zoom-button >> nth=1", "aria-pressed") == "true"
             check_sizes(phone, "zoomed on board A")
             check_fits(phone, "zoomed on board A")
+            # Twice the scale, yet the board and your sticks are still seen together.
+            zoomed_height = phone.evaluate(IN_VIEW)["height"]
+            assert zoomed_height > 1.5 * overview_height, (zoomed_height, overview_height)
+            check_hand_and_board(phone, "zoomed on board A")
             phone.screenshot(path=str(SCREENS / "phone-stack-back-zoom.png"))
             zoomed = True
         colours = phone.locator("#board [data-select]")
+        if zoomed and colours.count():
+            check_hand_and_board(phone, f"zoomed, stick {placed}")
         if not colours.count():
             phone.locator("#board [data-action='pass']").tap()
             passes += 1
@@ -355,6 +383,44 @@ DISTINCT = """() => {
 }"""
 
 
+PREVIEW = """() => {
+  const seen = [];
+  const marked = () => [...document.querySelectorAll('#board .cell[data-preview]')];
+  for (const option of document.querySelectorAll('#board .chooser [data-action]')) {
+    option.focus();
+    const cells = marked();
+    const shown = [...document.querySelectorAll('#board .chooser-preview')].filter(
+      (o) => o.getAttribute('display') !== 'none');
+    const box = shown.length === 1 ? shown[0].getBoundingClientRect() : null;
+    const inside = (c) => {
+      const r = c.getBoundingClientRect();
+      return box !== null && r.left >= box.left - 4 && r.right <= box.right + 4
+        && r.top >= box.top - 4 && r.bottom <= box.bottom + 4;
+    };
+    seen.push({action: option.dataset.action,
+               cells: cells.map((c) => c.dataset.pyramidCell).sort(),
+               marks: cells.map((c) => c.dataset.preview),
+               outlines: shown.map((o) => o.dataset.previewFor), inside: cells.every(inside)});
+    option.blur();
+  }
+  return {seen, afterBlur: marked().length};
+}"""
+"""Focus each chooser button in turn: the cells marked on the pyramid and the outline shown."""
+
+
+def check_preview(page: Any, cell: str) -> None:
+    """While a chooser button is focused, exactly its placement's two cells are marked on the
+    pyramid, under one outline; nothing stays marked once it loses focus."""
+    found = page.evaluate(PREVIEW)
+    assert found["seen"] and found["afterBlur"] == 0, (cell, found)
+    for one in found["seen"]:
+        action = one["action"]
+        cells = sorted(action.split("@")[1].split("=")[0].split("-"))
+        assert one["cells"] == cells and cell in cells, (cell, one)
+        assert one["marks"] == [action, action] and one["outlines"] == [action], (cell, one)
+        assert one["inside"], (cell, one)
+
+
 @pytest.mark.parametrize("options", [{}, {"speed": True, "declare": True}])
 def test_every_aztack_placement_is_one_distinct_target(
     server: str, page: Any, phone: Any, options: dict[str, Any]
@@ -395,7 +461,10 @@ def test_every_aztack_placement_is_one_distinct_target(
         assert open_seen["overlaps"] == 0 and open_seen["small"] == 0, (cell, open_seen)
         check_sizes(phone, f"chooser of {cell}")
         check_fits(phone, f"chooser of {cell}")
+        check_preview(phone, cell)
         reached |= set(options_here)
         if cell == seen["cells"][0]:
+            phone.locator("#board .chooser [data-action]").last.focus()
             phone.screenshot(path=str(SCREENS / f"phone-aztack-chooser{len(options)}.png"))
+            phone.locator("#board .chooser [data-action]").last.blur()
     assert reached == legal

@@ -220,6 +220,7 @@ function pyramid(view, ui, ox, oy, change) {
     const entry = s.pyramid[topOf.get(name)];
     const cell = half(x, y, CELL, top, {
       class: "cell",
+      "data-pyramid-cell": name,
       "aria-label": t("aztack.cell", { cell: name, level, half: halfWords(top, t) }),
     });
     const words = [capital(t("aztack.cell", { cell: name, level, half: halfWords(top, t) }))];
@@ -394,9 +395,50 @@ function targets(view, ui, ox, oy) {
   return g;
 }
 
+/**
+ * An outline over the two cells `p` would cover on the pyramid (origin `px`, `py`), hidden until
+ * its chooser button is hovered, focused or touched: the choice is seen on the board, not only in
+ * the button's words. A thick black frame with a white dashed one inside (a shape, not a colour).
+ */
+function previewOutline(p, px, py) {
+  const [[x1, y1], [x2, y2]] = [p.from, p.to].map(cellXY);
+  const box = {
+    x: px + Math.min(x1, x2) * CELL + 3,
+    y: py + Math.min(y1, y2) * CELL + 3,
+    width: (Math.abs(x1 - x2) + 1) * CELL - 6,
+    height: (Math.abs(y1 - y2) + 1) * CELL - 6,
+    rx: 6,
+    fill: "none",
+  };
+  return el(
+    "g",
+    { class: "chooser-preview", "data-preview-for": p.action, display: "none", "pointer-events": "none" },
+    el("rect", { ...box, stroke: "#000", "stroke-width": 8 }),
+    el("rect", { ...box, stroke: "#fff", "stroke-width": 3.5, "stroke-dasharray": "8 5" }),
+  );
+}
+
+/** Show (or hide) a chooser placement on the pyramid: its outline, `data-preview` on its two
+ * cells and `data-previewing` on its button (drawn with a solid frame). */
+function showPreview(node, p, outline, on) {
+  const svg = node.ownerSVGElement;
+  if (!svg) return;
+  for (const other of svg.querySelectorAll(".chooser-preview")) other.setAttribute("display", "none");
+  for (const cell of svg.querySelectorAll(".cell[data-preview]")) cell.removeAttribute("data-preview");
+  for (const button of svg.querySelectorAll("[data-previewing]")) button.removeAttribute("data-previewing");
+  if (!on) return;
+  node.setAttribute("data-previewing", "true");
+  outline.setAttribute("display", "inline");
+  for (const name of [p.from, p.to]) {
+    svg.querySelector(`.cell[data-pyramid-cell="${name}"]`)?.setAttribute("data-preview", p.action);
+  }
+}
+
 /** The open chooser under the pyramid: a heading and one 44 px button per placement over the
- * chosen cell (its small stone as it would lie, its cells, the declared match). {g, height}. */
-function chooserPanel(view, ui, ox, oy, width) {
+ * chosen cell (its small stone as it would lie, its cells, the declared match); hovering,
+ * focusing or touching a button outlines its two cells on the pyramid (origin `px`, `py`).
+ * {g, height}. */
+function chooserPanel(view, ui, ox, oy, width, px = 24, py = 34) {
   const g = el("g", { class: "chooser" });
   if (!chooser || !ui.selected) return { g, height: 0 };
   const cell = chooser.split("|")[2];
@@ -405,6 +447,7 @@ function chooserPanel(view, ui, ox, oy, width) {
   const list = placements(ui).filter((p) => p.from === cell || p.to === cell);
   if (list.length < 2) return { g, height: 0 };
   g.append(heading(ox, oy + 4, t("aztack.choose_title", { cell })));
+  const outlines = el("g", { class: "chooser-previews" });
   let [x, y] = [ox, oy + 14];
   for (const p of list) {
     const words = `${p.from}–${p.to}${p.declared ? ` ${t(`aztack.match_short.${p.declared}`)}` : ""}`;
@@ -419,9 +462,20 @@ function chooserPanel(view, ui, ox, oy, width) {
     );
     const label = placementWords(p, t);
     node.setAttribute("data-tip", label);
+    const outline = previewOutline(p, px, py);
+    outlines.append(outline);
+    const show = (on) => () => showPreview(node, p, outline, on);
+    node.addEventListener("focus", show(true));
+    node.addEventListener("blur", show(false));
+    node.addEventListener("pointerenter", show(true));
+    node.addEventListener("pointerdown", show(true)); // a finger on it: seen before it lifts
+    node.addEventListener("pointerleave", () => {
+      if (document.activeElement !== node) showPreview(node, p, outline, false);
+    });
     g.append(actionTarget(node, p.action, label, ui, { forSelection: true }));
     x += w + 6;
   }
+  g.append(outlines); // over the pyramid and its targets
   return { g, height: y + 50 - oy };
 }
 
@@ -557,7 +611,7 @@ export function render(view, ui) {
     ? ui.t("aztack.bonus_pending", { players: s.bonus_pending.map((p) => ui.playerName(p)).join(", ") })
     : null;
   // The chooser of the placements over one cell, right under the pyramid (the hands move down).
-  const panel = chooserPanel(view, ui, narrow ? 8 : 24, 34 + 4 * CELL + 28, narrow ? width - 16 : 350);
+  const panel = chooserPanel(view, ui, narrow ? 8 : 24, 34 + 4 * CELL + 28, narrow ? width - 16 : 350, 24, 34);
   svg.append(panel.g);
   if (narrow) {
     let y = 34 + 4 * CELL + 50 + panel.height;

@@ -276,14 +276,16 @@ function candidates(view, ui) {
   return g;
 }
 
-/** Both supplies from `oy` down. On a phone (`narrow`) each colour is a 44 px high button, three
- * to a 360 px row, under a label wrapped to the width. Returns {g, height}. */
-function supplies(view, ui, ox, oy, change, narrow = false) {
+/** The supplies of `players` (all by default) from `oy` down. On a phone (`narrow`) each colour
+ * is a 44 px high button, three to a 360 px row, under a label wrapped to the width.
+ * Returns {g, height}. */
+function supplies(view, ui, ox, oy, change, narrow = false, players = null) {
   const { t } = ui;
   const s = view.state;
   const g = el("g", { class: "supply" });
   let y = oy;
   s.supply.forEach((supply, p) => {
+    if (players && !players.includes(p)) return;
     const mine = p === ui.seat;
     const who = { player: ui.playerName(p) };
     const own = narrow ? "stackback.your_supply_tap" : ui.interactive ? "stackback.your_supply_drag" : "stackback.your_supply";
@@ -949,6 +951,24 @@ const NX = 4;
 /** What the boards' area shows on a phone: both boards, or one of them at twice the scale. */
 let zoom = "all";
 
+/** The page above the boards' area (the table's header and turn line, the status, the zoom
+ * buttons) and your supply under it, in CSS px: what must fit the screen beside the area. */
+const AROUND_AREA = 330;
+
+/**
+ * The view `[x0, y0, x1, y1]` (mm) widened, if need be, so that drawn `width` px wide it is no
+ * taller than the screen leaves for it: zoomed on one board (or with sticks far off the wood) the
+ * area would grow past the screen and push your supply out of view.
+ */
+function capped([x0, y0, x1, y1], width) {
+  const screen = typeof window !== "undefined" && window.innerHeight > 0 ? window.innerHeight : 844;
+  const cap = Math.max(220, screen - AROUND_AREA);
+  const wanted = ((y1 - y0) * width) / cap; // mm wide for the cap's height
+  if (wanted <= x1 - x0) return [x0, y0, x1, y1];
+  const extra = (wanted - (x1 - x0)) / 2;
+  return [x0 - extra, y0, x1 + extra, y1];
+}
+
 function zoomView([x0, y0, x1, y1]) {
   const mid = (BOARDS[0][2] + BOARDS[1][0]) / 2;
   if (zoom === "A") return [x0, y0, mid, y1];
@@ -972,9 +992,10 @@ function tallButton(x, y, width, label, cls, onPress, pressed = null) {
 
 /**
  * Stack Back on a phone: the status, three zoom buttons (both boards, A, B), the boards' area at
- * the width, then (for a seat) the stick in hand's buttons: place, put back, turn 15° either way,
- * the bots' previous and next places, pass when the rules offer it, snapping and the verdict; then
- * the supplies, each colour a 44 px button. Press a colour: a stick of it is taken in hand at the
+ * the width (no taller than the screen leaves: see capped), then (for a seat) your supply, each
+ * colour a 44 px button, so the boards and your sticks are seen together at every zoom; the stick
+ * in hand's buttons: place, put back, turn 15° either way, the bots' previous and next places,
+ * pass when the rules offer it, snapping and the verdict; then the other supplies. Press a colour: a stick of it is taken in hand at the
  * bots' first place for it; tap the wood to bring it there, slide a finger on the wood to move
  * it, turn it, then press Place (or tap the stick). Text is 12 px or more at every zoom.
  */
@@ -1011,10 +1032,10 @@ function renderNarrow(view, ui, bounds) {
     );
     y += 52;
   } else zoom = "all";
-  const shown = zoomView(bounds);
+  const areaWidth = NW - 2 * NX;
+  const shown = capped(zoomView(bounds), areaWidth);
   const [vx, vy] = px(shown[0], shown[3]);
   const [vw, vh] = [(shown[2] - shown[0]) * S, (shown[3] - shown[1]) * S];
-  const areaWidth = NW - 2 * NX;
   const k = areaWidth / vw; // CSS px per unit of the boards' drawing
   const areaHeight = vh * k;
   const area = el("svg", {
@@ -1028,7 +1049,8 @@ function renderNarrow(view, ui, bounds) {
   });
   const layer = el("g", { class: "boards-layer" });
   area.append(layer);
-  const [x0, y0, x1, y1] = bounds;
+  // The margin's colour under the whole view (wider than the boards' area when capped).
+  const [x0, y0, x1, y1] = [Math.min(bounds[0], shown[0]), bounds[1], Math.max(bounds[2], shown[2]), bounds[3]];
   const [ax, ay] = px(x0, y1);
   layer.append(el("rect", { x: ax, y: ay, width: (x1 - x0) * S, height: (y1 - y0) * S, fill: "#f4ecdf", stroke: "#b8a584" }));
   const label = 12.5 / k; // 12 px and a little on the screen
@@ -1043,6 +1065,16 @@ function renderNarrow(view, ui, bounds) {
   layer.append(sticks(view, ui, change, label, zoom === "all"));
   svg.append(area);
   y += areaHeight + 6;
+  // Your supply right under the boards: the hand and the board stay in view together (zoomed too).
+  const mySeat = ui.seat !== null && ui.seat !== undefined && ui.seat >= 0 && ui.seat < s.supply.length;
+  let others = s.supply.map((_, p) => p);
+  if (mySeat) {
+    const mine = supplies(view, ui, NX + 4, y + 14, change, true, [ui.seat]);
+    mine.g.classList.add("my-supply");
+    svg.append(mine.g);
+    y += 14 + mine.height - 22; // the next row 8 px under the colours
+    others = others.filter((p) => p !== ui.seat);
+  }
   const seated = ui.seat !== null && ui.seat !== undefined && !view.terminal;
   if (ui.interactive) {
     const parts = ghostNode(t);
@@ -1100,7 +1132,7 @@ function renderNarrow(view, ui, bounds) {
     y += 170 + 4 * 19;
   } else if (seated) y += 170 + 4 * 19;
   y += 14;
-  const supplyRows = supplies(view, ui, NX + 4, y, change, true);
+  const supplyRows = supplies(view, ui, NX + 4, y, change, true, others);
   svg.append(supplyRows.g);
   y += supplyRows.height;
   const legend = headingLines(NX + 4, y, t("stackback.legend"), 36, 17);
