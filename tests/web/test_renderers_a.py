@@ -153,7 +153,7 @@ def test_an_aztack_bonus_is_announced_at_the_table(server: str, page: Any) -> No
 # --- the modules themselves, on views the engine wrote ----------------------------------------
 
 
-def _step_where(
+def step_where(
     name: str, seed: int, event: Callable[[dict[str, Any], dict[str, Any]], bool], **options: Any
 ) -> tuple[dict[str, Any], dict[str, Any], list[Any]]:
     """Seat 1's views before and after the first step of a greedy game where `event` holds."""
@@ -205,7 +205,7 @@ def _kinds(marks: list[str]) -> set[str]:
 def test_stakz_marks_and_announcements(server: str, page: Any) -> None:
     rounds = lambda b, a: len(a["state"]["rounds"]) > len(b["state"]["rounds"])  # noqa: E731
     # A placement that splits a stack: the new stack and the placed tile on its top.
-    split = _step_where(
+    split = step_where(
         "stakz",
         1,
         lambda b, a: not rounds(b, a) and len(a["state"]["stacks"]) > len(b["state"]["stacks"]),
@@ -218,7 +218,7 @@ def test_stakz_marks_and_announcements(server: str, page: Any) -> None:
     assert any("can take one more tile this turn" in tip for tip in seen["tips"])
     assert any("Colours present:" in tip for tip in seen["tips"])
     # Seat 1 draws: the new tile in its own hand is marked, and the pile colour it came from.
-    drew = _step_where(
+    drew = step_where(
         "stakz",
         1,
         lambda b, a: (
@@ -229,7 +229,7 @@ def test_stakz_marks_and_announcements(server: str, page: Any) -> None:
     assert "tile:drawn" in seen["prev"]
     assert any(m.startswith("pile-colour") and m.endswith(":drawn") for m in seen["prev"])
     # A round won: who, the others' points and totals; the new totals are marked.
-    won = _step_where(
+    won = step_where(
         "stakz", 1, lambda b, a: rounds(b, a) and a["state"]["rounds"][-1]["winner"] is not None
     )
     before, after, log = won
@@ -251,7 +251,7 @@ def test_stakz_marks_and_announcements(server: str, page: Any) -> None:
         seen = _render(page, server, "stakz", (before, changed, log))
         assert seen["said"][1] == f"P{loser + 1} scores {words}, {points} in total."
     # The match's end (a target of 1 point ends it with the first round).
-    over = _step_where("stakz", 1, lambda b, a: a["terminal"], target=1)
+    over = step_where("stakz", 1, lambda b, a: a["terminal"], target=1)
     winners = over[1]["outcome"]["winners"]
     total = over[1]["state"]["scores"][winners[0]]
     seen = _render(page, server, "stakz", over)
@@ -266,7 +266,7 @@ def test_stakz_marks_and_announcements(server: str, page: Any) -> None:
 
 
 def test_aztack_marks_and_announcements(server: str, page: Any) -> None:
-    bonus = _step_where(
+    bonus = step_where(
         "aztack",
         1,
         lambda b, a: len(a["state"]["bonus_pending"]) > len(b["state"]["bonus_pending"]),
@@ -289,7 +289,7 @@ def test_aztack_marks_and_announcements(server: str, page: Any) -> None:
         for tip in seen["tips"]
     )
     # The bonus settled: a stone put out of the game, or all kept.
-    settled = _step_where(
+    settled = step_where(
         "aztack",
         1,
         lambda b, a: len(a["state"]["bonus_pending"]) < len(b["state"]["bonus_pending"]),
@@ -305,12 +305,12 @@ placed, as seed 1 now does)."""
 
 
 def test_stack_back_marks_and_announcements(server: str, page: Any) -> None:
-    laid = _step_where("stack-back", SB_SEED, lambda b, a: len(a["state"]["sticks"]) == 3)
+    laid = step_where("stack-back", SB_SEED, lambda b, a: len(a["state"]["sticks"]) == 3)
     seen = _render(page, server, "stack-back", laid)
     assert {"placed"} <= _kinds(seen["prev"]) and {"placed"} <= _kinds(seen["log"])
     assert seen["said"] == []
     assert any(" mm, of P" in tip and "board" in tip for tip in seen["tips"])
-    piled = _step_where(
+    piled = step_where(
         "stack-back",
         SB_SEED,
         lambda b, a: (
@@ -321,13 +321,13 @@ def test_stack_back_marks_and_announcements(server: str, page: Any) -> None:
     seen = _render(page, server, "stack-back", piled)
     assert "piled" in _kinds(seen["prev"]) and "piled" in _kinds(seen["log"])
     assert any("rests on a" in tip for tip in seen["tips"])
-    passed = _step_where(
+    passed = step_where(
         "stack-back", SB_SEED, lambda b, a: a["state"]["passes"] != b["state"]["passes"]
     )
     seen = _render(page, server, "stack-back", passed)
     assert seen["said"][0] == f"P{passed[2][0] + 1} passed: no stick fits."
     assert "passed" in _kinds(seen["prev"]) and "passed" in _kinds(seen["log"])
-    over = _step_where("stack-back", SB_SEED, lambda b, a: a["terminal"])
+    over = step_where("stack-back", SB_SEED, lambda b, a: a["terminal"])
     seen = _render(page, server, "stack-back", over)
     winners = ", ".join(f"P{w + 1}" for w in over[1]["outcome"]["winners"])
     share = "won" if len(over[1]["outcome"]["winners"]) == 1 else "share the win"

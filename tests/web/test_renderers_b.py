@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import teocalli
-from teocalli.agents import make_agent
+
+from .test_renderers_a import step_where
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
 DATA = json.loads(
@@ -165,23 +165,6 @@ def test_space_aztecs_table_marks_the_round_and_explains_every_card(server: str,
 # --- the modules themselves, on views the engine wrote ----------------------------------------
 
 
-def _step_where(
-    name: str, seed: int, event: Callable[[dict[str, Any], dict[str, Any]], bool], **options: Any
-) -> tuple[dict[str, Any], dict[str, Any], list[Any]]:
-    """Seat 1's views before and after the first step of a greedy game where `event` holds."""
-    game = teocalli.load(name, **options)
-    state = game.new_state(seed)
-    bots = [make_agent("greedy", game, seed + p) for p in range(game.num_players)]
-    while not state.is_terminal():
-        player = state.to_move()[0]
-        before = state.view(0)
-        state.apply(bots[player].act(state, player), player)
-        after = state.view(0)
-        if event(before, after):
-            return before, after, list(state.log(0)[-1])
-    raise AssertionError(f"no such step in {name} seed {seed}")
-
-
 RENDER = """async ([game, prev, view, log]) => {
   const i18n = await import('/static/js/i18n.js');
   await i18n.loadCatalogue();
@@ -214,7 +197,7 @@ def _render(page: Any, server: str, game: str, step: tuple[Any, Any, Any]) -> di
 def test_shifting_stones_marks_and_announcements(server: str, page: Any) -> None:
     game = "shifting-stones"
     # A swap: both cells and the card paid, from the previous view and from the log line alone.
-    shift = _step_where(
+    shift = step_where(
         game,
         1,
         lambda b, a: (
@@ -236,13 +219,13 @@ def test_shifting_stones_marks_and_announcements(server: str, page: Any) -> None
         assert f"{log[1].split()[1]}:discarded" in marks
     assert seen["said"] == []
     # A card scored: shown face up among the scorer's cards, marked.
-    scored = _step_where(game, 1, lambda b, a: a["state"]["scored"] != b["state"]["scored"])
+    scored = step_where(game, 1, lambda b, a: a["state"]["scored"] != b["state"]["scored"])
     seen = _render(page, server, game, scored)
     card = scored[2][1].split()[1]
     assert f"{card}:scored" in seen["prev"] and f"{card}:scored" in seen["log"]
     assert any(tip.startswith("Scored by P") and f"Card {card}," in tip for tip in seen["tips"])
     # Seat 1 ends its turn: the cards drawn into its hand are marked.
-    drew = _step_where(
+    drew = step_where(
         game,
         1,
         lambda b, a: b["to_move"] == [0] and len(a["state"]["hand"]) > len(b["state"]["hand"]),
@@ -251,22 +234,20 @@ def test_shifting_stones_marks_and_announcements(server: str, page: Any) -> None
     new = set(drew[1]["state"]["hand"]) - set(drew[0]["state"]["hand"])
     assert {m.split(":")[0] for m in seen["prev"] if m.endswith(":drawn")} == {str(c) for c in new}
     # The discard pile shuffled into a new deck (the solo deck of 16 runs out soon).
-    reshuffle = _step_where(
-        game, 1, lambda b, a: a["state"]["deck"] > b["state"]["deck"], players=1
-    )
+    reshuffle = step_where(game, 1, lambda b, a: a["state"]["deck"] > b["state"]["deck"], players=1)
     seen = _render(page, server, game, reshuffle)
     deck = reshuffle[1]["state"]["deck"]
     assert seen["said"][0] == (
         f"The deck ran out: the discard pile was shuffled into a new deck of {deck} cards."
     )
     # The end triggered, and the game's end with the winner's points.
-    over = _step_where(game, 1, lambda b, a: a["terminal"])
+    over = step_where(game, 1, lambda b, a: a["terminal"])
     seen = _render(page, server, game, over)
     scores = over[1]["outcome"]["scores"]
     winner = over[1]["outcome"]["winners"][0]
     assert seen["said"][-1] == f"Game over: P{winner + 1} wins with {scores[winner]:g} points."
     assert seen["plain"][-1].startswith("Game over: Player ")
-    trigger = _step_where(
+    trigger = step_where(
         game,
         1,
         lambda b, a: any(
@@ -278,16 +259,16 @@ def test_shifting_stones_marks_and_announcements(server: str, page: Any) -> None
     assert any(s.endswith("has scored 10 cards: this round is the last.") for s in seen["said"])
     # Solo: each strike, with what is left; the fourth loses.
     strikes = lambda k: lambda b, a: a["state"]["strikes"] == k and b["state"]["strikes"] == k - 1  # noqa: E731
-    seen = _render(page, server, game, _step_where(game, 1, strikes(1), players=1))
+    seen = _render(page, server, game, step_where(game, 1, strikes(1), players=1))
     assert seen["said"] == [
         "Strike 1 of 4: the turn ended without a card scored. You can afford 2 more."
     ]
     assert any(m.endswith(":strike") for m in seen["prev"])
-    seen = _render(page, server, game, _step_where(game, 1, strikes(2), players=1))
+    seen = _render(page, server, game, step_where(game, 1, strikes(2), players=1))
     assert seen["said"][-1].endswith("You can afford 1 more.")
-    seen = _render(page, server, game, _step_where(game, 1, strikes(3), players=1))
+    seen = _render(page, server, game, step_where(game, 1, strikes(3), players=1))
     assert seen["said"][-1].endswith("The next strike loses the game.")
-    seen = _render(page, server, game, _step_where(game, 1, strikes(4), players=1))
+    seen = _render(page, server, game, step_where(game, 1, strikes(4), players=1))
     assert seen["said"][-2:] == [
         "Strike 4 of 4: the solo game is lost.",
         "Game over: the solo game is lost.",
@@ -312,7 +293,7 @@ def test_space_aztecs_marks_and_announcements(server: str, page: Any) -> None:
     game = "space-aztecs"
     options = {"players": 3}
     # A pile taken.
-    took = _step_where(
+    took = step_where(
         game,
         2,
         lambda b, a: a["state"]["phase"] == "pick" and b["state"]["phase"] == "pick",
@@ -322,7 +303,7 @@ def test_space_aztecs_marks_and_announcements(server: str, page: Any) -> None:
     pile = took[2][1].split()[1]
     assert f"{pile}:taken" in seen["prev"] and f"{pile}:taken" in seen["log"]
     # The round's reveal: the cards in playing order, each marked where it went.
-    revealed = _step_where(
+    revealed = step_where(
         game,
         2,
         lambda b, a: b["state"]["phase"] == "choose" and a["state"]["phase"] != "choose",
@@ -343,7 +324,7 @@ def test_space_aztecs_marks_and_announcements(server: str, page: Any) -> None:
             w.endswith(":saucer") and before.get(c, "").endswith(":view") for c, w in now.items()
         )
 
-    capture = _step_where(game, 2, captured, **options)
+    capture = step_where(game, 2, captured, **options)
     seen = _render(page, server, game, capture)
     before, now = _places(capture[0]), _places(capture[1])
     taken = [
@@ -356,7 +337,7 @@ def test_space_aztecs_marks_and_announcements(server: str, page: Any) -> None:
         sentence = f"P{thief + 1}'s {colour} Flying Saucer captures {name} from P{victim + 1}."
         assert sentence in seen["said"]
     # The world's end.
-    over = _step_where(game, 2, lambda b, a: a["terminal"], **options)
+    over = step_where(game, 2, lambda b, a: a["terminal"], **options)
     seen = _render(page, server, game, over)
     assert seen["said"][-1].startswith("The world ends (")
     winner = over[1]["outcome"]["winners"][0]
