@@ -9,45 +9,20 @@ engine wrote one step apart (seeded games of greedy bots), whose marks and sente
 from __future__ import annotations
 
 import json
-import urllib.request
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import teocalli
-from teocalli.agents import make_agent
+
+from .renderers import create_against_greedy, open_table, step_where
 
 GAMES = ["aztack", "stakz", "stack-back"]
-SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
 
 MY_TURN = "document.querySelector('#turn.mine') !== null"
 ANSWERED = """(before) => document.body.dataset.renders !== before[0]
     || document.body.dataset.step !== before[1]
     || !document.getElementById('error').hidden"""
-
-
-def _create(server: str, game: str, *, seed: int | None = None, **options: Any) -> str:
-    """A table of a person (seat 1) and the greedy bot, made through the API; seat 1's link."""
-    body: dict[str, Any] = {"game": game, "seats": SEATS, "options": options}
-    if seed is not None:
-        body["seed"] = seed
-    request = urllib.request.Request(
-        f"{server}/api/tables",
-        data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        created = json.loads(response.read())
-    link: str = next(s["link"] for s in created["seats"] if s["seat"] == 0)
-    return link
-
-
-def _open(page: Any, server: str, link: str) -> None:
-    page.goto(f"{server}{link}")
-    page.wait_for_selector("#board svg")
-    page.wait_for_function("document.body.dataset.step !== undefined")
 
 
 def _play_my_turn(page: Any) -> None:
@@ -82,8 +57,8 @@ def _play_my_turn(page: Any) -> None:
 def test_the_bots_step_is_marked_and_pieces_explain_themselves(
     server: str, page: Any, game: str
 ) -> None:
-    link = _create(server, game)
-    _open(page, server, link)
+    link = create_against_greedy(server, game)
+    open_table(page, server, link)
     if page.evaluate(MY_TURN):
         _play_my_turn(page)  # it returns once the turn is the bot's
     # The bot plays its turn (first, or after ours); the board then shows its last step.
@@ -141,8 +116,8 @@ def test_an_aztack_bonus_is_announced_at_the_table(server: str, page: Any) -> No
     """A seeded table (Aztack has no hidden information, so a seed may be chosen) where seat 1
     places a bonus stone at once: the table shows the renderer's sentence."""
     seed, bonus = _aztack_bonus_at_once()
-    link = _create(server, "aztack", seed=seed)
-    _open(page, server, link)
+    link = create_against_greedy(server, "aztack", seed=seed)
+    open_table(page, server, link)
     page.fill("#move-filter", bonus)
     page.press("#move-filter", "Enter")
     page.wait_for_function("document.body.dataset.step === '1'")
@@ -151,23 +126,6 @@ def test_an_aztack_bonus_is_announced_at_the_table(server: str, page: Any) -> No
 
 
 # --- the modules themselves, on views the engine wrote ----------------------------------------
-
-
-def step_where(
-    name: str, seed: int, event: Callable[[dict[str, Any], dict[str, Any]], bool], **options: Any
-) -> tuple[dict[str, Any], dict[str, Any], list[Any]]:
-    """Seat 1's views before and after the first step of a greedy game where `event` holds."""
-    game = teocalli.load(name, **options)
-    state = game.new_state(seed)
-    bots = [make_agent("greedy", game, seed + p) for p in range(game.num_players)]
-    while not state.is_terminal():
-        player = state.to_move()[0]
-        before = state.view(0)
-        state.apply(bots[player].act(state, player), player)
-        after = state.view(0)
-        if event(before, after):
-            return before, after, list(state.log(0)[-1])
-    raise AssertionError(f"no such step in {name} seed {seed}")
 
 
 RENDER = """async ([game, prev, view, log]) => {

@@ -11,15 +11,13 @@ bots), whose marks and sentences are exact."""
 from __future__ import annotations
 
 import json
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import teocalli
 
-from .test_renderers_a import step_where
+from .renderers import create_against_greedy, open_table, step_where
 
-SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
 DATA = json.loads(
     (Path(teocalli.__file__).parent / "web" / "data" / "space-aztecs-cards.json").read_text()
 )
@@ -27,27 +25,6 @@ CARDS = {c["id"]: c for c in DATA["cards"]}
 
 MY_TURN = "document.querySelector('#turn.mine') !== null"
 STEP = "document.body.dataset.step"
-
-
-def _create(server: str, game: str, **options: Any) -> str:
-    """A table of a person (seat 1) and the greedy bot, made through the API; seat 1's link."""
-    body = {"game": game, "seats": SEATS, "options": options}
-    request = urllib.request.Request(
-        f"{server}/api/tables",
-        data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        created = json.loads(response.read())
-    link: str = next(s["link"] for s in created["seats"] if s["seat"] == 0)
-    return link
-
-
-def _open(page: Any, server: str, link: str) -> None:
-    page.goto(f"{server}{link}")
-    page.wait_for_selector("#board svg")
-    page.wait_for_function(f"{STEP} !== undefined")
 
 
 def _press(page: Any, selector: str) -> str:
@@ -95,7 +72,7 @@ def _aztecs_card_tip_has_its_points(card_id: str, tip: str) -> bool:
 def test_shifting_stones_table_marks_the_bots_step_and_explains_its_pieces(
     server: str, page: Any
 ) -> None:
-    _open(page, server, _create(server, "shifting-stones"))
+    open_table(page, server, create_against_greedy(server, "shifting-stones"))
     page.wait_for_function(MY_TURN)
     tips = _tips(page)
     assert tips and all(t["tip"].strip() for t in tips)
@@ -135,7 +112,7 @@ def test_shifting_stones_table_marks_the_bots_step_and_explains_its_pieces(
 
 
 def test_space_aztecs_table_marks_the_round_and_explains_every_card(server: str, page: Any) -> None:
-    _open(page, server, _create(server, "space-aztecs", removed_set="pink"))
+    open_table(page, server, create_against_greedy(server, "space-aztecs", removed_set="pink"))
     page.wait_for_selector("#board [data-action^='take ']")
     _press(page, "#board [data-action^='take ']")
     assert "taken" in _marks(page)
