@@ -4,7 +4,7 @@
 // What the last step changed carries `data-last` (the stone placed, the hand that passed...), and
 // cells and stones explain themselves in `data-tip` (their halves in words, where a stone fits).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
-import { capital, counted, heading, headingLines, ink, mark, tip } from "./common.js";
+import { capital, counted, heading, headingLines, ink, mark, namer, tip } from "./common.js";
 
 export const COLOURS = { G: "#2e8b57", O: "#f28c28", Y: "#a8a8a8", B: "#3b6fd8", R: "#8b1e3f" };
 export const GLYPHS = { f: "✿", w: "≈", d: "Ψ", t: "▲" };
@@ -37,9 +37,6 @@ function stoneKey(stone) {
 }
 
 /** Names seats as the table does when it says how, else "Seat N". */
-function nameOf(playerName, t) {
-  return (p) => (playerName ? playerName(p) : t("table.seat_name", { n: p + 1 }));
-}
 
 /** Index in the pyramid of the stone whose half shows on each cell (the newest covering it). */
 function topStones(s) {
@@ -643,7 +640,7 @@ export function render(view, ui) {
  */
 export function announce(prev, view, t, playerName) {
   if (!prev?.state || !view?.state) return [];
-  const name = nameOf(playerName, t);
+  const name = namer(playerName, (p) => t("table.seat_name", { n: p + 1 }));
   const s = view.state;
   const before = prev.state;
   const out = [];

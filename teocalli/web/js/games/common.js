@@ -34,6 +34,16 @@ export function counted(t, count, one, other, params) {
   return t(count === 1 ? one : other, params);
 }
 
+/**
+ * How a game's sentences name a player: the table's `playerName` (given bare, or as `ui`'s
+ * field), else `fallback`, the game's own words ("you", "player 2").
+ */
+export function namer(names, fallback) {
+  if (typeof names === "function") return names;
+  if (typeof names?.playerName === "function") return names.playerName;
+  return fallback;
+}
+
 /** The sentence with its first letter in capitals. */
 export function capital(words) {
   return words ? words[0].toUpperCase() + words.slice(1) : words;

@@ -5,7 +5,7 @@
 // the only cue; every piece explains itself in `data-tip`, and what the last step changed carries
 // `data-last`.
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
-import { heading, headingLines, ink, mark, tip } from "./common.js";
+import { heading, headingLines, ink, mark, namer, tip } from "./common.js";
 
 const DATA = await (await fetch("/static/data/shifting-stones-cards.json")).json();
 const CARDS = new Map(DATA.cards.map((c) => [c.id, c]));
@@ -471,16 +471,13 @@ export function render(view, ui) {
 }
 
 // --- what changes the game's course, in sentences ---------------------------------------------
-function nameOf(names, view, t) {
-  if (typeof names === "function") return names;
-  if (typeof names?.playerName === "function") return names.playerName;
-  return (p) => (p === view.player ? t("shifting.player_you", { n: p + 1 }) : t("shifting.player_n", { n: p + 1 }));
-}
 
 /** Sentences for a reshuffle, a solo strike, the end being triggered and the game's end. */
 export function announce(prev, view, t, names) {
   if (!prev?.state || !view?.state || prev.game !== view.game) return [];
-  const name = nameOf(names, view, t);
+  const name = namer(names, (p) =>
+    t(p === view.player ? "shifting.player_you" : "shifting.player_n", { n: p + 1 }),
+  );
   const p = prev.state;
   const s = view.state;
   const said = [];

@@ -5,7 +5,7 @@
 // points in `data-tip`; what the last step changed carries `data-last`.
 import { tOr } from "../i18n.js";
 import { actionTarget, el, root, text } from "../svg.js";
-import { heading, headingLines, ink, mark, tip } from "./common.js";
+import { heading, headingLines, ink, mark, namer, tip } from "./common.js";
 
 const DATA = await (await fetch("/static/data/space-aztecs-cards.json")).json();
 const CARDS = new Map(DATA.cards.map((c) => [c.id, c]));
@@ -395,16 +395,13 @@ export function render(view, ui) {
 }
 
 // --- what changes the game's course, in sentences ---------------------------------------------
-function nameOf(names, view, t) {
-  if (typeof names === "function") return names;
-  if (typeof names?.playerName === "function") return names.playerName;
-  return (p) => (p === view.player ? t("aztecs.player_you", { n: p + 1 }) : t("aztecs.player_n", { n: p + 1 }));
-}
 
 /** Sentences for the round's reveal, captures, tucks, Temples sheltering, the last round, the end. */
 export function announce(prev, view, t, names) {
   if (!prev?.state || !view?.state || prev.game !== view.game) return [];
-  const name = nameOf(names, view, t);
+  const name = namer(names, (p) =>
+    t(p === view.player ? "aztecs.player_you" : "aztecs.player_n", { n: p + 1 }),
+  );
   const p = prev.state;
   const s = view.state;
   const said = [];

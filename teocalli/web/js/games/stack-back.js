@@ -12,7 +12,7 @@
 // `data-tip` (colour, length, level, what a stick rests on and may still carry).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
 import { hideTip } from "../tips.js";
-import { capital, heading, headingLines, ink, mark, tip, wrap } from "./common.js";
+import { capital, heading, headingLines, ink, mark, namer, tip, wrap } from "./common.js";
 
 const FILL = { Y: "#e8c31c", M: "#b784a7", G: "#4caf50" };
 const LENGTH = { Y: 72, M: 54, G: 36 };
@@ -56,9 +56,6 @@ function colourWords(letter, t) {
 }
 
 /** Names seats as the table does when it says how, else "Seat N". */
-function nameOf(playerName, t) {
-  return (p) => (playerName ? playerName(p) : t("table.seat_name", { n: p + 1 }));
-}
 
 /**
  * What the last step changed: {sticks: Set of indices, supply: Map player -> colour, labels: Map
@@ -1224,7 +1221,7 @@ export function render(view, ui) {
  */
 export function announce(prev, view, t, playerName) {
   if (!prev?.state || !view?.state) return [];
-  const name = nameOf(playerName, t);
+  const name = namer(playerName, (p) => t("table.seat_name", { n: p + 1 }));
   const [s, before] = [view.state, prev.state];
   const out = [];
   if (s.sticks.length === before.sticks.length && view.step > prev.step) {

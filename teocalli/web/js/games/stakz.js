@@ -5,7 +5,7 @@
 // tile, the pile colour drawn from, the totals after a round), and tiles, stacks, hands and the
 // pile explain themselves in `data-tip` (colour and symbol in words, a stack's rules).
 import { actionTarget, el, root, selectTarget, text } from "../svg.js";
-import { capital, counted, heading, headingLines, ink, mark, tip } from "./common.js";
+import { capital, counted, heading, headingLines, ink, mark, namer, tip } from "./common.js";
 
 export const COLOURS = { R: "#d62728", O: "#ff8c00", G: "#2ca02c", B: "#1f5fbf", P: "#7b3fa0" };
 const ORDER = ["R", "O", "G", "B", "P"];
@@ -20,9 +20,6 @@ function colourWords(letter, t) {
 }
 
 /** Names seats as the table does when it says how, else "Seat N". */
-function nameOf(playerName, t) {
-  return (p) => (playerName ? playerName(p) : t("table.seat_name", { n: p + 1 }));
-}
 
 /** A thick black-and-yellow rim around a box the last step changed (shape, not colour alone). */
 function rim(x, y, width, height, kind, pad = 3) {
@@ -478,7 +475,7 @@ export function render(view, ui) {
  */
 export function announce(prev, view, t, playerName) {
   if (!prev?.state || !view?.state) return [];
-  const name = nameOf(playerName, t);
+  const name = namer(playerName, (p) => t("table.seat_name", { n: p + 1 }));
   const s = view.state;
   const out = [];
   const done = prev.state.rounds?.length ?? 0;
