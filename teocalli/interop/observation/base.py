@@ -13,9 +13,9 @@ own fields (`_observe`): it writes into a buffer kept per observing player and r
 fields whose engine values differ from those it last wrote (a value diff, so it is right for any
 state, not only the next one of the same game). It must equal `encode(state.view(player))`
 exactly, which tests/interop/test_observation.py checks on many random games of every game and
-variant, so the no-leak guarantee of views carries over. The same goes for masks:
-`Encoder.mark_legal` may compute the legal dense indices from the engine's fields instead of
-converting every legal action object (`State.legal_action_ints`), and is tested equal to it.
+variant, so the no-leak guarantee of views carries over. Masks come from the engine's own
+legal ids (`State.legal_ids`: each game's move generator yields dense ids, and the objects of
+`legal_actions` are built from them), listed once per step and shared with `apply(int)`.
 An encoder's buffers make it stateful: give each thread (each env) its own encoder.
 
 Every layout starts with the same header (n = number of players):
@@ -238,9 +238,10 @@ class Encoder(ABC):
 
     def mark_legal(self, state: Any, player: int, mask: Mask) -> None:
         """Set 1 in the zeroed `mask` at every dense index `player` may play now (`player` may
-        act, the game is not over). By default from `legal_action_ints`; a game's encoder may
-        compute the indices from the engine's fields (tested equal)."""
-        mask[state.legal_action_ints(player)] = 1
+        act, the game is not over): the engine's legal ids of this step (`State.legal_ids`,
+        each game's move generator by id, listed once per step and shared with the legality
+        check of `apply(int)`)."""
+        mask[state.legal_ids(player)] = 1
 
     def mask(self, state: State, player: int) -> Mask:
         """1 for each dense action index `player` may play now; all 0 if they may not act."""
