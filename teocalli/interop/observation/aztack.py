@@ -109,6 +109,7 @@ class AztackEncoder(Encoder):
 
     incremental = True
     final_is_shared = True  # `_encode` never reads the player
+    final_from_fields = True  # hands are public; the final view adds only the unseen stones' ids
 
     def _observe(self, state: AztackState, player: int, out: Array, memo: Memo) -> None:
         n = self.num_players

@@ -192,7 +192,8 @@ class Encoder(ABC):
     def observe(self, state: State, player: int) -> Array:
         """`player`'s observation at `state`: exactly `encode(state.view(player))`, built from the
         engine's fields when the game's encoder can (a new array every call)."""
-        if state.is_terminal():
+        terminal = state.is_terminal()
+        if terminal and not self.final_from_fields:
             return self._final_observation(state, player)
         if not self.incremental:
             return self.encode(state.view(player))
@@ -202,15 +203,26 @@ class Encoder(ABC):
         out, memo = entry
         out[: self._header_stop] = 0.0
         out[self.f_seat.start + player] = 1.0
-        start = self.f_to_move.start
-        for p in state.to_move():
-            out[start + p] = 1.0
-        decision = state.decision()
-        if decision is not None:
-            out[self.f_decision.start + _DECISION_INDEX[decision]] = 1.0
+        if terminal:
+            out[self.f_terminal.start] = 1.0
+            out[self.f_result.start : self.f_result.stop] = state.returns()
+        else:
+            start = self.f_to_move.start
+            for p in state.to_move():
+                out[start + p] = 1.0
+            decision = state.decision()
+            if decision is not None:
+                out[self.f_decision.start + _DECISION_INDEX[decision]] = 1.0
         out[self.f_progress.start] = scaled(len(state.history), self._max_length)
         self._observe(state, player, out, memo)
+        if terminal:
+            np.clip(out, self.low, self.high, out=out)
         return out.copy()
+
+    final_from_fields = False
+    """True when `_observe` is right at the end too: the final view (which shows everything)
+    encodes to what `_observe` writes from the engine's fields, as in a game whose views hide
+    nothing that the encoding reads. The end then costs one incremental step, not a view."""
 
     final_is_shared = False
     """True when `_encode` of a finished game's view does not depend on the player (the view
