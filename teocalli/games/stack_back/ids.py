@@ -363,26 +363,30 @@ def _pair_keep(
 ) -> npt.NDArray[np.intp]:
     """The poses of `pp` that rest on the sticks `pair`, may stand, and touch none of the
     sticks `others` (rows of the state's layout). The three filters are per pose, so their
-    order does not change the result: the two that need only the pair run first, the touch
-    test last and, along a game, only against the sticks added since the pair's last visit."""
+    order does not change the result: at a pair's first visit they run as the search runs
+    them, and along a game only the touch test runs again, against the sticks added since the
+    pair's last visit, on the poses left."""
     sticks, (i, j) = state.sticks, pair
     key = (sticks[i].pose, sticks[j].pose, colour)
     seen = tuple(sticks[k].pose for k in others.tolist())
     known = _KEEP.get(key)
-    hit = known is not None and seen[: len(known[0])] == known[0]
-    if known is not None and hit:
+    if known is not None and seen[: len(known[0])] == known[0]:
         keep, new = known[1], others[len(known[0]) :]
-    else:
-        keep = search._rests(pp, np.arange(len(pp.x)))
+        if not len(new):
+            return keep
+        if len(keep):
+            keep = keep[~search._touching(pp, keep, state.layout, new)]
+    else:  # the touch test first: it is the cheapest per pose, and `_rests` clips each it keeps
+        keep = np.arange(len(pp.x))
+        if len(others):
+            keep = keep[~search._touching(pp, keep, state.layout, others)]
+        if len(keep):
+            keep = search._rests(pp, keep)
         if len(keep):
             keep = keep[_may_stand(pp, keep, sticks[i], sticks[j])]
-        new = others
-    if len(new) and len(keep):
-        keep = keep[~search._touching(pp, keep, state.layout, new)]
-    if not hit or len(new):
-        if len(_KEEP) >= _KEEP_MAX:
-            _KEEP.clear()
-        _KEEP[key] = (seen, keep)
+    if len(_KEEP) >= _KEEP_MAX:
+        _KEEP.clear()
+    _KEEP[key] = (seen, keep)
     return keep
 
 
