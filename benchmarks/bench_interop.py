@@ -7,6 +7,9 @@ policy everywhere (teocalli's `Rng.randrange` over the legal actions, seeded by 
 - raw: the engine alone. A raw step is what a random playout does (benchmarks/common.py's
   `random_step`): `to_move()`, the engine's own `legal_actions(player)` (action objects), one of
   them drawn, `apply(action)`. No observation, no mask, no dense integers;
+- encoders: the raw loop plus, before each step, the mover's observation and mask from the
+  game's encoder (`Encoder.observe`, `Encoder.mask`): what observing costs on top of the engine,
+  without any adapter's protocol;
 - pettingzoo: the AEC env: `agent_iter`, `last()` (the mover's observation and mask), the legal
   indices from the mask (`np.flatnonzero`), one drawn, `step(index)`;
 - aec-floor: the same AEC loop with a constant observation vector instead of the encoder's (masks
@@ -40,7 +43,7 @@ from .common import random_step
 
 TARGET = 2.0
 """The adapters' goal: at most this many times slower than the raw engine."""
-GOALS = ("pettingzoo", "parallel", "gymnasium", "openspiel")
+GOALS = ("encoders", "pettingzoo", "parallel", "gymnasium", "openspiel")
 """The columns held to TARGET (aec-floor is a reference, not an adapter)."""
 
 
@@ -75,6 +78,29 @@ def raw(name: str) -> Callable[[int], int]:
         state = game.new_state(k)
         while not state.is_terminal():
             random_step(state, rng)
+        return len(state.history)
+
+    return play
+
+
+def engine_encoders(name: str) -> Callable[[int], int]:
+    """The raw loop with the mover's observation and mask built before each step."""
+    from teocalli.interop.observation import encoder_for
+
+    game = teocalli.load(name)
+    encoder = encoder_for(game)
+    observe, mask = encoder.observe, encoder.mask
+
+    def play(k: int) -> int:
+        rng = Rng(k)
+        state = game.new_state(k)
+        while not state.is_terminal():
+            movers = state.to_move()
+            player = movers[rng.randrange(len(movers))] if len(movers) > 1 else movers[0]
+            observe(state, player)
+            mask(state, player)
+            actions = state.legal_actions(player)
+            state.apply(actions[rng.randrange(len(actions))], player)
         return len(state.history)
 
     return play
@@ -191,6 +217,7 @@ def pettingzoo_floor(name: str) -> Callable[[int], int]:
 
 
 ADAPTERS: dict[str, Callable[[str], Callable[[int], int] | None]] = {
+    "encoders": engine_encoders,
     "pettingzoo": pettingzoo_aec,
     "aec-floor": pettingzoo_floor,
     "parallel": pettingzoo_parallel,
@@ -221,7 +248,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per game and adapter")
     parser.add_argument("--games", nargs="*", default=None, help="games (default: all)")
+    parser.add_argument(
+        "--turns",
+        type=int,
+        default=6,
+        help="slices each loop's time is cut into, taken in turn (each plays a whole episode "
+        "at least: use 1 for Stack Back, whose adapter episodes take many seconds)",
+    )
     args = parser.parse_args(argv)
+    if args.turns < 1:
+        parser.error("--turns must be at least 1")
     names = args.games or list(teocalli.games())
     header = f"{'game':<16} {'raw steps/s':>12}"
     for adapter in ADAPTERS:
@@ -229,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     misses: list[str] = []
     for name in names:
-        rates = measure(name, args.seconds)
+        rates = measure(name, args.seconds, args.turns)
         row = f"{name:<16} {rates['raw']:>12.0f}"
         for adapter in ADAPTERS:
             if adapter in rates:

@@ -42,11 +42,17 @@ class Step:
 class State(ABC):
     """A position of a game; mutable, applied to in place; `clone` before exploring."""
 
+    _legal_memo: tuple[int, int, list[int]] | None = None
+    """The legal ids last listed: (steps taken, player, ids). Replaced, never changed in place,
+    so clones may share it; keyed by the number of steps, so any `apply` invalidates it;
+    `determinize` drops it (a sampled world may deal other cards at the same step)."""
+
     def __init__(self, game: Game, seed: int | None) -> None:
         self.game = game
         self.seed = seed
         self.rng = Rng(seed if seed is not None else 0)
         self.history: list[Step] = []
+        self._legal_memo = None
         self._setup()
 
     # --- hooks a game implements --------------------------------------------------------------
@@ -173,7 +179,19 @@ class State(ABC):
         self._check_player(player)
         if self._is_terminal() or player not in self._to_move():
             return []
-        return self._legal_action_ints(player)
+        return list(self.legal_ids(player))
+
+    def legal_ids(self, player: int) -> list[int]:
+        """`legal_action_ints` of a player who may act now, computed once per position and
+        player: the adapters' mask and the check of `apply(int)` share it. The list is the
+        state's own: read it, never change it."""
+        memo = self._legal_memo
+        steps = len(self.history)
+        if memo is not None and memo[0] == steps and memo[1] == player:
+            return memo[2]
+        ids = self._legal_action_ints(player)
+        self._legal_memo = (steps, player, ids)
+        return ids
 
     def _legal_action_ints(self, player: int) -> list[int]:
         """Hook: the legal ids of a player to move (the default: those of the legal actions)."""
@@ -205,7 +223,18 @@ class State(ABC):
         if isinstance(action, str):
             action = self.game.parse_action(action)
         elif isinstance(action, int) and not isinstance(action, bool):
-            action = self.action_from_int(action, player)
+            index = action
+            action = self.action_from_int(index, player)
+            memo = self._legal_memo
+            if (
+                memo is not None
+                and memo[0] == len(self.history)
+                and memo[1] == player
+                and index in memo[2]
+            ):  # listed legal at this very position: no need to ask the rules again
+                effect = self._apply(action, player)
+                self.history.append(Step(player, action, effect))
+                return
         else:
             problem = self._malformed(action)
             if problem is not None:
@@ -278,6 +307,7 @@ class State(ABC):
         if self.game.info.information is Information.PERFECT:
             return self.clone()
         world = self._determinize(player, rng)
+        world._legal_memo = None  # listed for the real deal, not for this world
         world.seed = None  # a sampled world has no seed that deals it: it cannot be saved
         return world
 

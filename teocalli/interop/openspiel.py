@@ -206,9 +206,10 @@ class TeocalliState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self._core is not None
-        mask = self._shared.encoder.mask(self._core.state, player)
-        indices: list[int] = np.flatnonzero(mask).tolist()
-        return indices
+        state = self._core.state
+        if player not in state.to_move():
+            return []
+        return sorted(state.legal_ids(player))  # the ids the masks mark, in OpenSpiel's order
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._core is None:

@@ -208,10 +208,7 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
             return
         if action is None:
             raise IllegalAction(f"{agent} is still in the game: give an action, not None")
-        self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
+        self._cumulative_rewards[agent] = 0.0  # every reward is 0 until the episode ends
         self._cache.clear()
         try:
             apply_index(state, action, agent_index(agent))

@@ -30,6 +30,8 @@ from .test_conformance import CONFIGS, random_game
 
 SHARED_BY_ALL = {
     "game": "the Game: rules, options and codec, fixed for a game and shared by all its states",
+    "_legal_memo": "the legal ids of one step (core/state.py): replaced, never changed in place, "
+    "keyed by the step",
 }
 SHARED: dict[str, dict[str, str]] = {
     "aztack": {

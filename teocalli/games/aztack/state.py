@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from teocalli.core import Decision, Effect, Outcome, Rng, State, ranks_from_keys
 from teocalli.core.outcome import TIE_BREAK, Part
 
-from .actions import KEEP, PASS, Action, Discard, Keep, Match, Pass, Place, malformed
+from .actions import Action, Discard, Keep, Match, Pass, Place, malformed
 from .components import (
     BASE_CELLS,
     BASE_STONES,
@@ -138,12 +138,19 @@ class AztackState(State):
 
     # --- legal actions ------------------------------------------------------------------------
     def _legal_actions(self, player: int) -> list[Any]:
+        table = self.game.codec.table
+        return [table[i] for i in self.legal_ids(player)]
+
+    def _legal_action_ints(self, player: int) -> list[int]:
+        """The move generator, by action id (actions.py's Codec numbering): `_legal_actions`
+        and the adapters' masks both read it, through the per-step `legal_ids`."""
         hand = self.hands[player]
-        if self.pending >> player & 1:
-            return [*(Discard(s) for s in stones_of(hand)), KEEP]
         codec = self.game.codec
-        table, per = codec.table, len(codec.kinds)
-        out: list[Any] = []
+        places = codec.places
+        if self.pending >> player & 1:
+            return [*(places + s for s in stones_of(hand)), places + NUM_STONES]  # discard, keep
+        per = len(codec.kinds)
+        out: list[int] = []
         if hand & self.fits_anywhere:
             for pair, key in self.open_pairs:
                 for flipped, fit, bonus in ((0, FIT0, BONUS0), (1, FIT1, BONUS1)):
@@ -154,11 +161,11 @@ class AztackState(State):
                         s = low.bit_length() - 1
                         base = ((s * SLOTS) + 2 * pair + flipped) * per
                         if per == 1:
-                            out.append(table[base])
+                            out.append(base)
                         else:
-                            out.append(table[base + self._match_kind(s, key, flipped, bonus)])
+                            out.append(base + self._match_kind(s, key, flipped, bonus))
         if not out:
-            out.append(PASS)
+            out.append(places + NUM_STONES + 1)  # pass
         return out
 
     def _match_kind(self, stone: int, key: int, flipped: int, bonus: list[int]) -> int:

@@ -14,7 +14,21 @@ from typing import TYPE_CHECKING, Any
 from teocalli.core import Effect, Outcome, Rng, State, ranks_from_keys
 from teocalli.core.outcome import Part
 
-from .actions import END, SKIP, Action, End, Flip, Score, Shift, Skip, malformed
+from .actions import (
+    END,
+    END_INDEX,
+    SCORE_BASE,
+    SKIP,
+    SKIP_INDEX,
+    Action,
+    End,
+    Flip,
+    Score,
+    Shift,
+    Skip,
+    malformed,
+    to_int,
+)
 from .components import CARD_IDS, CELLS, HAND_SIZE, POINTS, SOLO_DECK, SWAPS, matches
 from .grid import grid_text, random_grid
 
@@ -35,6 +49,8 @@ _PAY: dict[int, tuple[Action, ...]] = {
     for card in CARD_IDS
 }
 """Per card, its 12 shifts then 9 flips: the moves it can pay for (legal-move order)."""
+_PAY_IDS: dict[int, tuple[int, ...]] = {card: tuple(map(to_int, pay)) for card, pay in _PAY.items()}
+"""The action ids of `_PAY`, in its order."""
 
 
 class EndReason(enum.Enum):
@@ -117,6 +133,19 @@ class ShiftingStonesState(State):
         if self.can_skip(player):
             actions.append(SKIP)
         return actions
+
+    def _legal_action_ints(self, player: int) -> list[int]:
+        """`_legal_actions` by action id, in the same order, from the same prebuilt tables
+        (the object list stays the playouts' own: its tuples cost less than ids to objects)."""
+        hand = self.hands[player]
+        grid = self.grid
+        ids = [SCORE_BASE + c - 1 for c in hand if matches(c, grid)]
+        for c in hand:
+            ids.extend(_PAY_IDS[c])
+        ids.append(END_INDEX)
+        if self.can_skip(player):
+            ids.append(SKIP_INDEX)
+        return ids
 
     _malformed = staticmethod(malformed)  # one check of an object's fields, in actions.py
 

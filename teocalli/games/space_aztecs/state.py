@@ -24,10 +24,10 @@ from teocalli.core import Decision, Effect, Outcome, Rng, State, ranks_from_keys
 from .actions import (
     CAPTURE_BASE,
     CHOOSE_BASE,
-    KEEP,
+    KEEP_INDEX,
     TABLE,
     TAKE_BASE,
-    TUCK,
+    TUCK_INDEX,
     Action,
     Capture,
     Choose,
@@ -213,21 +213,24 @@ class SpaceAztecsState(State):
         return self.phase is Phase.OVER
 
     def _legal_actions(self, player: int) -> list[Any]:
+        return [TABLE[i] for i in self.legal_ids(player)]
+
+    def _legal_action_ints(self, player: int) -> list[int]:
+        """The move generator, by action id (actions.py's numbering): `_legal_actions` and the
+        adapters' masks both read it, through the per-step `legal_ids`."""
         phase = self.phase
         if phase is Phase.PICK:
             return [
-                TABLE[TAKE_BASE + x]
-                for x in range(NUM_PILES)
-                if self.pile_size[x] and self.holder[x] < 0
+                TAKE_BASE + x for x in range(NUM_PILES) if self.pile_size[x] and self.holder[x] < 0
             ]
         if phase is Phase.CHOOSE:
             pile = self.held[player]
             where = self.where
-            return [TABLE[CHOOSE_BASE + c] for c in range(NUM_CARDS) if where[c] == pile]
+            return [CHOOSE_BASE + c for c in range(NUM_CARDS) if where[c] == pile]
         if phase is Phase.CAPTURE:
             targets = self.targets(self.victims[0], COLOUR[self.saucer])
-            return [TABLE[CAPTURE_BASE + c] for c in targets]
-        return [TUCK, KEEP]
+            return [CAPTURE_BASE + c for c in targets]
+        return [TUCK_INDEX, KEEP_INDEX]
 
     def _phase_now(self) -> str:
         phase = self.phase

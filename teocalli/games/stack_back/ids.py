@@ -327,14 +327,8 @@ def _pile_poses(
                 pp = search.pair_poses(sticks[i], sticks[j], colour)
                 if not len(pp.x):
                     continue
-                keep = np.arange(len(pp.x))
                 others = others_all[(others_all != i) & (others_all != j)]
-                if len(others):
-                    keep = keep[~search._touching(pp, keep, layout, others)]
-                if len(keep):
-                    keep = search._rests(pp, keep)
-                if len(keep):
-                    keep = keep[_may_stand(pp, keep, sticks[i], sticks[j])]
+                keep = _pair_keep(state, pp, (i, j), colour, others)
                 if len(keep):
                     x10, y10, a10 = pp.x10[keep], pp.y10[keep], pp.a10[keep]
                     bins, ranks = _bins(colour, x10, y10, a10), _ranks(x10, y10, a10)
@@ -348,6 +342,52 @@ def _pile_poses(
     rows = np.concatenate(parts)
     out: npt.NDArray[np.int64] = rows[rows[:, 0] >= 0]
     return out, pairs
+
+
+_KEEP: dict[tuple[Place, Place, int], tuple[tuple[Place, ...], npt.NDArray[np.intp]]] = {}
+"""Per pair of supports and colour: the poses (indices into its `PairPoses`) that rest on both,
+may stand and touch none of the other sticks listed with them (their poses, in placing order),
+kept across positions. Sticks are only ever added, each after those before it, so at a later
+position of the same game the others of a pair's level extend that list: only the new ones are
+clipped against the poses left. Keyed by poses, so any state (a clone, a determinized world,
+another game) finds only entries made with the same sticks."""
+_KEEP_MAX = 20_000
+
+
+def _pair_keep(
+    state: StackBackState,
+    pp: search.PairPoses,
+    pair: tuple[int, int],
+    colour: int,
+    others: npt.NDArray[np.intp],
+) -> npt.NDArray[np.intp]:
+    """The poses of `pp` that rest on the sticks `pair`, may stand, and touch none of the
+    sticks `others` (rows of the state's layout). The three filters are per pose, so their
+    order does not change the result: at a pair's first visit they run as the search runs
+    them, and along a game only the touch test runs again, against the sticks added since the
+    pair's last visit, on the poses left."""
+    sticks, (i, j) = state.sticks, pair
+    key = (sticks[i].pose, sticks[j].pose, colour)
+    seen = tuple(sticks[k].pose for k in others.tolist())
+    known = _KEEP.get(key)
+    if known is not None and seen[: len(known[0])] == known[0]:
+        keep, new = known[1], others[len(known[0]) :]
+        if not len(new):
+            return keep
+        if len(keep):
+            keep = keep[~search._touching(pp, keep, state.layout, new)]
+    else:  # the touch test first: it is the cheapest per pose, and `_rests` clips each it keeps
+        keep = np.arange(len(pp.x))
+        if len(others):
+            keep = keep[~search._touching(pp, keep, state.layout, others)]
+        if len(keep):
+            keep = search._rests(pp, keep)
+        if len(keep):
+            keep = keep[_may_stand(pp, keep, sticks[i], sticks[j])]
+    if len(_KEEP) >= _KEEP_MAX:
+        _KEEP.clear()
+    _KEEP[key] = (seen, keep)
+    return keep
 
 
 _VERDICTS: dict[tuple[Lattice, Structure], bool] = {}

@@ -131,10 +131,15 @@ class StakzState(State):
         return self.over
 
     def _legal_actions(self, player: int) -> list[Action]:
+        table = act.TABLE
+        return [table[i] for i in self.legal_ids(player)]
+
+    def _legal_action_ints(self, player: int) -> list[int]:
+        """The move generator, by action id (actions.py's numbering): `_legal_actions` and the
+        adapters' masks both read it, through the per-step `legal_ids`."""
         hand = self.hands[player]
         held = [t for t in range(NUM_TILES) if hand[t]]
-        table = act.TABLE
-        out: list[Action] = []
+        out: list[int] = []
         used = self.used
         for s, stack in enumerate(self.stacks):
             if used >> s & 1:
@@ -142,15 +147,12 @@ class StakzState(State):
             _, full = colour_bits(stack)
             fits = MATCHES[stack[-1]]
             base = s * NUM_TILES
-            for t in held:
-                if fits[t] and not full >> COLOUR[t] & 1:
-                    out.append(table[base + t])
+            out.extend(base + t for t in held if fits[t] and not full >> COLOUR[t] & 1)
         if self.pile:
-            out.extend(
-                table[act.END_INDEX + 1 + c] for c in range(NUM_COLOURS) if self.pile_colours[c]
-            )
+            end = act.END_INDEX + 1
+            out.extend(end + c for c in range(NUM_COLOURS) if self.pile_colours[c])
         else:
-            out.append(table[act.END_INDEX])
+            out.append(act.END_INDEX)
         return out
 
     _malformed = staticmethod(act.malformed)  # one check of an object's fields, in actions.py

@@ -27,26 +27,20 @@ from typing import Any
 
 import numpy as np
 
-from teocalli.games.aztack.actions import Codec
 from teocalli.games.aztack.components import (
-    BONUS0,
-    BONUS1,
     CELLS,
-    FIT0,
-    FIT1,
     HAND_SIZE,
     NUM_COLOURS,
     NUM_GLYPHS,
     NUM_STONES,
     PAIRS,
-    SLOTS,
     parse_cell,
     parse_half,
     stone_id,
 )
 from teocalli.games.aztack.state import AztackState
 
-from .base import Array, Encoder, Layout, Mask, Memo, changed, one_hot, scaled
+from .base import Array, Encoder, Layout, Memo, changed, one_hot, scaled
 
 MAX_LEVEL = 12.0
 _LEVELS = np.array([scaled(h, MAX_LEVEL) for h in range(64)])
@@ -115,6 +109,7 @@ class AztackEncoder(Encoder):
 
     incremental = True
     final_is_shared = True  # `_encode` never reads the player
+    final_from_fields = True  # hands are public; the final view adds only the unseen stones' ids
 
     def _observe(self, state: AztackState, player: int, out: Array, memo: Memo) -> None:
         n = self.num_players
@@ -161,35 +156,6 @@ class AztackEncoder(Encoder):
             out[bonus + p] = float(state.pending >> p & 1)
             out[last + p] = scaled(state.last_placed[p] + 1, max_length)
         out[self.f_out.start] = scaled(state.out_of_play.bit_count(), NUM_STONES)
-
-    def mark_legal(self, state: AztackState, player: int, mask: Mask) -> None:
-        """`_legal_actions` by index (actions.py's Codec numbering)."""
-        codec = self.game.codec
-        assert isinstance(codec, Codec)
-        hand, places, per = state.hands[player], codec.places, len(codec.kinds)
-        if state.pending >> player & 1:
-            while hand:
-                low = hand & -hand
-                hand ^= low
-                mask[places + low.bit_length() - 1] = 1
-            mask[places + NUM_STONES] = 1  # keep
-            return
-        found = False
-        if hand & state.fits_anywhere:
-            for pair, key in state.open_pairs:
-                for flipped, fit, bonus in ((0, FIT0, BONUS0), (1, FIT1, BONUS1)):
-                    stones = fit[key] & hand
-                    while stones:
-                        low = stones & -stones
-                        stones ^= low
-                        s = low.bit_length() - 1
-                        base = ((s * SLOTS) + 2 * pair + flipped) * per
-                        if per != 1:
-                            base += state._match_kind(s, key, flipped, bonus)
-                        mask[base] = 1
-                        found = True
-        if not found:
-            mask[places + NUM_STONES + 1] = 1  # pass
 
 
 ENCODER = AztackEncoder

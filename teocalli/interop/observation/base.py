@@ -13,9 +13,9 @@ own fields (`_observe`): it writes into a buffer kept per observing player and r
 fields whose engine values differ from those it last wrote (a value diff, so it is right for any
 state, not only the next one of the same game). It must equal `encode(state.view(player))`
 exactly, which tests/interop/test_observation.py checks on many random games of every game and
-variant, so the no-leak guarantee of views carries over. The same goes for masks:
-`Encoder.mark_legal` may compute the legal dense indices from the engine's fields instead of
-converting every legal action object (`State.legal_action_ints`), and is tested equal to it.
+variant, so the no-leak guarantee of views carries over. Masks come from the engine's own
+legal ids (`State.legal_ids`: each game's move generator yields dense ids, and the objects of
+`legal_actions` are built from them), listed once per step and shared with `apply(int)`.
 An encoder's buffers make it stateful: give each thread (each env) its own encoder.
 
 Every layout starts with the same header (n = number of players):
@@ -192,7 +192,8 @@ class Encoder(ABC):
     def observe(self, state: State, player: int) -> Array:
         """`player`'s observation at `state`: exactly `encode(state.view(player))`, built from the
         engine's fields when the game's encoder can (a new array every call)."""
-        if state.is_terminal():
+        terminal = state.is_terminal()
+        if terminal and not self.final_from_fields:
             return self._final_observation(state, player)
         if not self.incremental:
             return self.encode(state.view(player))
@@ -202,15 +203,26 @@ class Encoder(ABC):
         out, memo = entry
         out[: self._header_stop] = 0.0
         out[self.f_seat.start + player] = 1.0
-        start = self.f_to_move.start
-        for p in state.to_move():
-            out[start + p] = 1.0
-        decision = state.decision()
-        if decision is not None:
-            out[self.f_decision.start + _DECISION_INDEX[decision]] = 1.0
+        if terminal:
+            out[self.f_terminal.start] = 1.0
+            out[self.f_result.start : self.f_result.stop] = state.returns()
+        else:
+            start = self.f_to_move.start
+            for p in state.to_move():
+                out[start + p] = 1.0
+            decision = state.decision()
+            if decision is not None:
+                out[self.f_decision.start + _DECISION_INDEX[decision]] = 1.0
         out[self.f_progress.start] = scaled(len(state.history), self._max_length)
         self._observe(state, player, out, memo)
+        if terminal:
+            np.clip(out, self.low, self.high, out=out)
         return out.copy()
+
+    final_from_fields = False
+    """True when `_observe` is right at the end too: the final view (which shows everything)
+    encodes to what `_observe` writes from the engine's fields, as in a game whose views hide
+    nothing that the encoding reads. The end then costs one incremental step, not a view."""
 
     final_is_shared = False
     """True when `_encode` of a finished game's view does not depend on the player (the view
@@ -238,9 +250,10 @@ class Encoder(ABC):
 
     def mark_legal(self, state: Any, player: int, mask: Mask) -> None:
         """Set 1 in the zeroed `mask` at every dense index `player` may play now (`player` may
-        act, the game is not over). By default from `legal_action_ints`; a game's encoder may
-        compute the indices from the engine's fields (tested equal)."""
-        mask[state.legal_action_ints(player)] = 1
+        act, the game is not over): the engine's legal ids of this step (`State.legal_ids`,
+        each game's move generator by id, listed once per step and shared with the legality
+        check of `apply(int)`)."""
+        mask[state.legal_ids(player)] = 1
 
     def mask(self, state: State, player: int) -> Mask:
         """1 for each dense action index `player` may play now; all 0 if they may not act."""

@@ -27,33 +27,16 @@ from typing import Any
 
 import numpy as np
 
-from teocalli.games.shifting_stones.actions import (
-    END_INDEX,
-    FLIP_BASE,
-    SCORE_BASE,
-    SHIFT_BASE,
-    SKIP_INDEX,
-)
 from teocalli.games.shifting_stones.components import (
     CELLS,
     NUM_CARDS,
     POINTS,
-    SWAPS,
     SYMBOLS,
-    matches,
 )
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
-from .base import Array, Encoder, Layout, Mask, Memo, changed, changed_rows, one_hot, scaled
+from .base import Array, Encoder, Layout, Memo, changed, changed_rows, one_hot, scaled
 
-_PAY = np.array(
-    [
-        [SHIFT_BASE + (c - 1) * len(SWAPS) + s for s in range(len(SWAPS))]
-        + [FLIP_BASE + (c - 1) * CELLS + cell for cell in range(CELLS)]
-        for c in range(NUM_CARDS + 1)  # row 0 unused: card ids start at 1
-    ]
-)
-"""Per card id, the dense indices of its 12 shifts and 9 flips (actions.py's numbering)."""
 _CARD_BASE = np.arange(-1, NUM_CARDS)
 """Card id k at index k - 1: `_CARD_BASE[cards]` (as an array index)."""
 
@@ -142,19 +125,6 @@ class ShiftingStonesEncoder(Encoder):
         row = out[start : start + NUM_CARDS]
         row[:] = 0.0
         row[_CARD_BASE[cards]] = 1.0
-
-    def mark_legal(self, state: ShiftingStonesState, player: int, mask: Mask) -> None:
-        """`_legal_actions` by index: score a matching card, pay any card, end, skip if allowed."""
-        hand = state.hands[player]
-        if hand:
-            mask[_PAY[hand]] = 1
-            grid = state.grid
-            for c in hand:
-                if matches(c, grid):
-                    mask[SCORE_BASE + c - 1] = 1
-        mask[END_INDEX] = 1
-        if state.can_skip(player):
-            mask[SKIP_INDEX] = 1
 
 
 ENCODER = ShiftingStonesEncoder

@@ -40,13 +40,6 @@ from typing import Any
 
 import numpy as np
 
-from teocalli.games.space_aztecs.actions import (
-    CAPTURE_BASE,
-    CHOOSE_BASE,
-    KEEP_INDEX,
-    TAKE_BASE,
-    TUCK_INDEX,
-)
 from teocalli.games.space_aztecs.components import (
     CARD_BY_ID,
     COLOUR,
@@ -69,7 +62,7 @@ from teocalli.games.space_aztecs.state import (
     SpaceAztecsState,
 )
 
-from .base import Array, Encoder, Layout, Mask, Memo, changed, one_hot, scaled
+from .base import Array, Encoder, Layout, Memo, changed, one_hot, scaled
 
 PHASES = ("pick", "choose", "resolve", "capture", "tuck", "over")
 assert tuple(p.name.lower() for p in Phase) == PHASES, "PHASES must follow the engine's Phase"
@@ -327,23 +320,6 @@ class SpaceAztecsEncoder(Encoder):
             total = Sheet(codex, aztecs, penalty, captured).total
             totals.append(max(-1.0, min(1.0, total / 100)))
         return totals
-
-    def mark_legal(self, state: SpaceAztecsState, player: int, mask: Mask) -> None:
-        """`_legal_actions` by index (actions.py's numbering)."""
-        phase = state.phase
-        if phase is Phase.PICK:
-            for x in range(NUM_PILES):
-                if state.pile_size[x] and state.holder[x] < 0:
-                    mask[TAKE_BASE + x] = 1
-        elif phase is Phase.CHOOSE:
-            pile = state.held[player]
-            mask[CHOOSE_BASE : CHOOSE_BASE + NUM_CARDS] = np.array(state.where) == pile
-        elif phase is Phase.CAPTURE:
-            targets = state.targets(state.victims[0], COLOUR[state.saucer])
-            mask[[CAPTURE_BASE + c for c in targets]] = 1
-        else:
-            mask[TUCK_INDEX] = 1
-            mask[KEEP_INDEX] = 1
 
 
 ENCODER = SpaceAztecsEncoder

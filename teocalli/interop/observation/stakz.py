@@ -30,11 +30,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from teocalli.games.stakz import actions as act
 from teocalli.games.stakz.components import (
     COLOUR,
     COLOUR_LETTERS,
-    MATCHES,
     MAX_STACKS,
     NUM_COLOURS,
     NUM_SYMBOLS,
@@ -42,9 +40,9 @@ from teocalli.games.stakz.components import (
     TOTAL_TILES,
     parse_tile,
 )
-from teocalli.games.stakz.state import StakzState, colour_bits
+from teocalli.games.stakz.state import StakzState
 
-from .base import Array, Encoder, Layout, Mask, Memo, changed, one_hot, scaled
+from .base import Array, Encoder, Layout, Memo, changed, one_hot, scaled
 
 MAX_HEIGHT = 8
 _HAND_KEYS = tuple(f"hand{p}" for p in range(16))
@@ -167,26 +165,6 @@ class StakzEncoder(Encoder):
                     tiles[:] = 0.0
                     tiles[p] = hand
                     tiles[p] *= 0.25
-
-    def mark_legal(self, state: StakzState, player: int, mask: Mask) -> None:
-        """`_legal_actions` by index (actions.py's numbering), set in one assignment."""
-        hand = state.hands[player]
-        held = [t for t in range(NUM_TILES) if hand[t]]
-        indices: list[int] = []
-        used = state.used
-        for s, stack in enumerate(state.stacks):
-            if used >> s & 1:
-                continue
-            _, full = colour_bits(stack)
-            fits = MATCHES[stack[-1]]
-            base = s * NUM_TILES
-            indices.extend(base + t for t in held if fits[t] and not full >> COLOUR[t] & 1)
-        if state.pile:
-            end = act.END_INDEX + 1
-            indices.extend(end + c for c in range(NUM_COLOURS) if state.pile_colours[c])
-        else:
-            indices.append(act.END_INDEX)
-        mask[indices] = 1
 
 
 ENCODER = StakzEncoder

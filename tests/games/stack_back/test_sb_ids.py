@@ -10,6 +10,7 @@ filters that built the mask). A snap is the same when the table is built again.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -180,3 +181,38 @@ def test_pass_is_the_only_id_when_nothing_fits() -> None:
         else:
             with pytest.raises(IllegalAction, match="only when no stick"):
                 world.apply(PASS_ID, player)
+
+
+def test_the_incremental_pile_filter_equals_a_fresh_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Along a game, a pair's poses are clipped only against the sticks added since its last
+    visit (`ids._KEEP`); the mask and snaps equal those of an empty memo at every step, and the
+    memo saves clipping (counted in pose x stick tests)."""
+    tests = [0]
+    touching = ids.search._touching
+
+    def counted(pp: Any, keep: Any, layout: Any, rows: Any) -> Any:
+        tests[0] += len(keep) * len(rows)
+        return touching(pp, keep, layout, rows)
+
+    monkeypatch.setattr(ids.search, "_touching", counted)
+    game = teocalli.load("stack-back")
+    state = game.new_state(11)
+    rng = Rng(4)
+    warm = fresh = 0
+    ids._KEEP.clear()
+    for _ in range(14):
+        player = state.current_player()
+        tests[0] = 0
+        kept = ids._table(state, player)
+        warm += tests[0]
+        memo = dict(ids._KEEP)
+        ids._KEEP.clear()
+        tests[0] = 0
+        again = ids._table(state, player)
+        fresh += tests[0]
+        ids._KEEP.update(memo)
+        assert kept.ids == again.ids, len(state.history)
+        assert kept.snaps == again.snaps, len(state.history)
+        state.apply(kept.ids[rng.randrange(len(kept.ids))], player)
+    assert len(state.sticks) >= 8
+    assert warm < fresh / 2, (warm, fresh)
