@@ -25,8 +25,8 @@ import numpy.typing as npt
 from .actions import Colour, Place, lattice_index
 from .balance import Stick
 from .components import LENGTHS, NUM_COLOURS, SPEC
-from .geometry import Array, Mask, clip, quads, sat_hits
-from .rules import TOL, Footprints, Layout, Verdict, on_wood, piled, pose_key, settle, touches
+from .geometry import Array, Mask, clip, deep_hits, quads, sat_hits
+from .rules import TOL, Footprints, Layout, Verdict, on_wood, piled, pose_key, settle, touch_matrix
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +106,13 @@ def _covers(stick: Stick) -> npt.NDArray[np.intp]:
            np.array([stick.half]))  # fmt: skip
     f = wood.feet
     idx = np.nonzero(sat_hits(*one, f.cx, f.cy, f.ux, f.uy, f.half)[0])[0]
-    if len(idx):
-        area, _ = clip(np.repeat(quads(*one), len(idx), axis=0), wood.quads[idx])
-        idx = idx[area > TOL]
+    if len(idx):  # clipped only where the footprints shrunk by DEEP no longer meet
+        sure = deep_hits(*one, f.cx[idx], f.cy[idx], f.ux[idx], f.uy[idx], f.half[idx])[0]
+        edge = idx[~sure]
+        if len(edge):
+            area, _ = clip(np.repeat(quads(*one), len(edge), axis=0), wood.quads[edge])
+            sure[~sure] = area > TOL
+        idx = idx[sure]
     if len(_COVERS) >= _MEMO_MAX:
         _COVERS.clear()
     _COVERS[stick.pose] = idx
@@ -139,32 +143,54 @@ def wood_moves(free: Mask, supply: Sequence[int], owner: int) -> list[Move]:
     return [(wood.indices[i], wood.poses[i], verdicts[i]) for i in ok.tolist()]
 
 
+@dataclass(frozen=True, slots=True)
+class Bridge:
+    """One pair's bridges in one colour: dense indices and footprints, as arrays."""
+
+    index: npt.NDArray[np.int64]
+    cx: Array
+    cy: Array
+    ux: Array
+    uy: Array
+    half: Array
+
+
+Bridges = tuple[Bridge, ...]
+"""For two sticks, per colour: the bridges a stick of that colour may make."""
+_PAIRS: dict[tuple[int, int], Bridges] = {}
+"""`_pair` per two poses (by `pose_key`): pure geometry, so kept across positions."""
+_PLACES: dict[int, Place] = {}
+"""The pose of each dense index a bridge has had (pure geometry, kept across positions)."""
+
+
 def pile_poses(
     sticks: Sequence[Stick],
     carries: Sequence[int],
     supply: Sequence[int],
     floor: int,
     layout: Layout | None = None,
-) -> list[Place]:
-    """The bridging poses to try (before judging), deduplicated, in index order.
+) -> Bridge:
+    """The bridging poses to try (before judging), deduplicated, in index order, as arrays.
 
-    With the position's `layout` the pairs within reach are found with numpy (distances within
-    `_EXACT` of the reach are recomputed with math.hypot, so the pairs are exactly the scalar
-    rule's), and each pair's bridges come from a memo keyed by the two poses."""
+    Each pair's bridges come from a memo keyed by the two poses. A pair is tried when its ends
+    are within the reach of the longest colour the player holds (with the position's `layout`,
+    found with numpy: distances within `_EXACT` of the reach are recomputed with math.hypot, so
+    the pairs are exactly the scalar rule's)."""
     by_level: dict[int, list[int]] = {}
     for i, s in enumerate(sticks):
         if s.level + 1 >= floor:
             by_level.setdefault(s.level, []).append(i)
-    found: dict[int, Place] = {}
     longest = max(LENGTHS[c] for c in range(NUM_COLOURS) if supply[c] > 0) if any(supply) else 0.0
     limit = longest - 6
     have = [c for c in range(NUM_COLOURS) if supply[c] > 0]
     memo = _PAIRS
     if len(memo) >= _MEMO_MAX:
         memo.clear()
+        _PLACES.clear()
     if layout is None or layout.keys is None or len(layout.cx) != len(sticks):
         layout = None
     keys = layout.keys.tolist() if layout is not None and layout.keys is not None else None
+    parts: list[Bridge] = []
     for group in by_level.values():
         for i, j in _within_reach(sticks, group, limit, layout):
             a, b = sticks[i], sticks[j]
@@ -179,13 +205,20 @@ def pile_poses(
             held = carries[i] | carries[j]
             ca, cb = a.pose.colour, b.pose.colour
             for c in have:
-                if c not in (ca, cb) and not held >> c & 1:
-                    for index, place in bridges[c]:
-                        if index not in found:
-                            found[index] = place
-    return [found[k] for k in sorted(found)]
+                if c not in (ca, cb) and not held >> c & 1 and len(bridges[c].index):
+                    parts.append(bridges[c])
+    if not parts:
+        return _NO_BRIDGE
+    index = np.concatenate([p.index for p in parts])
+    index, first = np.unique(index, return_index=True)  # sorted: index order; one per pose
+    return Bridge(
+        index,
+        *(np.concatenate([getattr(p, f) for p in parts])[first] for f in _FIELDS),
+    )
 
 
+_FIELDS = ("cx", "cy", "ux", "uy", "half")
+_NO_BRIDGE = Bridge(np.zeros(0, dtype=np.int64), *(np.zeros(0) for _ in _FIELDS))
 _EXACT = 1e-6
 
 
@@ -213,12 +246,6 @@ def _within_reach(
     return [(group[r], group[c]) for r, c in zip(rows.tolist(), cols.tolist(), strict=True)]
 
 
-Bridges = tuple[tuple[tuple[int, Place], ...], ...]
-"""For two sticks: per colour, the bridges (dense index, pose) a stick of that colour may make."""
-_PAIRS: dict[tuple[int, int], Bridges] = {}
-"""`_pair` per two poses (by `pose_key`): pure geometry, so kept across positions."""
-
-
 def _pair(a: Stick, b: Stick) -> Bridges:
     per_colour: list[list[tuple[int, Place]]] = [[] for _ in range(NUM_COLOURS)]
     turn = -1.0 if a.ux * b.ux + a.uy * b.uy < 0 else 1.0
@@ -242,7 +269,15 @@ def _pair(a: Stick, b: Stick) -> Bridges:
             index = lattice_index(c, x10, y10, a10)
             if index is not None:
                 per_colour[c].append((index, Place(Colour(c), x10, y10, a10)))
-    return tuple(tuple(b) for b in per_colour)
+    out = []
+    for bridges in per_colour:
+        places = [p for _, p in bridges]
+        feet = Footprints.of(places)
+        for i, place in bridges:
+            _PLACES.setdefault(i, place)
+        index = np.array([i for i, _ in bridges], dtype=np.int64)
+        out.append(Bridge(index, feet.cx, feet.cy, feet.ux, feet.uy, feet.half))
+    return tuple(out)
 
 
 def pile_moves(
@@ -256,18 +291,29 @@ def pile_moves(
     floor: int,
     owner: int,
 ) -> list[Move]:
-    """The bridging candidates the rules allow now."""
-    poses = pile_poses(sticks, carries, supply, floor, layout)
-    if not poses:
+    """The bridging candidates the rules allow now.
+
+    What touches what is found for all bridges at once (`touch_matrix`); a bridge is judged one
+    by one (`piled`, then balance) only when it touches exactly two sticks of the level below
+    its derived level, at or above the player's floor: any other is refused by `piled` or
+    skipped (touching nothing, or below the floor) anyway."""
+    bridges = pile_poses(sticks, carries, supply, floor, layout)
+    if not len(bridges.index) or not len(layout.cx):
         return []
+    matrix = touch_matrix(layout, bridges, bridges.index)
+    touched = matrix.touched
+    levels = np.array(layout.levels, dtype=np.int64)
+    top = np.where(touched, levels[None, :], -1).max(axis=1)
+    two = (touched & (levels[None, :] == top[:, None])).sum(axis=1) == 2
+    rows = np.nonzero((top >= 0) & two & (top + 1 >= floor))[0]
     out = []
-    for pose, touched in zip(poses, touches(layout, Footprints.of(poses)), strict=True):
-        if not touched:
-            continue
-        stick = piled(pose, owner, touched, sticks, carries)
+    for row, touches_of in zip(rows.tolist(), matrix.values(rows), strict=True):
+        index = int(bridges.index[row])
+        pose = _PLACES[index]
+        stick = piled(pose, owner, touches_of, sticks, carries)
         if isinstance(stick, str) or stick.level < floor:
             continue
         verdict = settle(stick, sticks, force, moment)
         if not isinstance(verdict, str):
-            out.append((_index(pose), pose, verdict))
+            out.append((index, pose, verdict))
     return out
