@@ -22,10 +22,10 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from .actions import Colour, Place, lattice_index
+from .actions import A10, A_CELLS, X_CELLS, XY10, Y_CELLS, Colour, Place, lattice_index
 from .balance import Stick
-from .components import LENGTHS, NUM_COLOURS, SPEC
-from .geometry import Array, Mask, clip, deep_hits, quads, sat_hits
+from .components import HALF_LENGTHS, LENGTHS, NUM_COLOURS, SPEC
+from .geometry import Array, Mask, axis, clip, deep_hits, quads, sat_hits
 from .rules import TOL, Footprints, Layout, Verdict, on_wood, piled, pose_key, settle, touch_matrix
 
 
@@ -145,7 +145,7 @@ def wood_moves(free: Mask, supply: Sequence[int], owner: int) -> list[Move]:
 
 @dataclass(frozen=True, slots=True)
 class Bridge:
-    """One pair's bridges in one colour: dense indices and footprints, as arrays."""
+    """Bridging poses by dense index, with their footprints as arrays (`Bridge.of`)."""
 
     index: npt.NDArray[np.int64]
     cx: Array
@@ -154,9 +154,21 @@ class Bridge:
     uy: Array
     half: Array
 
+    @staticmethod
+    def of(index: npt.NDArray[np.int64]) -> Bridge:
+        """The footprints of dense indices, the same numbers `Footprints.of` gives their poses:
+        x10 / 10 and y10 / 10 in doubles, the axis from `axis` (one per lattice angle)."""
+        rest, yi = np.divmod(index, Y_CELLS)
+        rest, xi = np.divmod(rest, X_CELLS)
+        colour, ai = np.divmod(rest, A_CELLS)
+        ux, uy = _AXES
+        return Bridge(index, (xi * XY10) / 10, (yi * XY10) / 10, ux[ai], uy[ai], _HALVES[colour])
 
-Bridges = tuple[Bridge, ...]
-"""For two sticks, per colour: the bridges a stick of that colour may make."""
+
+_AXES = np.array([axis(a * A10) for a in range(A_CELLS)]).T.copy()
+_HALVES = np.array(HALF_LENGTHS, dtype=np.float64)
+Bridges = tuple[npt.NDArray[np.int64], ...]
+"""For two sticks, per colour: the dense indices of the bridges a stick of that colour may make."""
 _PAIRS: dict[tuple[int, int], Bridges] = {}
 """`_pair` per two poses (by `pose_key`): pure geometry, so kept across positions."""
 _PLACES: dict[int, Place] = {}
@@ -190,35 +202,29 @@ def pile_poses(
     if layout is None or layout.keys is None or len(layout.cx) != len(sticks):
         layout = None
     keys = layout.keys.tolist() if layout is not None and layout.keys is not None else None
-    parts: list[Bridge] = []
+    parts: list[npt.NDArray[np.int64]] = []
+    # the colours each stick refuses to carry: its own, and those it already carries
+    refuses = [1 << s.pose.colour | carries[k] for k, s in enumerate(sticks)]
     for group in by_level.values():
         for i, j in _within_reach(sticks, group, limit, layout):
-            a, b = sticks[i], sticks[j]
-            key = (keys[i], keys[j]) if keys is not None else (pose_key(a.pose), pose_key(b.pose))
-            known = memo.get(key)
-            if known is not None:
-                bridges = known
+            if keys is not None:
+                key = (keys[i], keys[j])
             else:
-                bridges = _pair(a, b)
+                key = (pose_key(sticks[i].pose), pose_key(sticks[j].pose))
+            bridges = memo.get(key)
+            if bridges is None:
+                bridges = _pair(sticks[i], sticks[j])
                 if key[0] >= 0 and key[1] >= 0:  # off the lattice: not memoised
                     memo[key] = bridges
-            held = carries[i] | carries[j]
-            ca, cb = a.pose.colour, b.pose.colour
+            refused = refuses[i] | refuses[j]
             for c in have:
-                if c not in (ca, cb) and not held >> c & 1 and len(bridges[c].index):
+                if not refused >> c & 1 and len(bridges[c]):
                     parts.append(bridges[c])
     if not parts:
-        return _NO_BRIDGE
-    index = np.concatenate([p.index for p in parts])
-    index, first = np.unique(index, return_index=True)  # sorted: index order; one per pose
-    return Bridge(
-        index,
-        *(np.concatenate([getattr(p, f) for p in parts])[first] for f in _FIELDS),
-    )
+        return Bridge.of(np.zeros(0, dtype=np.int64))
+    return Bridge.of(np.unique(np.concatenate(parts)))  # sorted: index order; one per pose
 
 
-_FIELDS = ("cx", "cy", "ux", "uy", "half")
-_NO_BRIDGE = Bridge(np.zeros(0, dtype=np.int64), *(np.zeros(0) for _ in _FIELDS))
 _EXACT = 1e-6
 
 
@@ -269,15 +275,10 @@ def _pair(a: Stick, b: Stick) -> Bridges:
             index = lattice_index(c, x10, y10, a10)
             if index is not None:
                 per_colour[c].append((index, Place(Colour(c), x10, y10, a10)))
-    out = []
     for bridges in per_colour:
-        places = [p for _, p in bridges]
-        feet = Footprints.of(places)
         for i, place in bridges:
             _PLACES.setdefault(i, place)
-        index = np.array([i for i, _ in bridges], dtype=np.int64)
-        out.append(Bridge(index, feet.cx, feet.cy, feet.ux, feet.uy, feet.half))
-    return tuple(out)
+    return tuple(np.array([i for i, _ in b], dtype=np.int64) for b in per_colour)
 
 
 def pile_moves(
