@@ -171,8 +171,14 @@ Bridges = tuple[npt.NDArray[np.int64], ...]
 """For two sticks, per colour: the dense indices of the bridges a stick of that colour may make."""
 _PAIRS: dict[tuple[int, int], Bridges] = {}
 """`_pair` per two poses (by `pose_key`): pure geometry, so kept across positions."""
-_PLACES: dict[int, Place] = {}
-"""The pose of each dense index a bridge has had (pure geometry, kept across positions)."""
+
+
+def place_of(index: int) -> Place:
+    """The pose of a dense index (`lattice_index` read back)."""
+    rest, yi = divmod(index, Y_CELLS)
+    rest, xi = divmod(rest, X_CELLS)
+    colour, ai = divmod(rest, A_CELLS)
+    return Place(Colour(colour), xi * XY10, yi * XY10, ai * A10)
 
 
 def pile_poses(
@@ -198,7 +204,6 @@ def pile_poses(
     memo = _PAIRS
     if len(memo) >= _MEMO_MAX:
         memo.clear()
-        _PLACES.clear()
     if layout is None or layout.keys is None or len(layout.cx) != len(sticks):
         layout = None
     keys = layout.keys.tolist() if layout is not None and layout.keys is not None else None
@@ -275,9 +280,6 @@ def _pair(a: Stick, b: Stick) -> Bridges:
             index = lattice_index(c, x10, y10, a10)
             if index is not None:
                 per_colour[c].append((index, Place(Colour(c), x10, y10, a10)))
-    for bridges in per_colour:
-        for i, place in bridges:
-            _PLACES.setdefault(i, place)
     return tuple(np.array([i for i, _ in b], dtype=np.int64) for b in per_colour)
 
 
@@ -310,7 +312,7 @@ def pile_moves(
     out = []
     for row, touches_of in zip(rows.tolist(), matrix.values(rows), strict=True):
         index = int(bridges.index[row])
-        pose = _PLACES[index]
+        pose = place_of(index)
         stick = piled(pose, owner, touches_of, sticks, carries)
         if isinstance(stick, str) or stick.level < floor:
             continue

@@ -371,9 +371,20 @@ def settle(
     stick: Stick, sticks: Sequence[Stick], force: Sequence[float], moment: Sequence[complex]
 ) -> Verdict | str:
     """Check balance after adding `stick`: a Verdict, or which stick would fall."""
+    return settle_reads(stick, sticks, force, moment)[0]
+
+
+def settle_reads(
+    stick: Stick, sticks: Sequence[Stick], force: Sequence[float], moment: Sequence[complex]
+) -> tuple[Verdict | str, tuple[int, ...]]:
+    """`settle`, and the sticks whose loads it read (the verdict stays while theirs do)."""
     falls, deltas = try_add(sticks, force, moment, stick)
     if falls is None:
-        return Verdict(stick, deltas)
+        return Verdict(stick, deltas), tuple(deltas)
+    return _falls(falls, sticks), tuple(deltas)
+
+
+def _falls(falls: int, sticks: Sequence[Stick]) -> str:
     if falls == NEW:
         return (
             "this stick would fall: its weight and load are not inside its support polygon, "

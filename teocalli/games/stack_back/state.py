@@ -19,9 +19,10 @@ from teocalli.core.outcome import Part
 from . import ids, search
 from .actions import PASS, Action, Colour, Pass, Place, malformed, pose
 from .balance import Stick
-from .candidates import _index, all_free, is_free_wood, pile_moves, still_free, wood_moves
+from .candidates import _index, all_free, is_free_wood, still_free, wood_moves
 from .components import SPEC
 from .geometry import Mask
+from .piles import Piles, stamp
 from .rules import Footprints, Layout, Verdict, on_wood, piled, settle, touches
 from .search import Depths
 
@@ -61,6 +62,9 @@ class StackBackState(State):
         self._free: Mask = all_free()
         self._folded = 0  # how many sticks _layout and _free account for (folded in lazily)
         self._depths = Depths.empty()
+        self._piles = Piles.empty()
+        self._stamps: list[int] = []
+        """Per stick, the stamp of the last change to its loads or carried colours (piles.py)."""
         self.no_wood = 0
         """Colours (bits) the search found no wood pose for: placing sticks only takes wood away,
         so they stay without one (a cache of search.find, never saved)."""
@@ -89,12 +93,13 @@ class StackBackState(State):
         other.force = self.force.copy()
         other.moment = self.moment.copy()
         other.carries = self.carries.copy()
+        other._stamps = self._stamps.copy()
         other.supply = [s.copy() for s in self.supply]
         other.floor = self.floor.copy()
         other.piled_plays = self.piled_plays.copy()
         other.passes = self.passes.copy()
         other.fumbles = self.fumbles.copy()
-        # _layout, _free, _cache and _pending are replaced, never changed: shared safely.
+        # _layout, _free, _piles, _cache and _pending are replaced, never changed: shared safely.
 
     @property
     def layout(self) -> Layout:
@@ -141,16 +146,19 @@ class StackBackState(State):
         if cache is not None and cache.step == key and cache.player == player:
             return cache
         moves = wood_moves(self.free, self.supply[player], player)
-        moves += pile_moves(
+        piles = self._piles.with_sticks(self.sticks, self.layout)
+        piled_moves, self._piles = piles.moves(
             self.sticks,
             self.layout,
-            carries=self.carries,
-            force=self.force,
-            moment=self.moment,
-            supply=self.supply[player],
-            floor=self.floor[player],
-            owner=player,
+            self.carries,
+            self.force,
+            self.moment,
+            self._stamps,
+            self.supply[player],
+            self.floor[player],
+            player,
         )
+        moves += piled_moves
         if not moves:  # nothing on the candidate lists: the search over every pose decides
             moves = [(_index(p), p, v) for p, v in search.find(self, player)]
         moves.sort(key=lambda m: m[0])
@@ -278,6 +286,10 @@ class StackBackState(State):
             self.moment[i] += d_m
         for s in stick.supports:
             self.carries[s] |= 1 << stick.colour
+        now = stamp()
+        for s in verdict.deltas:
+            self._stamps[s] = now
+        self._stamps.append(now)
         self.sticks.append(stick)
         self.force.append(stick.weight)
         self.moment.append(0j)
