@@ -172,27 +172,30 @@ class Piles:
         two = (touched & (levels[None, :] == top[:, None])).sum(axis=1) == 2
         pick = np.nonzero((top >= 0) & two & (top + 1 >= floor))[0]
         counts = touched[pick].sum(axis=1).tolist()
+        indices = self.poses.index[slots[pick]].tolist()
         kept = self.kept
         learnt: dict[tuple[int, int], Kept] = {}
-        todo: list[int] = []
         found: list[Kept | None] = []
-        for k, (slot, count) in enumerate(zip(slots[pick].tolist(), counts, strict=True)):
-            entry = kept.get((owner, int(self.poses.index[slot])))
+        todo: list[int] = []
+        for k, (index, count) in enumerate(zip(indices, counts, strict=True)):
+            entry = kept.get((owner, index))
             if entry is not None and entry.touches == count and _holds(entry, stamps):
                 found.append(entry)
             else:
                 found.append(None)
                 todo.append(k)
         if todo:
-            values = _values(self, layout, slots[pick[todo]], touched[pick[todo]])
-            for k, touches_of in zip(todo, values, strict=True):
-                index = int(self.poses.index[slots[pick[k]]])
+            rows = pick[todo]
+            for k, touches_of in zip(
+                todo, _values(self, layout, slots[rows], touched[rows]), strict=True
+            ):
+                index = indices[k]
                 stick = piled(place_of(index), owner, touches_of, sticks, carries)
-                reads = () if isinstance(stick, str) else stick.supports
-                entry = Kept(stick, None, counts[k], tuple((s, stamps[s]) for s in reads))
+                supports = () if isinstance(stick, str) else stick.supports
+                entry = Kept(stick, None, counts[k], tuple((s, stamps[s]) for s in supports))
                 found[k] = learnt[(owner, index)] = entry
         out: list[Move] = []
-        for k, entry in enumerate(found):
+        for index, entry in zip(indices, found, strict=True):
             assert entry is not None
             stick = entry.stick
             if isinstance(stick, str) or stick.level < floor:
@@ -200,13 +203,12 @@ class Piles:
             verdict = entry.verdict
             if verdict is None:
                 verdict, read = settle_reads(stick, sticks, force, moment)
-                reads = {*stick.supports, *read}
-                index = int(self.poses.index[slots[pick[k]]])
+                seen = sorted({*stick.supports, *read})
                 learnt[(owner, index)] = replace(
-                    entry, verdict=verdict, reads=tuple((s, stamps[s]) for s in sorted(reads))
+                    entry, verdict=verdict, reads=tuple((s, stamps[s]) for s in seen)
                 )
             if not isinstance(verdict, str):
-                out.append((int(self.poses.index[slots[pick[k]]]), stick.pose, verdict))
+                out.append((index, stick.pose, verdict))
         if not learnt:
             return out, self
         return out, replace(self, kept={**kept, **learnt})
