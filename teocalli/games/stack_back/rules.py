@@ -326,14 +326,15 @@ def piled(
         if carries[s] >> colour & 1:
             held = SPEC.names[sticks[s].colour]
             return f"a {held} stick that already carries a {name} cannot take a second {name}"
-    stick = base(pose, owner, level)
-    centre = stick.centre
-    return replace(
-        stick,
-        supports=(below[0][0], below[1][0]),
-        contacts=tuple(complex(t[2], t[3]) - centre for t in below),
-        polygon=_polygon(stick, sticks[below[0][0]], sticks[below[1][0]]),
-    )
+    ux, uy = axis(pose.a10)
+    cx, cy, half = pose.x10 / 10, pose.y10 / 10, HALF_LENGTHS[colour]
+    centre = complex(cx, cy)
+    a, b = below[0][0], below[1][0]
+    return Stick(
+        pose, owner, level, cx, cy, ux, uy, half, WEIGHTS[colour], (a, b),
+        tuple(complex(t[2], t[3]) - centre for t in below),
+        _polygon(pose, (cx, cy, ux, uy, half), sticks[a], sticks[b]),
+    )  # fmt: skip
 
 
 _POLYGONS: dict[tuple[int, int, int], tuple[Edge, ...]] = {}
@@ -342,16 +343,17 @@ positions (the candidates bridging two sticks are judged again at every step of 
 _POLYGONS_MAX = 100_000
 
 
-def _polygon(stick: Stick, a: Stick, b: Stick) -> tuple[Edge, ...]:
-    """The support polygon of `stick` resting on `a` and `b` (memoised on the lattice)."""
-    key = (pose_key(stick.pose), pose_key(a.pose), pose_key(b.pose))
+def _polygon(
+    pose: Place, frame: tuple[float, float, float, float, float], a: Stick, b: Stick
+) -> tuple[Edge, ...]:
+    """The support polygon of a stick at `pose` (centre, axis and half-length `frame`) resting
+    on `a` and `b` (memoised on the lattice)."""
+    key = (pose_key(pose), pose_key(a.pose), pose_key(b.pose))
     known = _POLYGONS.get(key) if min(key) >= 0 else None
     if known is not None:
         return known
-    feet = _feet(stick)
-    polygon = support(
-        [clip_polygon(feet, _feet(a)), clip_polygon(feet, _feet(b))], stick.cx, stick.cy
-    )
+    feet = corners(*frame)
+    polygon = support([clip_polygon(feet, _feet(a)), clip_polygon(feet, _feet(b))], *frame[:2])
     if min(key) >= 0:
         if len(_POLYGONS) >= _POLYGONS_MAX:
             _POLYGONS.clear()
