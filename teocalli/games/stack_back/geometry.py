@@ -70,6 +70,35 @@ def sat_hits(  # noqa: PLR0917 - two sets of footprints, five parallel columns e
     return hits
 
 
+def sat_pairs(  # noqa: PLR0917 - two sets of footprints, five parallel columns each
+    cx: Array, cy: Array, ux: Array, uy: Array, h: Array,
+    dx: Array, dy: Array, vx: Array, vy: Array, k: Array, w: float = HALF_WIDTH,
+) -> Mask:  # fmt: skip
+    """`sat_hits` for pairs given as parallel arrays (footprint i against footprint i): the same
+    arithmetic element by element, so the same verdicts."""
+    ddx = dx - cx
+    ddy = dy - cy
+    c = np.abs(ux * vx + uy * vy)
+    s = np.abs(ux * vy - uy * vx)
+    on_u = np.abs(ddx * ux + ddy * uy) < h + k * c + w * s - EPS
+    on_v = np.abs(-ddx * uy + ddy * ux) < w + k * s + w * c - EPS
+    on_p = np.abs(ddx * vx + ddy * vy) < k + h * c + w * s - EPS
+    on_q = np.abs(-ddx * vy + ddy * vx) < w + h * s + w * c - EPS
+    hits: Mask = on_u & on_v & on_p & on_q
+    return hits
+
+
+def near_pairs(  # noqa: PLR0917 - two sets of centres and half-lengths
+    cx: Array, cy: Array, h: Array, dx: Array, dy: Array, k: Array
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The pairs (i, j) of two sets of footprints whose circumscribed circles meet: only they
+    may overlap (a bound with room to spare: it never drops a pair that overlaps)."""
+    r = np.hypot(h, HALF_WIDTH)[:, None] + np.hypot(k, HALF_WIDTH)[None, :]
+    d2 = (dx[None, :] - cx[:, None]) ** 2 + (dy[None, :] - cy[:, None]) ** 2
+    ci, sj = np.nonzero(d2 < r * r + 1e-6)
+    return ci, sj
+
+
 DEEP = 1.0
 """mm: footprints that still meet when both are shrunk by this on every side share a disc of
 this radius, pi mm² (more than the touch tolerance, `rules.TOL`): they touch without clipping."""

@@ -24,8 +24,8 @@ import numpy.typing as npt
 
 from .actions import Place, lattice_index
 from .balance import NEW, Load, Stick, try_add
-from .components import HALF_LENGTHS, SPEC, WEIGHTS
-from .geometry import DEEP, Array, axis, box, clip, deep_hits, quads, sat_hits
+from .components import HALF_LENGTHS, HALF_WIDTH, SPEC, WEIGHTS
+from .geometry import DEEP, Array, axis, box, clip, near_pairs, quads, sat_hits, sat_pairs
 from .support import Edge, Point, corners, rectangle, support
 from .support import clip as clip_polygon
 
@@ -252,18 +252,34 @@ class TouchMatrix:
 
 
 def touch_matrix(layout: Layout, feet: Feet, keys: npt.NDArray[np.int64] | None) -> TouchMatrix:
-    """The touches of every footprint of `feet` (with their `pose_key`s) on the placed sticks."""
-    args = (feet.cx, feet.cy, feet.ux, feet.uy, feet.half,
-            layout.cx, layout.cy, layout.ux, layout.uy, layout.half)  # fmt: skip
-    hits = sat_hits(*args)
-    touched = hits & deep_hits(*args)
-    ci, sj = np.nonzero(hits & ~touched)
+    """The touches of every footprint of `feet` (with their `pose_key`s) on the placed sticks:
+    `sat_hits` and the shrunk test on the pairs whose circumscribed circles meet (the same
+    arithmetic pair by pair, so the same verdicts)."""
+    touched = np.zeros((len(feet.cx), len(layout.cx)), dtype=bool)
+    ci, sj = near_pairs(feet.cx, feet.cy, feet.half, layout.cx, layout.cy, layout.half)
     known: dict[tuple[int, int], tuple[float, float, float]] = {}
-    if len(ci):
-        values = overlaps(layout, feet, keys, ci, sj)
+    if not len(ci):
+        return TouchMatrix(layout, feet, keys, touched, known)
+    px, py, pux, puy, ph = feet.cx[ci], feet.cy[ci], feet.ux[ci], feet.uy[ci], feet.half[ci]
+    sx, sy, sux, suy, sh = (
+        layout.cx[sj],
+        layout.cy[sj],
+        layout.ux[sj],
+        layout.uy[sj],
+        layout.half[sj],
+    )
+    hits = sat_pairs(px, py, pux, puy, ph, sx, sy, sux, suy, sh)
+    deep = hits & sat_pairs(
+        px, py, pux, puy, ph - DEEP, sx, sy, sux, suy, sh - DEEP, HALF_WIDTH - DEEP
+    )
+    touched[ci[deep], sj[deep]] = True
+    border = hits & ~deep
+    bi, bj = ci[border], sj[border]
+    if len(bi):
+        values = overlaps(layout, feet, keys, bi, bj)
         touch = np.array([v[0] > TOL for v in values])
-        touched[ci[touch], sj[touch]] = True
-        known = dict(zip(zip(ci.tolist(), sj.tolist(), strict=True), values, strict=True))
+        touched[bi[touch], bj[touch]] = True
+        known = dict(zip(zip(bi.tolist(), bj.tolist(), strict=True), values, strict=True))
     return TouchMatrix(layout, feet, keys, touched, known)
 
 
