@@ -9,7 +9,11 @@ Piled candidates: for every two sticks of one level that a colour the player hol
 (it differs from both and neither carries it yet), three bridges: from the point at fraction f of
 each support's half-length (f = -0.5, 0, 0.5, the supports' axes turned to point the same way) to
 the matching point on the other, the stick centred between them; the pose snapped to the index
-lattice (2 mm, 5 degrees). Each is then judged in full (level, touches, colours, balance).
+lattice (2 mm, 5 degrees). Each is then judged in full (level, touches, colours, balance): what
+touches what for all bridges at once (`rules.touch_matrix`), then one by one (`piled`, balance)
+only the bridges that touch exactly two sticks of the level below their own, at or above the
+floor (any other is refused or skipped anyway). `pile_moves` does this from nothing; along a game
+the state keeps it up to date instead (piles.py), with the same results.
 """
 
 from __future__ import annotations

@@ -81,4 +81,3 @@ def test_kept_piles_match_piles_judged_from_nothing() -> None:
         # the early clone still holds the table of its own position, not the game's end
         seen += _check(early)
     assert seen > 500  # the games piled: the comparison covered many candidates
-
