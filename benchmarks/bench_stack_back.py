@@ -7,6 +7,8 @@ tree), each measuring the same fixed work (random games of fixed seeds, candidat
 fixed mid-game positions) in CPU time; it prints each side's rates per round and the ratios of
 the medians.
 `--endings` plays seeded greedy-against-greedy games and says how they end.
+`--hashes` prints fingerprints of the candidate lists, placements, loads and outcomes along
+seeded random and greedy games: equal on two code bases, the engine decides the same.
 
 Prints random playouts per second, candidate generation per second (mid-game positions), the
 time of a whole greedy-against-greedy game (its blocked positions run the pass search), apply per
@@ -212,6 +214,55 @@ def blocked(count: int = 20) -> None:
     )
 
 
+def hashes(randoms: int = 35, greedies: int = 20) -> dict[str, str]:
+    """Fingerprints of what the engine decides along seeded games, to compare two code bases:
+    `python -m benchmarks.bench_stack_back --hashes` (PYTHONPATH set to each tree). Per game
+    kind, a SHA-1 over every step's candidate list, each placement (pose, owner, level, supports,
+    contact points, support polygon) with every stick's force, moment and carried colours after
+    it, and the outcome; in the random games also the candidates of a clone that plays another
+    candidate (every third step) and of a fresh replay (every eleventh), exact floats throughout."""
+    import hashlib
+
+    game = teocalli.load("stack-back")
+    out = {}
+    for kind, count in (("random", randoms), ("greedy", greedies)):
+        digest = hashlib.sha1()
+        for seed in range(count):
+            state = game.new_state(seed)
+            rng = Rng(seed + 1 if kind == "random" else seed)
+            while not state.is_terminal():
+                player = state.to_move()[0]
+                actions = state.legal_actions(player)
+                digest.update(repr([str(a) for a in actions]).encode())
+                if kind == "random":
+                    action = actions[rng.randrange(len(actions))]
+                    if len(actions) > 1 and len(state.history) % 3 == 0:
+                        sibling = state.clone()
+                        sibling.apply(actions[(actions.index(action) + 1) % len(actions)], player)
+                        if not sibling.is_terminal():
+                            moves = sibling.legal_actions(sibling.to_move()[0])
+                            digest.update(repr([str(a) for a in moves]).encode())
+                    if len(state.history) % 11 == 5:
+                        fresh = game.replay(seed, [(s.player, s.action) for s in state.history])
+                        moves = fresh.legal_actions(player)
+                        digest.update(repr([str(a) for a in moves]).encode())
+                else:
+                    action = choose(state, player, rng)
+                state.apply(action, player)
+                sticks = state.sticks  # type: ignore[attr-defined]
+                if sticks:
+                    s = sticks[-1]
+                    contacts = [(c.real, c.imag) for c in s.contacts]
+                    placed = (str(s.pose), s.owner, s.level, s.supports, contacts, s.polygon)
+                    digest.update(repr(placed).encode())
+                loads = (state.force, state.moment, state.carries)  # type: ignore[attr-defined]
+                digest.update(repr(loads).encode())
+            o = state.outcome()
+            digest.update(repr((o.scores, o.ranks, str(o.reason), len(state.history))).encode())
+        out[f"{kind} {count}"] = digest.hexdigest()[:16]
+    return out
+
+
 BASELINE = "7342596"
 """The code before issue 17's speed work (main when it was filed)."""
 ROOT = Path(__file__).resolve().parent.parent
@@ -307,6 +358,8 @@ if __name__ == "__main__":
     elif "--blocked" in sys.argv:
         at = sys.argv.index("--blocked")
         blocked(int(sys.argv[at + 1]) if len(sys.argv) > at + 1 else 20)
+    elif "--hashes" in sys.argv:
+        print(json.dumps(hashes()))
     elif "--figures" in sys.argv:
         print(json.dumps(figures()))
     elif "--versus" in sys.argv:

@@ -43,6 +43,8 @@ SHARED: dict[str, dict[str, str]] = {
         "(`_copy_into`: replaced, never changed)",
         "_free": "the free-wood mask: `_fold` replaces it, never changes it (`_copy_into`)",
         "_depths": "the search's depth raster: `depths` replaces it, never changes it",
+        "_piles": "the piled candidates kept along the game (piles.py): `_candidates` replaces "
+        "the table, never changes it (`_copy_into`)",
         "_cache": "the candidates of one step: replaced by `_candidates`, cleared by `_apply` "
         "(`_copy_into`)",
         "_pending": "the last verdict `_illegal_reason` gave: replaced, never changed "

@@ -124,6 +124,30 @@ def _pass(
             deltas[s] = (f, m)
 
 
+_FIRST: dict[tuple[Place, ...], tuple[bool, tuple[Load, ...]]] = {}
+"""Per pose and its supports' poses: whether the new stick stands on its own weight, and the
+loads its weight passes to each support. Pure geometry (its contact areas and support polygon
+follow from the three poses), so kept across positions; `try_add` starts from it."""
+_FIRST_MAX = 100_000
+
+
+def _first(sticks: Sequence[Stick], new: Stick) -> tuple[bool, tuple[Load, ...]]:
+    key = (new.pose, *(sticks[s].pose for s in new.supports))
+    known = _FIRST.get(key)
+    if known is not None:
+        return known
+    ok = stands(new, new.weight, 0j)
+    loads: tuple[Load, ...] = ()
+    if ok and new.supports:
+        deltas: dict[int, Load] = {}
+        _pass(new, split(new, new.weight, 0j), 1.0, sticks, deltas)
+        loads = tuple(deltas[s] for s in new.supports)
+    if len(_FIRST) >= _FIRST_MAX:
+        _FIRST.clear()
+    _FIRST[key] = (ok, loads)
+    return ok, loads
+
+
 def try_add(
     sticks: Sequence[Stick], force: Sequence[float], moment: Sequence[complex], new: Stick
 ) -> tuple[int | None, dict[int, Load]]:
@@ -131,12 +155,12 @@ def try_add(
 
     The deltas (dF, dM) per stick beneath are what `commit` adds once the placement is made.
     """
-    if not stands(new, new.weight, 0j):
+    ok, first = _first(sticks, new)
+    if not ok:
         return NEW, {}
-    deltas: dict[int, Load] = {}
+    deltas: dict[int, Load] = dict(zip(new.supports, first, strict=True))
     if not new.supports:
         return None, deltas
-    _pass(new, split(new, new.weight, 0j), 1.0, sticks, deltas)
     for level in range(new.level - 1, -1, -1):
         for i in sorted(k for k in deltas if sticks[k].level == level):
             stick = sticks[i]

@@ -9,7 +9,11 @@ Piled candidates: for every two sticks of one level that a colour the player hol
 (it differs from both and neither carries it yet), three bridges: from the point at fraction f of
 each support's half-length (f = -0.5, 0, 0.5, the supports' axes turned to point the same way) to
 the matching point on the other, the stick centred between them; the pose snapped to the index
-lattice (2 mm, 5 degrees). Each is then judged in full (level, touches, colours, balance).
+lattice (2 mm, 5 degrees). Each is then judged in full (level, touches, colours, balance): what
+touches what for all bridges at once (`rules.touch_matrix`), then one by one (`piled`, balance)
+only the bridges that touch exactly two sticks of the level below their own, at or above the
+floor (any other is refused or skipped anyway). `pile_moves` does this from nothing; along a game
+the state keeps it up to date instead (piles.py), with the same results.
 """
 
 from __future__ import annotations
@@ -22,11 +26,11 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from .actions import Colour, Place, lattice_index
+from .actions import A10, A_CELLS, X_CELLS, XY10, Y_CELLS, Colour, Place, lattice_index
 from .balance import Stick
-from .components import LENGTHS, NUM_COLOURS, SPEC
-from .geometry import Array, Mask, clip, quads, sat_hits
-from .rules import TOL, Footprints, Layout, Verdict, on_wood, piled, pose_key, settle, touches
+from .components import HALF_LENGTHS, LENGTHS, NUM_COLOURS, SPEC
+from .geometry import Array, Mask, axis, clip, deep_hits, quads, sat_hits
+from .rules import TOL, Footprints, Layout, Verdict, on_wood, piled, pose_key, settle, touch_matrix
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +110,13 @@ def _covers(stick: Stick) -> npt.NDArray[np.intp]:
            np.array([stick.half]))  # fmt: skip
     f = wood.feet
     idx = np.nonzero(sat_hits(*one, f.cx, f.cy, f.ux, f.uy, f.half)[0])[0]
-    if len(idx):
-        area, _ = clip(np.repeat(quads(*one), len(idx), axis=0), wood.quads[idx])
-        idx = idx[area > TOL]
+    if len(idx):  # clipped only where the footprints shrunk by DEEP no longer meet
+        sure = deep_hits(*one, f.cx[idx], f.cy[idx], f.ux[idx], f.uy[idx], f.half[idx])[0]
+        edge = idx[~sure]
+        if len(edge):
+            area, _ = clip(np.repeat(quads(*one), len(edge), axis=0), wood.quads[edge])
+            sure[~sure] = area > TOL
+        idx = idx[sure]
     if len(_COVERS) >= _MEMO_MAX:
         _COVERS.clear()
     _COVERS[stick.pose] = idx
@@ -139,23 +147,61 @@ def wood_moves(free: Mask, supply: Sequence[int], owner: int) -> list[Move]:
     return [(wood.indices[i], wood.poses[i], verdicts[i]) for i in ok.tolist()]
 
 
+@dataclass(frozen=True, slots=True)
+class Bridge:
+    """Bridging poses by dense index, with their footprints as arrays (`Bridge.of`)."""
+
+    index: npt.NDArray[np.int64]
+    cx: Array
+    cy: Array
+    ux: Array
+    uy: Array
+    half: Array
+
+    @staticmethod
+    def of(index: npt.NDArray[np.int64]) -> Bridge:
+        """The footprints of dense indices, the same numbers `Footprints.of` gives their poses:
+        x10 / 10 and y10 / 10 in doubles, the axis from `axis` (one per lattice angle)."""
+        rest, yi = np.divmod(index, Y_CELLS)
+        rest, xi = np.divmod(rest, X_CELLS)
+        colour, ai = np.divmod(rest, A_CELLS)
+        ux, uy = _AXES
+        return Bridge(index, (xi * XY10) / 10, (yi * XY10) / 10, ux[ai], uy[ai], _HALVES[colour])
+
+
+_AXES = np.array([axis(a * A10) for a in range(A_CELLS)]).T.copy()
+_HALVES = np.array(HALF_LENGTHS, dtype=np.float64)
+Bridges = tuple[npt.NDArray[np.int64], ...]
+"""For two sticks, per colour: the dense indices of the bridges a stick of that colour may make."""
+_PAIRS: dict[tuple[int, int], Bridges] = {}
+"""`_pair` per two poses (by `pose_key`): pure geometry, so kept across positions."""
+
+
+def place_of(index: int) -> Place:
+    """The pose of a dense index (`lattice_index` read back)."""
+    rest, yi = divmod(index, Y_CELLS)
+    rest, xi = divmod(rest, X_CELLS)
+    colour, ai = divmod(rest, A_CELLS)
+    return Place(Colour(colour), xi * XY10, yi * XY10, ai * A10)
+
+
 def pile_poses(
     sticks: Sequence[Stick],
     carries: Sequence[int],
     supply: Sequence[int],
     floor: int,
     layout: Layout | None = None,
-) -> list[Place]:
-    """The bridging poses to try (before judging), deduplicated, in index order.
+) -> Bridge:
+    """The bridging poses to try (before judging), deduplicated, in index order, as arrays.
 
-    With the position's `layout` the pairs within reach are found with numpy (distances within
-    `_EXACT` of the reach are recomputed with math.hypot, so the pairs are exactly the scalar
-    rule's), and each pair's bridges come from a memo keyed by the two poses."""
+    Each pair's bridges come from a memo keyed by the two poses. A pair is tried when its ends
+    are within the reach of the longest colour the player holds (with the position's `layout`,
+    found with numpy: distances within `_EXACT` of the reach are recomputed with math.hypot, so
+    the pairs are exactly the scalar rule's)."""
     by_level: dict[int, list[int]] = {}
     for i, s in enumerate(sticks):
         if s.level + 1 >= floor:
             by_level.setdefault(s.level, []).append(i)
-    found: dict[int, Place] = {}
     longest = max(LENGTHS[c] for c in range(NUM_COLOURS) if supply[c] > 0) if any(supply) else 0.0
     limit = longest - 6
     have = [c for c in range(NUM_COLOURS) if supply[c] > 0]
@@ -165,25 +211,27 @@ def pile_poses(
     if layout is None or layout.keys is None or len(layout.cx) != len(sticks):
         layout = None
     keys = layout.keys.tolist() if layout is not None and layout.keys is not None else None
+    parts: list[npt.NDArray[np.int64]] = []
+    # the colours each stick refuses to carry: its own, and those it already carries
+    refuses = [1 << s.pose.colour | carries[k] for k, s in enumerate(sticks)]
     for group in by_level.values():
         for i, j in _within_reach(sticks, group, limit, layout):
-            a, b = sticks[i], sticks[j]
-            key = (keys[i], keys[j]) if keys is not None else (pose_key(a.pose), pose_key(b.pose))
-            known = memo.get(key)
-            if known is not None:
-                bridges = known
+            if keys is not None:
+                key = (keys[i], keys[j])
             else:
-                bridges = _pair(a, b)
+                key = (pose_key(sticks[i].pose), pose_key(sticks[j].pose))
+            bridges = memo.get(key)
+            if bridges is None:
+                bridges = _pair(sticks[i], sticks[j])
                 if key[0] >= 0 and key[1] >= 0:  # off the lattice: not memoised
                     memo[key] = bridges
-            held = carries[i] | carries[j]
-            ca, cb = a.pose.colour, b.pose.colour
+            refused = refuses[i] | refuses[j]
             for c in have:
-                if c not in (ca, cb) and not held >> c & 1:
-                    for index, place in bridges[c]:
-                        if index not in found:
-                            found[index] = place
-    return [found[k] for k in sorted(found)]
+                if not refused >> c & 1 and len(bridges[c]):
+                    parts.append(bridges[c])
+    if not parts:
+        return Bridge.of(np.zeros(0, dtype=np.int64))
+    return Bridge.of(np.unique(np.concatenate(parts)))  # sorted: index order; one per pose
 
 
 _EXACT = 1e-6
@@ -213,12 +261,6 @@ def _within_reach(
     return [(group[r], group[c]) for r, c in zip(rows.tolist(), cols.tolist(), strict=True)]
 
 
-Bridges = tuple[tuple[tuple[int, Place], ...], ...]
-"""For two sticks: per colour, the bridges (dense index, pose) a stick of that colour may make."""
-_PAIRS: dict[tuple[int, int], Bridges] = {}
-"""`_pair` per two poses (by `pose_key`): pure geometry, so kept across positions."""
-
-
 def _pair(a: Stick, b: Stick) -> Bridges:
     per_colour: list[list[tuple[int, Place]]] = [[] for _ in range(NUM_COLOURS)]
     turn = -1.0 if a.ux * b.ux + a.uy * b.uy < 0 else 1.0
@@ -242,7 +284,7 @@ def _pair(a: Stick, b: Stick) -> Bridges:
             index = lattice_index(c, x10, y10, a10)
             if index is not None:
                 per_colour[c].append((index, Place(Colour(c), x10, y10, a10)))
-    return tuple(tuple(b) for b in per_colour)
+    return tuple(np.array([i for i, _ in b], dtype=np.int64) for b in per_colour)
 
 
 def pile_moves(
@@ -256,18 +298,29 @@ def pile_moves(
     floor: int,
     owner: int,
 ) -> list[Move]:
-    """The bridging candidates the rules allow now."""
-    poses = pile_poses(sticks, carries, supply, floor, layout)
-    if not poses:
+    """The bridging candidates the rules allow now.
+
+    What touches what is found for all bridges at once (`touch_matrix`); a bridge is judged one
+    by one (`piled`, then balance) only when it touches exactly two sticks of the level below
+    its derived level, at or above the player's floor: any other is refused by `piled` or
+    skipped (touching nothing, or below the floor) anyway."""
+    bridges = pile_poses(sticks, carries, supply, floor, layout)
+    if not len(bridges.index) or not len(layout.cx):
         return []
+    matrix = touch_matrix(layout, bridges, bridges.index)
+    touched = matrix.touched
+    levels = np.array(layout.levels, dtype=np.int64)
+    top = np.where(touched, levels[None, :], -1).max(axis=1)
+    two = (touched & (levels[None, :] == top[:, None])).sum(axis=1) == 2
+    rows = np.nonzero((top >= 0) & two & (top + 1 >= floor))[0]
     out = []
-    for pose, touched in zip(poses, touches(layout, Footprints.of(poses)), strict=True):
-        if not touched:
-            continue
-        stick = piled(pose, owner, touched, sticks, carries)
+    for row, touches_of in zip(rows.tolist(), matrix.values(rows), strict=True):
+        index = int(bridges.index[row])
+        pose = place_of(index)
+        stick = piled(pose, owner, touches_of, sticks, carries)
         if isinstance(stick, str) or stick.level < floor:
             continue
         verdict = settle(stick, sticks, force, moment)
         if not isinstance(verdict, str):
-            out.append((_index(pose), pose, verdict))
+            out.append((index, pose, verdict))
     return out

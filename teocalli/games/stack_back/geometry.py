@@ -53,10 +53,10 @@ def box(x0: float, y0: float, x1: float, y1: float) -> Array:
 
 def sat_hits(  # noqa: PLR0917 - two sets of footprints, five parallel columns each
     cx: Array, cy: Array, ux: Array, uy: Array, h: Array,
-    dx: Array, dy: Array, vx: Array, vy: Array, k: Array,
+    dx: Array, dy: Array, vx: Array, vy: Array, k: Array, w: float = HALF_WIDTH,
 ) -> Mask:  # fmt: skip
-    """(K, M): whether footprint i of one set and j of the other overlap with positive area."""
-    w = HALF_WIDTH
+    """(K, M): whether footprint i of one set and j of the other overlap with positive area
+    (both `w` half-wide: the sticks' own half-width unless shrunk)."""
     ddx = dx[None, :] - cx[:, None]
     ddy = dy[None, :] - cy[:, None]
     c = np.abs(ux[:, None] * vx[None, :] + uy[:, None] * vy[None, :])
@@ -70,38 +70,158 @@ def sat_hits(  # noqa: PLR0917 - two sets of footprints, five parallel columns e
     return hits
 
 
+def sat_pairs(  # noqa: PLR0917 - two sets of footprints, five parallel columns each
+    cx: Array, cy: Array, ux: Array, uy: Array, h: Array,
+    dx: Array, dy: Array, vx: Array, vy: Array, k: Array, w: float = HALF_WIDTH,
+) -> Mask:  # fmt: skip
+    """`sat_hits` for pairs given as parallel arrays (footprint i against footprint i): the same
+    arithmetic element by element, so the same verdicts."""
+    ddx = dx - cx
+    ddy = dy - cy
+    c = np.abs(ux * vx + uy * vy)
+    s = np.abs(ux * vy - uy * vx)
+    on_u = np.abs(ddx * ux + ddy * uy) < h + k * c + w * s - EPS
+    on_v = np.abs(-ddx * uy + ddy * ux) < w + k * s + w * c - EPS
+    on_p = np.abs(ddx * vx + ddy * vy) < k + h * c + w * s - EPS
+    on_q = np.abs(-ddx * vy + ddy * vx) < w + h * s + w * c - EPS
+    hits: Mask = on_u & on_v & on_p & on_q
+    return hits
+
+
+def near_pairs(  # noqa: PLR0917 - two sets of centres and half-lengths
+    cx: Array, cy: Array, h: Array, dx: Array, dy: Array, k: Array
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The pairs (i, j) of two sets of footprints whose circumscribed circles meet: only they
+    may overlap (a bound with room to spare: it never drops a pair that overlaps)."""
+    r = np.hypot(h, HALF_WIDTH)[:, None] + np.hypot(k, HALF_WIDTH)[None, :]
+    d2 = (dx[None, :] - cx[:, None]) ** 2 + (dy[None, :] - cy[:, None]) ** 2
+    ci, sj = np.nonzero(d2 < r * r + 1e-6)
+    return ci, sj
+
+
+DEEP = 1.0
+"""mm: footprints that still meet when both are shrunk by this on every side share a disc of
+this radius, pi mm² (more than the touch tolerance, `rules.TOL`): they touch without clipping."""
+
+
+def deep_hits(  # noqa: PLR0917 - two sets of footprints, five parallel columns each
+    cx: Array, cy: Array, ux: Array, uy: Array, h: Array,
+    dx: Array, dy: Array, vx: Array, vy: Array, k: Array,
+) -> Mask:  # fmt: skip
+    """(K, M): whether footprints i and j, both shrunk by `DEEP` mm on every side, still meet."""
+    return sat_hits(cx, cy, ux, uy, h - DEEP, dx, dy, vx, vy, k - DEEP, HALF_WIDTH - DEEP)
+
+
+SMALL = 32
+"""Below this many pairs `clip` works pair by pair in Python floats (about 10 us a pair), above
+it on whole arrays (a fixed cost of about 250 us a call, then about 4 us a pair)."""
+
+
 def clip(subject: Array, window: Array) -> tuple[Array, Array]:
-    """Area (N,) and centroid (N, 2) of subject[i] & window[i], both (N, 4, 2) convex CCW quads."""
+    """Area (N,) and centroid (N, 2) of subject[i] & window[i], both (N, 4, 2) convex CCW quads.
+
+    Both ways do the same floating-point operations in the same order (the sums as numpy's
+    pairwise summation adds 12 slots), so they give bit for bit the same numbers, which the
+    touch and rest thresholds and the loads rely on (tests/games/stack_back/test_sb_geometry.py
+    compares them with `clip_arrays`)."""
     n = len(subject)
-    poly = np.zeros((n, _CAP, 2))
-    poly[:, :4] = subject
+    if n >= SMALL:
+        return clip_arrays(subject, window)
+    area = np.empty(n)
+    cent = np.empty((n, 2))
+    for i, (sub, win) in enumerate(zip(subject.tolist(), window.tolist(), strict=True)):
+        area[i], cent[i, 0], cent[i, 1] = clip_pair(sub, win)
+    return area, cent
+
+
+def _sum12(v: list[float]) -> float:
+    """numpy's sum of 12 doubles (pairwise summation: eight partial sums, then the rest)."""
+    res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
+    res += v[8]
+    res += v[9]
+    res += v[10]
+    res += v[11]
+    return res
+
+
+def clip_pair(subject: list[list[float]], window: list[list[float]]) -> tuple[float, float, float]:
+    """(area, centroid x, y) of one pair of convex CCW quads: `clip_arrays`' arithmetic."""
+    poly = [(p[0], p[1]) for p in subject]
+    for e in range(4):
+        if not poly:
+            break
+        ax, ay = window[e]
+        bx, by = window[(e + 1) & 3]
+        ex0, ex1 = bx - ax, by - ay
+        m = len(poly)
+        sides = [ex0 * (y - ay) - ex1 * (x - ax) for x, y in poly]
+        out: list[tuple[float, float]] = []
+        for k in range(m):
+            s = sides[k]
+            nk = k + 1 if k + 1 < m else 0
+            inside = s >= -EPS
+            if inside:
+                out.append(poly[k])
+            if inside != (sides[nk] >= -EPS):
+                t = s / (s - sides[nk])
+                x, y = poly[k]
+                qx, qy = poly[nk]
+                out.append((x + t * (qx - x), y + t * (qy - y)))
+        poly = out[:_CAP]
+    m = len(poly)
+    cr = [0.0] * _CAP
+    sx = [0.0] * _CAP
+    sy = [0.0] * _CAP
+    for k in range(m):
+        x, y = poly[k]
+        qx, qy = poly[k + 1 if k + 1 < m else 0]
+        c = x * qy - qx * y
+        cr[k] = c
+        sx[k] = (x + qx) * c
+        sy[k] = (y + qy) * c
+    area2 = _sum12(cr)
+    safe = area2 if abs(area2) > EPS else 1.0
+    return max(area2 / 2, 0.0), _sum12(sx) / (3 * safe), _sum12(sy) / (3 * safe)
+
+
+def clip_arrays(subject: Array, window: Array) -> tuple[Array, Array]:
+    """`clip` over whole arrays: Sutherland-Hodgman against each window edge in turn, each row's
+    polygon kept in the first `count` of `_CAP` slots (compacted by a running count)."""
+    n = len(subject)
+    px = np.zeros((n, _CAP))
+    py = np.zeros((n, _CAP))
+    px[:, :4] = subject[:, :, 0]
+    py[:, :4] = subject[:, :, 1]
     count = np.full(n, 4)
     slots = np.arange(_CAP)[None, :]
     rows = np.arange(n)[:, None]
+    wx, wy = window[:, :, 0], window[:, :, 1]
     for e in range(4):
-        a = window[:, e]
-        b = window[:, (e + 1) % 4]
-        ex = (b - a)[:, None, :]
-        side = ex[..., 0] * (poly[..., 1] - a[:, None, 1]) - ex[..., 1] * (
-            poly[..., 0] - a[:, None, 0]
-        )
+        ax, ay = wx[:, e : e + 1], wy[:, e : e + 1]
+        f = (e + 1) % 4
+        ex0, ex1 = wx[:, f : f + 1] - ax, wy[:, f : f + 1] - ay
+        side = ex0 * (py - ay) - ex1 * (px - ax)
         real = slots < count[:, None]
         nxt = np.where(slots + 1 < count[:, None], slots + 1, 0)
         side_n = side[rows, nxt]
         inside = side >= -EPS
         keep = real & inside
         crosses = real & (inside != (side_n >= -EPS))
-        denom = np.where(crosses, side - side_n, 1.0)
-        t = np.where(crosses, side / denom, 0.0)
-        inter = poly + t[..., None] * (poly[rows, nxt] - poly)
-        out = np.stack((poly, inter), axis=2).reshape(n, 2 * _CAP, 2)
+        t = np.where(crosses, side / np.where(crosses, side - side_n, 1.0), 0.0)
+        qx, qy = px[rows, nxt], py[rows, nxt]
+        ix = px + t * (qx - px)
+        iy = py + t * (qy - py)
         valid = np.stack((keep, crosses), axis=2).reshape(n, 2 * _CAP)
-        order = np.argsort(~valid, axis=1, kind="stable")[:, :_CAP]
-        poly = out[rows, order]
+        dest = np.cumsum(valid, axis=1) - 1
+        r, c = np.nonzero(valid & (dest < _CAP))
+        d, k, odd = dest[r, c], c >> 1, (c & 1).astype(bool)
+        ox, oy = px, py
+        px, py = np.zeros((n, _CAP)), np.zeros((n, _CAP))
+        px[r, d] = np.where(odd, ix[r, k], ox[r, k])  # a crossing's point, or the kept vertex
+        py[r, d] = np.where(odd, iy[r, k], oy[r, k])
         count = np.minimum(valid.sum(axis=1), _CAP)
     real = slots < count[:, None]
     nxt = np.where(slots + 1 < count[:, None], slots + 1, 0)
-    px, py = poly[..., 0], poly[..., 1]
     qx, qy = px[rows, nxt], py[rows, nxt]
     cr = np.where(real, px * qy - qx * py, 0.0)
     area2 = cr.sum(axis=1)

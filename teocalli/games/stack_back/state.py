@@ -19,9 +19,10 @@ from teocalli.core.outcome import Part
 from . import ids, search
 from .actions import PASS, Action, Colour, Pass, Place, malformed, pose
 from .balance import Stick
-from .candidates import _index, all_free, is_free_wood, pile_moves, still_free, wood_moves
+from .candidates import Move, _index, all_free, is_free_wood, pile_moves, still_free, wood_moves
 from .components import SPEC
 from .geometry import Mask
+from .piles import Piles, stamp
 from .rules import Footprints, Layout, Verdict, on_wood, piled, settle, touches
 from .search import Depths
 
@@ -61,6 +62,10 @@ class StackBackState(State):
         self._free: Mask = all_free()
         self._folded = 0  # how many sticks _layout and _free account for (folded in lazily)
         self._depths = Depths.empty()
+        self._piles = Piles.empty()
+        self._piles_due = False  # the next query brings the table up to date (_piled_moves)
+        self._stamps: list[int] = []
+        """Per stick, the stamp of the last change to its loads or carried colours (piles.py)."""
         self.no_wood = 0
         """Colours (bits) the search found no wood pose for: placing sticks only takes wood away,
         so they stay without one (a cache of search.find, never saved)."""
@@ -89,12 +94,13 @@ class StackBackState(State):
         other.force = self.force.copy()
         other.moment = self.moment.copy()
         other.carries = self.carries.copy()
+        other._stamps = self._stamps.copy()
         other.supply = [s.copy() for s in self.supply]
         other.floor = self.floor.copy()
         other.piled_plays = self.piled_plays.copy()
         other.passes = self.passes.copy()
         other.fumbles = self.fumbles.copy()
-        # _layout, _free, _cache and _pending are replaced, never changed: shared safely.
+        # _layout, _free, _piles, _cache and _pending are replaced, never changed: shared safely.
 
     @property
     def layout(self) -> Layout:
@@ -141,16 +147,7 @@ class StackBackState(State):
         if cache is not None and cache.step == key and cache.player == player:
             return cache
         moves = wood_moves(self.free, self.supply[player], player)
-        moves += pile_moves(
-            self.sticks,
-            self.layout,
-            carries=self.carries,
-            force=self.force,
-            moment=self.moment,
-            supply=self.supply[player],
-            floor=self.floor[player],
-            owner=player,
-        )
+        moves += self._piled_moves(player)
         if not moves:  # nothing on the candidate lists: the search over every pose decides
             moves = [(_index(p), p, v) for p, v in search.find(self, player)]
         moves.sort(key=lambda m: m[0])
@@ -162,6 +159,37 @@ class StackBackState(State):
                 verdicts[place] = verdict
         self._cache = Cache(key, player, tuple(actions) if actions else (PASS,), verdicts)
         return self._cache
+
+    def _piled_moves(self, player: int) -> list[Move]:
+        """The piled candidates: from the table kept along the game (piles.py), brought up to
+        date; a state whose table lags more than one stick behind (a replay, a position) judges
+        its first query from nothing (cheaper than the whole table) and builds the table at
+        its next one."""
+        if len(self.sticks) - self._piles.count > 1 and not self._piles_due:
+            self._piles_due = True
+            return pile_moves(
+                self.sticks,
+                self.layout,
+                carries=self.carries,
+                force=self.force,
+                moment=self.moment,
+                supply=self.supply[player],
+                floor=self.floor[player],
+                owner=player,
+            )
+        piles = self._piles.with_sticks(self.sticks, self.layout)
+        moves, self._piles = piles.moves(
+            self.sticks,
+            self.layout,
+            self.carries,
+            self.force,
+            self.moment,
+            self._stamps,
+            self.supply[player],
+            self.floor[player],
+            player,
+        )
+        return moves
 
     def _legal_action_ints(self, player: int) -> list[int]:
         return ids.legal_ids(self, player)
@@ -278,6 +306,10 @@ class StackBackState(State):
             self.moment[i] += d_m
         for s in stick.supports:
             self.carries[s] |= 1 << stick.colour
+        now = stamp()
+        for s in verdict.deltas:
+            self._stamps[s] = now
+        self._stamps.append(now)
         self.sticks.append(stick)
         self.force.append(stick.weight)
         self.moment.append(0j)

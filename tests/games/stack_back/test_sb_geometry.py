@@ -6,7 +6,18 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from teocalli.games.stack_back.geometry import clip, clip_shapely, quads, sat_hits
+from teocalli.games.stack_back.geometry import (
+    DEEP,
+    SMALL,
+    box,
+    clip,
+    clip_arrays,
+    clip_pair,
+    clip_shapely,
+    deep_hits,
+    quads,
+    sat_hits,
+)
 
 sticks = st.tuples(
     st.floats(0, 60), st.floats(0, 60), st.floats(0, 180), st.sampled_from([18.0, 27.0, 36.0])
@@ -53,3 +64,51 @@ def test_side_by_side_sticks_do_not_overlap() -> None:
     b = arrays([(10.0, 16.0, 0.0, 36.0)])
     assert not sat_hits(*a, *b)[0, 0]
     assert clip(quads(*a), quads(*b))[0][0] < 1e-9
+
+
+def _lattice_quads(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Footprints as the engine meets them: centres on 0.2 mm, angles on 5 degrees (often square
+    to the boards), and some anywhere, some boards."""
+    x = np.round(rng.uniform(0, 60, n) * 5) / 5
+    y = np.round(rng.uniform(0, 60, n) * 5) / 5
+    deg = np.where(rng.random(n) < 0.7, rng.integers(0, 36, n) * 5.0, rng.uniform(0, 180, n))
+    a = np.radians(deg)
+    q = quads(x, y, np.cos(a), np.sin(a), rng.choice([18.0, 27.0, 36.0], n))
+    boards = rng.random(n) < 0.1
+    q[boards] = box(0.0, 0.0, 50.0, 50.0)
+    return q
+
+
+def test_clip_pair_by_pair_and_on_arrays_give_the_same_bits() -> None:
+    """`clip` works pair by pair in floats for small batches and on arrays for large ones; the
+    touch and rest thresholds and the loads need both to give exactly the same numbers."""
+    rng = np.random.default_rng(17)
+    qa, qb = _lattice_quads(rng, 3000), _lattice_quads(rng, 3000)
+    qb[:300] = qa[:300]  # identical footprints
+    qb[300:600] = qa[300:600] + np.array([6.0, 0.0])  # edge to edge, or overlapping exactly
+    area, cent = clip_arrays(qa, qb)
+    assert (area > 0).sum() > 500  # the batch holds many overlaps, not only misses
+    pairs = [clip_pair(s, w) for s, w in zip(qa.tolist(), qb.tolist(), strict=True)]
+    one_area = np.array([p[0] for p in pairs])
+    one_cent = np.array([p[1:] for p in pairs])
+    assert np.array_equal(area.view(np.int64), one_area.view(np.int64))
+    assert np.array_equal(cent.view(np.int64), one_cent.view(np.int64))
+    small_area, small_cent = clip(qa[: SMALL - 1], qb[: SMALL - 1])  # the pair-by-pair path
+    assert np.array_equal(small_area.view(np.int64), area[: SMALL - 1].view(np.int64))
+    assert np.array_equal(small_cent.view(np.int64), cent[: SMALL - 1].view(np.int64))
+
+
+def test_shrunk_footprints_that_meet_overlap_more_than_the_tolerance() -> None:
+    """`deep_hits` is the clip-free proof of a touch: every pair it accepts overlaps by more than
+    pi mm² (a disc of radius DEEP)."""
+    rng = np.random.default_rng(5)
+    n = 4000
+    x, y = rng.uniform(0, 60, (2, n))
+    a = np.radians(rng.uniform(0, 180, (2, n)))
+    h = rng.choice([18.0, 27.0, 36.0], (2, n))
+    one = (x, y, np.cos(a[0]), np.sin(a[0]), h[0])
+    two = (y, x, np.cos(a[1]), np.sin(a[1]), h[1])
+    deep = deep_hits(*one, *two).diagonal()
+    area, _ = clip(quads(*one), quads(*two))
+    assert deep.sum() > 100
+    assert (area[deep] > np.pi * DEEP**2 - 1e-9).all()

@@ -1,0 +1,306 @@
+"""The piled candidates kept along a game: what changes from one position to the next is updated,
+the rest is kept (docs/games/stack-back.md, "Speed").
+
+`candidates.pile_moves` finds the bridges of every pair of sticks within reach, what each touches,
+and judges each one in full, from nothing, at every position. Along a game almost all of that
+stays: a new stick adds the pairs it makes with the sticks of its level, touches the bridges that
+overlap its footprint, and changes the loads only of the sticks beneath it. So a `Piles` holds,
+for the sticks placed so far:
+- every pair of sticks of one level whose ends lie within the longest stick's reach (72 - 6 mm),
+  with that distance (computed as `candidates._within_reach` computes it), and their bridges per
+  colour (`candidates._pair`) as rows (pair, colour, pose);
+- the bridges' poses (each once) and which sticks each touches, as a boolean matrix: a new stick
+  adds a column, new poses add rows (`rules.touch_matrix`);
+- the verdicts already reached, per player and pose, with what they read: the pose's number of
+  touches, and a stamp per stick whose carried colours or loads they read (a stamp is unique
+  for the whole process and changes whenever a stick's loads or carried colours do, so an equal
+  stamp means the same values, in any clone).
+A query picks the rows the player may use now (their colours in the supply and allowed on both
+supports, the pair at or above the floor less one, within the reach of the longest colour held),
+exactly the bridges `candidates.pile_poses` tries, and judges only the poses whose verdict is not
+kept or no longer holds. The candidates and the placements are the same as `pile_moves`' (tests/
+games/stack_back/test_sb_piles.py compares them along seeded games, through clones).
+
+A `Piles` is never changed: an update or a query that learns verdicts makes a new one, which the
+state keeps in place of the old (clones share the old safely).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from .balance import Stick
+from .candidates import Bridge, Move, _pair, place_of
+from .components import LENGTHS, NUM_COLOURS
+from .rules import Layout, Touch, Verdict, overlaps, piled, pose_key, settle_reads, touch_matrix
+
+Ints = npt.NDArray[np.int64]
+
+REACH = max(LENGTHS) - 6
+"""The pairs kept: ends at most this far apart (the reach of the longest colour)."""
+
+_FIELDS = ("index", "cx", "cy", "ux", "uy", "half")
+_STAMPS = itertools.count(1)
+
+
+def stamp() -> int:
+    """A stamp no other change in this process has (see the module docstring)."""
+    return next(_STAMPS)
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A verdict reached: the piled stick or the rule it breaks, then its balance (None: not
+    judged yet), with what they read: the pose's touches and the stamps of sticks."""
+
+    stick: Stick | str
+    verdict: Verdict | str | None
+    touches: int
+    reads: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Piles:
+    """The pairs, bridges, touches and verdicts of the first `count` sticks of a game."""
+
+    count: int
+    row_i: Ints
+    row_j: Ints
+    row_level: Ints
+    row_gap: npt.NDArray[np.float64]
+    row_colour: Ints
+    row_slot: Ints
+    poses: Bridge
+    order: Ints
+    """The slots sorted by pose index (for finding a pose's slot)."""
+    touched: npt.NDArray[np.bool_]
+    kept: dict[tuple[int, int], Kept]
+
+    @staticmethod
+    def empty() -> Piles:
+        z = np.zeros(0, dtype=np.int64)
+        return Piles(
+            0, z, z, z, np.zeros(0), z, z, Bridge.of(z), z, np.zeros((0, 0), dtype=bool), {}
+        )
+
+    def with_sticks(self, sticks: Sequence[Stick], layout: Layout) -> Piles:
+        """This table brought up to all of `sticks` (`layout` holds their footprints)."""
+        n, total = self.count, len(sticks)
+        if n >= total:
+            return self
+        new_rows = _new_rows(sticks, n, layout)
+        # the old poses against the new sticks
+        part = _sub_layout(layout, n, total)
+        touched = np.zeros((len(self.poses.index), total), dtype=bool)
+        touched[:, :n] = self.touched
+        if len(self.poses.index):
+            touched[:, n:] = touch_matrix(part, self.poses, self.poses.index).touched
+        poses, order, row_slot = self.poses, self.order, self.row_slot
+        if new_rows is not None:
+            ri, rj, level, gap, colour, index = new_rows
+            known = poses.index[order]
+            at = np.searchsorted(known, index)
+            old = np.zeros(len(index), dtype=bool)
+            if len(known):
+                old = (at < len(known)) & (known[np.minimum(at, len(known) - 1)] == index)
+            fresh = np.unique(index[~old])
+            slots = np.empty(len(index), dtype=np.int64)
+            slots[old] = order[at[old]]
+            if len(fresh):
+                extra = Bridge.of(fresh)
+                base = len(poses.index)
+                touched = np.concatenate(
+                    (touched, touch_matrix(layout, extra, extra.index).touched)
+                )
+                poses = Bridge(
+                    *(np.concatenate((getattr(poses, f), getattr(extra, f))) for f in _FIELDS)
+                )
+                slots[~old] = base + np.searchsorted(fresh, index[~old])
+                order = np.argsort(poses.index, kind="stable")
+            row_slot = np.concatenate((row_slot, slots))
+            rows = (
+                np.concatenate((self.row_i, ri)),
+                np.concatenate((self.row_j, rj)),
+                np.concatenate((self.row_level, level)),
+                np.concatenate((self.row_gap, gap)),
+                np.concatenate((self.row_colour, colour)),
+            )
+        else:
+            rows = (self.row_i, self.row_j, self.row_level, self.row_gap, self.row_colour)
+        return Piles(total, *rows, row_slot, poses, order, touched, self.kept)
+
+    def moves(  # noqa: PLR0917 - the position's parts a verdict reads
+        self,
+        sticks: Sequence[Stick],
+        layout: Layout,
+        carries: Sequence[int],
+        force: Sequence[float],
+        moment: Sequence[complex],
+        stamps: Sequence[int],
+        supply: Sequence[int],
+        floor: int,
+        owner: int,
+    ) -> tuple[list[Move], Piles]:
+        """The bridging candidates the rules allow now, as `pile_moves` gives them, and this
+        table with the verdicts it reached (itself if none are new)."""
+        assert self.count == len(sticks)
+        have = [c for c in range(NUM_COLOURS) if supply[c] > 0]
+        if not have or not len(self.row_slot):
+            return [], self
+        limit = max(LENGTHS[c] for c in have) - 6
+        refuses = np.array(
+            [1 << s.pose.colour | carries[k] for k, s in enumerate(sticks)], dtype=np.int64
+        )
+        allowed = np.zeros(NUM_COLOURS, dtype=bool)
+        allowed[have] = True
+        c = self.row_colour
+        mask = allowed[c] & (self.row_level + 1 >= floor) & (self.row_gap <= limit)
+        mask &= ((refuses[self.row_i] | refuses[self.row_j]) >> c & 1) == 0
+        slots = np.unique(self.row_slot[mask])
+        if not len(slots):
+            return [], self
+        slots = slots[np.argsort(self.poses.index[slots], kind="stable")]
+        touched = self.touched[slots]
+        levels = np.array(layout.levels, dtype=np.int64)
+        top = np.where(touched, levels[None, :], -1).max(axis=1)
+        two = (touched & (levels[None, :] == top[:, None])).sum(axis=1) == 2
+        pick = np.nonzero((top >= 0) & two & (top + 1 >= floor))[0]
+        counts = touched[pick].sum(axis=1).tolist()
+        indices = self.poses.index[slots[pick]].tolist()
+        kept = self.kept
+        learnt: dict[tuple[int, int], Kept] = {}
+        found: list[Kept | None] = []
+        todo: list[int] = []
+        for k, (index, count) in enumerate(zip(indices, counts, strict=True)):
+            entry = kept.get((owner, index))
+            if entry is not None and entry.touches == count and _holds(entry, stamps):
+                found.append(entry)
+            else:
+                found.append(None)
+                todo.append(k)
+        if todo:
+            rows = pick[todo]
+            for k, touches_of in zip(
+                todo, _values(self, layout, slots[rows], touched[rows]), strict=True
+            ):
+                index = indices[k]
+                stick = piled(place_of(index), owner, touches_of, sticks, carries)
+                supports = () if isinstance(stick, str) else stick.supports
+                entry = Kept(stick, None, counts[k], tuple((s, stamps[s]) for s in supports))
+                found[k] = learnt[(owner, index)] = entry
+        out: list[Move] = []
+        for index, entry in zip(indices, found, strict=True):
+            assert entry is not None
+            stick = entry.stick
+            if isinstance(stick, str) or stick.level < floor:
+                continue
+            verdict = entry.verdict
+            if verdict is None:
+                verdict, read = settle_reads(stick, sticks, force, moment)
+                seen = sorted({*stick.supports, *read})
+                learnt[(owner, index)] = replace(
+                    entry, verdict=verdict, reads=tuple((s, stamps[s]) for s in seen)
+                )
+            if not isinstance(verdict, str):
+                out.append((index, stick.pose, verdict))
+        if not learnt:
+            return out, self
+        return out, replace(self, kept={**kept, **learnt})
+
+
+def _holds(entry: Kept, stamps: Sequence[int]) -> bool:
+    return all(stamps[s] == t for s, t in entry.reads)
+
+
+def _values(
+    piles: Piles, layout: Layout, slots: Ints, touched: npt.NDArray[np.bool_]
+) -> list[list[Touch]]:
+    """The touches (stick, area, centroid x, y) of the poses in `slots`, in stick order, as
+    `rules.touches` gives them (the same memo, the same clipping)."""
+    ci, sj = np.nonzero(touched)
+    feet = piles.poses
+    got = overlaps(layout, feet, feet.index, slots[ci], sj)
+    out: list[list[Touch]] = [[] for _ in range(len(slots))]
+    for c, s, (a, gx, gy) in zip(ci.tolist(), sj.tolist(), got, strict=True):
+        out[c].append((s, a, gx, gy))
+    return out
+
+
+def _sub_layout(layout: Layout, start: int, stop: int) -> Layout:
+    """The footprints of sticks start..stop-1 (their indices counted from `start`)."""
+    keys = None if layout.keys is None else layout.keys[start:stop]
+    return Layout(
+        layout.cx[start:stop],
+        layout.cy[start:stop],
+        layout.ux[start:stop],
+        layout.uy[start:stop],
+        layout.half[start:stop],
+        layout.quads[start:stop],
+        layout.levels[start:stop],
+        keys,
+    )
+
+
+def _new_rows(
+    sticks: Sequence[Stick], start: int, layout: Layout
+) -> tuple[Ints, Ints, Ints, npt.NDArray[np.float64], Ints, Ints] | None:
+    """The rows of the pairs (i, j), i < j, j from `start` on, of one level and within `REACH`:
+    (i, j, level, gap, colour, pose index) per bridge."""
+    keys = layout.keys.tolist() if layout.keys is not None else None
+    ri: list[int] = []
+    rj: list[int] = []
+    level: list[int] = []
+    gap: list[float] = []
+    colour: list[int] = []
+    parts: list[Ints] = []
+    for j in range(start, len(sticks)):
+        b = sticks[j]
+        for i in range(j):
+            a = sticks[i]
+            if a.level != b.level:
+                continue
+            d = math.hypot(b.cx - a.cx, b.cy - a.cy) - a.half - b.half
+            if d > REACH:
+                continue
+            key = (keys[i], keys[j]) if keys is not None else (pose_key(a.pose), pose_key(b.pose))
+            bridges = _bridges(a, b, key)
+            for c, index in enumerate(bridges):
+                if len(index):
+                    n = len(index)
+                    ri += [i] * n
+                    rj += [j] * n
+                    level += [a.level] * n
+                    gap += [d] * n
+                    colour += [c] * n
+                    parts.append(index)
+    if not parts:
+        return None
+    return (
+        np.array(ri, dtype=np.int64),
+        np.array(rj, dtype=np.int64),
+        np.array(level, dtype=np.int64),
+        np.array(gap, dtype=np.float64),
+        np.array(colour, dtype=np.int64),
+        np.concatenate(parts),
+    )
+
+
+def _bridges(a: Stick, b: Stick, key: tuple[int, int]) -> tuple[Ints, ...]:
+    """`candidates._pair` through its memo (shared with `pile_poses`)."""
+    from .candidates import _MEMO_MAX, _PAIRS
+
+    known = _PAIRS.get(key)
+    if known is not None:
+        return known
+    bridges = _pair(a, b)
+    if key[0] >= 0 and key[1] >= 0:
+        if len(_PAIRS) >= _MEMO_MAX:
+            _PAIRS.clear()
+        _PAIRS[key] = bridges
+    return bridges
