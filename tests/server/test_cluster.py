@@ -117,6 +117,10 @@ def test_people_on_different_processes_see_each_others_moves(three: list[Server]
     # the watcher's process played each step from its news (no reload); the two acting
     # processes timed the six actions and their acknowledgements between them
     assert counts(c, "teocalli_news_seconds", "step") == 6
+    # it built the table from the news of its creation and took both seats' news (each person
+    # taking their seat) as they came: no process read the table again
+    assert counts(c, "teocalli_news_seconds", "change") == 2
+    assert sum(counts(s, "teocalli_news_seconds", "reload") for s in three) == 0
     assert sum(counts(s, "teocalli_action_seconds", "person") for s in (a, b)) == 6
     assert sum(counts(s, "teocalli_ack_seconds") for s in (a, b)) == 6
     assert sum(counts(s, "teocalli_store_seconds") for s in three) == 6
