@@ -6,7 +6,9 @@ here as the tests start theirs), then drives it from this one asyncio process ov
 
 1. **paced** people's tables: every seat is a WebSocket here that plays a seeded random legal move
    when it may, each table at a fixed offered rate (`--rate` actions/s over all tables): the
-   latency of a server that keeps up, not the queue of an overloaded one;
+   latency of a server that keeps up, not the queue of an overloaded one. Every table is created
+   and seated before the first act, and games cut short by the end stay open until all tables
+   stop (100 tables made, or 200 people leaving, in one second is no load a server sees);
 2. **flood**: the same tables as fast as they can go (closed loop): the throughput;
 3. **bot tables**: greedy bots on the server play each other while a spectator here counts steps.
    Bots think in the server's bot workers; no bot plays during phases 1 and 2.
@@ -17,6 +19,9 @@ to the new state queued for every connection, and to the acting person's own sta
 this load generator, which shares the machine, stays out of the server's figures. CPU seconds of
 the server's processes (and PostgreSQL's, when started here) per action are read from /proc.
 `--workers 1,2` runs each count in turn on a fresh database and prints them side by side.
+Where the tail comes from is printed too: in which seconds the slowest 1% were sent, the server's
+own loop lag and full garbage collections, and (with `--postgres`) PostgreSQL's checkpoints and
+autovacuum runs.
 """
 
 from __future__ import annotations
@@ -89,14 +94,46 @@ def throwaway_postgres() -> Iterator[tuple[str, int]]:
     run(bindir / "initdb", "-D", data, "-U", "postgres", "-A", "trust", "--no-sync")
     run(
         bindir / "pg_ctl", "-D", data, "-l", root / "log", "-w", "-t", "60", "start",
-        "-o", f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=200",
+        "-o", f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=200 "
+        f"-c min_wal_size={WARM_WAL_MB * 2}MB -c log_checkpoints=on "
+        "-c log_autovacuum_min_duration=0",
     )  # fmt: skip
     try:
         pid = int((data / "postmaster.pid").read_text().split()[0])
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", pid
+        url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+        warm_wal(url)
+        yield url, pid
     finally:
+        with contextlib.suppress(OSError):  # what PostgreSQL did on its own during the run
+            for line in (root / "log").read_text(errors="replace").splitlines():
+                if "automatic" in line or "checkpoint" in line:
+                    print("PostgreSQL:", line[:160], file=sys.stderr)
         run(bindir / "pg_ctl", "-D", data, "-m", "fast", "stop")
         shutil.rmtree(root, ignore_errors=True)
+
+
+WARM_WAL_MB = 256
+"""WAL written and checkpointed before a run, so that the run finds recycled WAL files."""
+
+
+def warm_wal(url: str) -> None:
+    """Write WARM_WAL_MB of WAL and checkpoint it, on a throwaway server just made by initdb.
+
+    A server that has been running recycles its old WAL files (renames them) when a 16 MB
+    segment fills; a new cluster has none, so its first segments are created and zero-filled,
+    each a stall of hundreds of ms for every commit waiting behind it (measured: all of the
+    slowest 1% of a paced phase in one second, their store time alone 0.4 s). Kept (with
+    `min_wal_size` twice as large), the warm-up's segments are reused instead, as in production."""
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(sa.text("CREATE TABLE warm (x text)"))
+        conn.execute(
+            sa.text("INSERT INTO warm SELECT repeat('w', 1000) FROM generate_series(1, :n)"),
+            {"n": WARM_WAL_MB * 1000},
+        )
+        conn.execute(sa.text("DROP TABLE warm"))
+        conn.execute(sa.text("CHECKPOINT"))
+    engine.dispose()
 
 
 def fresh_postgres_database(base: str) -> str:
@@ -327,9 +364,10 @@ async def people_tables(base: str, args: argparse.Namespace, rate: float, seed: 
                 ready: list[dict[str, Any] | None] = [None] * len(socks)
                 if first:  # every table is set up and seated before the first act
                     first = False
-                    for i, ws in enumerate(socks):  # the server has seated everyone
-                        while (msg := await recv(ws))["table"]["status"] != "running":
-                            pass
+                    for i, ws in enumerate(socks):  # this seat's server knows all are seated
+                        msg = await recv(ws)
+                        while not all(s["taken"] for s in msg["table"]["seats"]):
+                            msg = await recv(ws)
                         ready[i] = msg
                     seated.append(k)
                     if len(seated) == args.tables:
@@ -442,6 +480,10 @@ def measure(
         cpu0 = cpu_seconds(server_pid)
         pg0 = cpu_seconds(pg_pid) if pg_pid else 0.0
         phase = asyncio.run(people_tables(base, args, rate, seed))
+        began = time.strftime(
+            "%H:%M:%S", time.gmtime(time.time() - (time.perf_counter() - phase.first))
+        )
+        print(f"{name} phase's first act at {began} UTC", file=sys.stderr)
         seconds = max(phase.last - phase.first, 1e-9)
         cpu = cpu_seconds(server_pid) - cpu0
         pg = cpu_seconds(pg_pid) - pg0 if pg_pid else math.nan
