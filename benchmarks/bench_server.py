@@ -6,7 +6,9 @@ here as the tests start theirs), then drives it from this one asyncio process ov
 
 1. **paced** people's tables: every seat is a WebSocket here that plays a seeded random legal move
    when it may, each table at a fixed offered rate (`--rate` actions/s over all tables): the
-   latency of a server that keeps up, not the queue of an overloaded one;
+   latency of a server that keeps up, not the queue of an overloaded one. Every table is created
+   and seated before the first act, and games cut short by the end stay open until all tables
+   stop (100 tables made, or 200 people leaving, in one second is no load a server sees);
 2. **flood**: the same tables as fast as they can go (closed loop): the throughput;
 3. **bot tables**: greedy bots on the server play each other while a spectator here counts steps.
    Bots think in the server's bot workers; no bot plays during phases 1 and 2.
@@ -17,6 +19,9 @@ to the new state queued for every connection, and to the acting person's own sta
 this load generator, which shares the machine, stays out of the server's figures. CPU seconds of
 the server's processes (and PostgreSQL's, when started here) per action are read from /proc.
 `--workers 1,2` runs each count in turn on a fresh database and prints them side by side.
+Where the tail comes from is printed too: in which seconds the slowest 1% were sent, the server's
+own loop lag and full garbage collections, and (with `--postgres`) PostgreSQL's checkpoints and
+autovacuum runs.
 """
 
 from __future__ import annotations
@@ -89,14 +94,46 @@ def throwaway_postgres() -> Iterator[tuple[str, int]]:
     run(bindir / "initdb", "-D", data, "-U", "postgres", "-A", "trust", "--no-sync")
     run(
         bindir / "pg_ctl", "-D", data, "-l", root / "log", "-w", "-t", "60", "start",
-        "-o", f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=200",
+        "-o", f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=200 "
+        f"-c min_wal_size={WARM_WAL_MB * 2}MB -c log_checkpoints=on "
+        "-c log_autovacuum_min_duration=0",
     )  # fmt: skip
     try:
         pid = int((data / "postmaster.pid").read_text().split()[0])
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", pid
+        url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+        warm_wal(url)
+        yield url, pid
     finally:
+        with contextlib.suppress(OSError):  # what PostgreSQL did on its own during the run
+            for line in (root / "log").read_text(errors="replace").splitlines():
+                if "automatic" in line or "checkpoint" in line:
+                    print("PostgreSQL:", line[:160], file=sys.stderr)
         run(bindir / "pg_ctl", "-D", data, "-m", "fast", "stop")
         shutil.rmtree(root, ignore_errors=True)
+
+
+WARM_WAL_MB = 256
+"""WAL written and checkpointed before a run, so that the run finds recycled WAL files."""
+
+
+def warm_wal(url: str) -> None:
+    """Write WARM_WAL_MB of WAL and checkpoint it, on a throwaway server just made by initdb.
+
+    A server that has been running recycles its old WAL files (renames them) when a 16 MB
+    segment fills; a new cluster has none, so its first segments are created and zero-filled,
+    each a stall of hundreds of ms for every commit waiting behind it (measured: all of the
+    slowest 1% of a paced phase in one second, their store time alone 0.4 s). Kept (with
+    `min_wal_size` twice as large), the warm-up's segments are reused instead, as in production."""
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(sa.text("CREATE TABLE warm (x text)"))
+        conn.execute(
+            sa.text("INSERT INTO warm SELECT repeat('w', 1000) FROM generate_series(1, :n)"),
+            {"n": WARM_WAL_MB * 1000},
+        )
+        conn.execute(sa.text("DROP TABLE warm"))
+        conn.execute(sa.text("CHECKPOINT"))
+    engine.dispose()
 
 
 def fresh_postgres_database(base: str) -> str:
@@ -199,6 +236,8 @@ def server_ms(hists: Histograms, name: str, value: str = "") -> list[float]:
 @dataclass
 class Phase:
     latencies: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)
+    """When each of `latencies` was sent (perf_counter), to see when the slow ones happen."""
     errors: int = 0
     finished: int = 0
     first: float = math.inf
@@ -208,6 +247,8 @@ class Phase:
     lag: list[float] = field(default_factory=list)
     """How late this process's own timer woke (its event loop's lag: the load generator's
     own saturation)."""
+    setup: float = math.nan
+    """Seconds to create every table and seat every person, before the first act."""
 
 
 async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -246,14 +287,20 @@ class Pace:
         self.next_at = max(self.next_at, now) + self.interval
 
 
-async def play_seat(
-    ws: ClientConnection, rng: random.Random, phase: Phase, budget: list[int], pace: Pace
+async def play_seat(  # noqa: PLR0917
+    ws: ClientConnection,
+    rng: random.Random,
+    phase: Phase,
+    budget: list[int],
+    pace: Pace,
+    first: dict[str, Any] | None = None,
 ) -> bool:
-    """Play random legal moves for one seat until the game ends (True) or the budget is spent."""
+    """Play random legal moves for one seat until the game ends (True) or the budget is spent
+    (`first`: a message already read)."""
     sent_at: float | None = None
     sent_step = -1
     while True:
-        msg = await recv(ws)
+        msg, first = (first, None) if first is not None else (await recv(ws), None)
         if msg["type"] == "error":
             phase.errors += 1
             sent_at = None
@@ -265,6 +312,7 @@ async def play_seat(
         if sent_at is not None and msg["step"] > sent_step:
             phase.last = time.perf_counter()
             phase.latencies.append(phase.last - sent_at)
+            phase.sent.append(sent_at)
             sent_at = None
         if msg["view"]["terminal"]:
             return True
@@ -292,11 +340,15 @@ async def people_tables(base: str, args: argparse.Namespace, rate: float, seed: 
     phase = Phase()
     budget = [args.actions]
     interval = args.tables / rate if rate > 0 else 0.0
-    start = time.perf_counter()
+    seated: list[int] = []
+    stopped: list[int] = []
+    go, ended = asyncio.Event(), asyncio.Event()
     async with httpx.AsyncClient(base_url="http://" + base) as http:
 
         async def one_table(k: int) -> None:
-            pace = Pace(interval, start + random.Random(k).uniform(0, interval))
+            pace = Pace(interval)
+            first = True
+            left_open: list[ClientConnection] = []
             while budget[0] > 0:
                 body = {
                     "game": args.game,
@@ -309,25 +361,55 @@ async def people_tables(base: str, args: argparse.Namespace, rate: float, seed: 
                     await connect(f"ws://{base}/ws/tables/{link[7:].replace('#token=', '&token=')}")
                     for link in links
                 ]
+                ready: list[dict[str, Any] | None] = [None] * len(socks)
+                if first:  # every table is set up and seated before the first act
+                    first = False
+                    for i, ws in enumerate(socks):  # this seat's server knows all are seated
+                        msg = await recv(ws)
+                        while not all(s["taken"] for s in msg["table"]["seats"]):
+                            msg = await recv(ws)
+                        ready[i] = msg
+                    seated.append(k)
+                    if len(seated) == args.tables:
+                        phase.setup = time.perf_counter() - setup_began
+                        go.set()
+                    await go.wait()
+                    pace.next_at = time.perf_counter() + random.Random(k).uniform(0, interval)
                 seats = [
                     asyncio.create_task(
-                        play_seat(ws, random.Random(seed + k * 10 + i), phase, budget, pace)
+                        play_seat(
+                            ws, random.Random(seed + k * 10 + i), phase, budget, pace, ready[i]
+                        )
                     )
                     for i, ws in enumerate(socks)
                 ]
+                over = False
                 try:  # the game is over (or the budget spent) when the first seat stops
                     done, _ = await asyncio.wait(seats, return_when=asyncio.FIRST_COMPLETED)
-                    phase.finished += any(t.result() for t in done if not t.exception())
+                    over = any(t.result() for t in done if not t.exception())
+                    phase.finished += over
                     await asyncio.sleep(0.01)  # let the other seats read the last state
                 finally:
                     for task in seats:
                         task.cancel()
                     await asyncio.gather(*seats, return_exceptions=True)
-                    for ws in socks:
-                        await ws.close()
+                    if over:  # people leave a finished game (and start another)
+                        for ws in socks:
+                            await ws.close()
+                    else:
+                        left_open = socks
                 k += args.tables
+            # a game cut short by the end of the budget stays open until every table has
+            # stopped: 200 people leaving at once is no load a server sees (nor is the start)
+            stopped.append(k)
+            if len(stopped) == args.tables:
+                ended.set()
+            await ended.wait()
+            for ws in left_open:
+                await ws.close()
 
         lag = asyncio.create_task(watch_lag(phase))
+        setup_began = time.perf_counter()
         await asyncio.gather(*(one_table(k) for k in range(args.tables)))
         lag.cancel()
         return phase
@@ -358,6 +440,21 @@ async def bot_tables(base: str, game: str, tables: int) -> tuple[int, int, float
         return sum(steps), len(steps), time.perf_counter() - start
 
 
+def tail_seconds(phase: Phase) -> dict[int, int]:
+    """When the slowest 1% of the acts were sent: how many in each second since the first act
+    (a tail spread over the whole phase, or one burst of slow acts)."""
+    n = len(phase.latencies)
+    if not n:
+        return {}
+    cut = sorted(phase.latencies)[min(n - 1, int(0.99 * n))]
+    out: dict[int, int] = {}
+    for sent, latency in zip(phase.sent, phase.latencies, strict=True):
+        if latency >= cut:
+            second = int(sent - phase.first)
+            out[second] = out.get(second, 0) + 1
+    return dict(sorted(out.items()))
+
+
 def percentiles(values: list[float]) -> list[float]:
     """p50, p95, p99 in ms."""
     if not values:
@@ -383,6 +480,10 @@ def measure(
         cpu0 = cpu_seconds(server_pid)
         pg0 = cpu_seconds(pg_pid) if pg_pid else 0.0
         phase = asyncio.run(people_tables(base, args, rate, seed))
+        began = time.strftime(
+            "%H:%M:%S", time.gmtime(time.time() - (time.perf_counter() - phase.first))
+        )
+        print(f"{name} phase's first act at {began} UTC", file=sys.stderr)
         seconds = max(phase.last - phase.first, 1e-9)
         cpu = cpu_seconds(server_pid) - cpu0
         pg = cpu_seconds(pg_pid) - pg0 if pg_pid else math.nan
@@ -402,6 +503,11 @@ def measure(
             "cpu": 1000 * cpu / max(n, 1),
             "pg_cpu": 1000 * pg / max(n, 1),
             "lag": percentiles(phase.lag)[2],
+            "setup": phase.setup,
+            "loop_lag": server_ms(hists, "teocalli_loop_lag_seconds"),
+            "gc2": hists.get(("teocalli_gc_seconds", "2"), [(0.0, 0.0)])[-1][1],
+            "gc2_ms": server_ms(hists, "teocalli_gc_seconds", "2")[1],
+            "tail": tail_seconds(phase),
         }
     steps, done, seconds = asyncio.run(bot_tables(base, args.game, args.bot_tables))
     run.rows["bots"] = {"steps": steps, "done": done, "rate": steps / seconds}
@@ -447,7 +553,9 @@ def report(run: Run) -> None:
             f"ack {ms(r['ack'])}, client {ms(r['client'])}; store {ms(r['store'])}; "
             f"news {ms(r['news'])} ({r['reloads']:.0f} reloads); server CPU {r['cpu']:.2f} "
             f"ms/action, PostgreSQL {r['pg_cpu']:.2f}; load generator's loop lag p99 "
-            f"{r['lag']:.1f} ms"
+            f"{r['lag']:.1f} ms; {r['setup']:.1f} s to create and seat the tables first; "
+            f"the slowest 1% sent in second {r['tail']}; the server's loop lag p50 / p95 / p99 "
+            f"{ms(r['loop_lag'])} ms, {r['gc2']:.0f} full collections (p95 {r['gc2_ms']:.1f} ms)"
         )
     b = run.rows["bots"]
     print(f"bots: {b['done']} greedy games, {b['steps']} steps, {b['rate']:.0f} bot steps/s")

@@ -497,6 +497,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         think_cap=args.think_cap,
         rate_limits=limits,
         connections_per_address=args.connections_per_address,
+        freeze_gc=True,
     )
     uvicorn.run(app, **served)
     return 0

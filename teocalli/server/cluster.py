@@ -3,10 +3,11 @@
 Every process may serve every table; the database is the only shared part and the only truth.
 - **News**: each write carries `pg_notify('teocalli', news)` in its own transaction, so the news
   goes out when, and only if, the write commits, in commit order. The news is a small JSON object:
-  the table, the process that wrote it, and for a step the step itself (index, player, action,
-  clocks): every other process that holds the table plays that step on its copy and tells its own
-  connections, with no read; any other change (or a step that does not follow on) makes it reload
-  the table. A new table is announced the same way, so every process knows every table.
+  the table, the process that wrote it, and what changed: a step (index, player, action, clocks),
+  a seat's new fields, the table's new status or settings, or a new table's whole row. Every other
+  process that holds the table applies the change to its copy and tells its own connections, with
+  no read; only news it cannot apply (an undo, a step that does not follow on) makes it reload the
+  table. A new table is built from its news, so every process knows every table.
 - **Leases**: a table's bots and clock are driven by exactly one process, the one holding the
   table's session-level advisory lock (`pg_try_advisory_lock`). The lock lives on a connection of
   that process, so when the process dies the lock goes with it and another process takes the table
@@ -34,8 +35,12 @@ log = logging.getLogger("teocalli.server")
 
 CHANNEL = NEWS_CHANNEL
 
-News = Callable[[str, dict[str, Any] | None], Awaitable[None]]
-"""What a process does with news of a table: (table id, the step stored, if the news is one)."""
+News = Callable[[str, dict[str, Any]], Awaitable[None]]
+"""What a process does with news of a table: (table id, the news: see `PgCluster.news`)."""
+
+MAX_NEWS_BYTES = 7000
+"""PostgreSQL refuses a notification of 8000 bytes or more: longer news go without their
+details (the other processes then read the table)."""
 
 
 def lock_key(table_id: str) -> int:
@@ -55,7 +60,7 @@ class Solo:
     async def stop(self) -> None:
         return None
 
-    def news(self, table_id: str, step: dict[str, Any] | None = None) -> str | None:
+    def news(self, table_id: str, **parts: Any) -> str | None:
         return None
 
     async def lease(self, table_id: str) -> bool:
@@ -136,7 +141,7 @@ class PgCluster:
         if not isinstance(table_id, str):
             return
         try:
-            await on_news(table_id, news.get("s"))
+            await on_news(table_id, news)
         except Exception:
             log.exception("news of table %s could not be applied", table_id)
 
@@ -154,13 +159,18 @@ class PgCluster:
                 with contextlib.suppress(Exception):
                     conn.pgconn.finish()
 
-    def news(self, table_id: str, step: dict[str, Any] | None = None) -> str:
-        """The news of a change of `table_id` (`step`: the step stored), for the write's own
-        transaction to send (db.py)."""
-        body: dict[str, Any] = {"t": table_id, "o": self.me}
-        if step is not None:
-            body["s"] = step
-        return json.dumps(body, separators=(",", ":"))
+    def news(self, table_id: str, **parts: Any) -> str:
+        """The news of a change of `table_id`, for the write's own transaction to send (db.py).
+
+        `parts` say what changed, so that the other processes need not read it: `s` a step
+        stored, `seat` a seat's changed fields (with `k`, its number), `tbl` the table's changed
+        fields, `new` a new table's row and seats. News too long for a notification go with
+        none of them: the others read the table instead."""
+        head: dict[str, Any] = {"t": table_id, "o": self.me}
+        text = json.dumps(head | parts, separators=(",", ":"))
+        if len(text.encode()) > MAX_NEWS_BYTES:
+            text = json.dumps(head, separators=(",", ":"))
+        return text
 
     async def lease(self, table_id: str) -> bool:
         """Whether this process drives `table_id` (takes the lease if it is free)."""

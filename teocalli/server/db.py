@@ -250,14 +250,21 @@ class Database:
             _notify(session, news)
 
     def update_seat(
-        self, table_id: str, seat: int, changes: dict[str, Any], news: str | None = None
+        self,
+        table_id: str,
+        seat: int,
+        changes: dict[str, Any],
+        news: str | None = None,
+        table_changes: dict[str, Any] | None = None,
     ) -> None:
+        """A seat's changes and the table's (its status once every seat is taken), together."""
         with self.sessions.begin() as session:
             session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                 .values(**changes)
             )
+            self._update(session, table_id, table_changes or {}, None)
             _notify(session, news)
 
     @staticmethod
@@ -344,8 +351,58 @@ def _notify(session: Session, news: str | None) -> None:
 
 
 TABLE_COLUMNS = {"status", "finished", "outcome", "clock_running_for", "settings"}
-"""The columns of `tables` a step may change (checked: their names go into the SQL text)."""
+"""The columns of `tables` a write may change (checked: their names go into the SQL text)."""
+SEAT_COLUMNS = {"taken", "name", "handed_to", "token_hash"}
+"""The columns of `seats` a seat's change may set (checked likewise)."""
 JSON_COLUMNS = {"outcome", "settings"}
+
+
+def _sets(changes: dict[str, Any], allowed: set[str], what: str) -> tuple[str, list[Any]]:
+    """`"col" = %s, ...` for an UPDATE and its parameters, columns checked against `allowed`."""
+    unknown = set(changes) - allowed
+    if unknown:
+        raise ValueError(f"a write does not change the {what} columns {sorted(unknown)}")
+    sets, params = [], []
+    for column, value in sorted(changes.items()):
+        if column in JSON_COLUMNS:
+            sets.append(f'"{column}" = %s::json')
+            params.append(None if value is None else json.dumps(value))
+        else:
+            sets.append(f'"{column}" = %s')
+            params.append(value)
+    return ", ".join(sets), params
+
+
+def _updates_sql(
+    table_id: str,
+    table_changes: dict[str, Any],
+    clocks: list[float] | None,
+    news: str | None,
+    *,
+    ctes: list[str],
+    params: list[Any],
+) -> tuple[str, tuple[Any, ...]]:
+    """Add the table's changes, its clocks and the news to `ctes`: one statement, all or
+    nothing (data-modifying CTEs), whose text depends only on which columns change, so that
+    psycopg prepares it after a few uses."""
+    if table_changes:
+        sets, values = _sets(table_changes, TABLE_COLUMNS, "table")
+        ctes.append(f"tbl AS (UPDATE tables SET {sets} WHERE id = %s)")
+        params.extend((*values, table_id))
+    if clocks is not None:
+        rows = ", ".join("(%s::int, %s::float8)" for _ in clocks)
+        ctes.append(
+            f"clk AS (UPDATE seats SET clock_remaining = v.remaining FROM (VALUES {rows}) "
+            "AS v(seat, remaining) WHERE seats.table_id = %s AND seats.seat = v.seat)"
+        )
+        for seat, left in enumerate(clocks):
+            params.extend((seat, left))
+        params.append(table_id)
+    head = f"WITH {', '.join(ctes)} " if ctes else ""
+    if news is not None:
+        params.extend((NEWS_CHANNEL, news))
+        return head + "SELECT pg_notify(%s, %s)", tuple(params)
+    return head + "SELECT 1", tuple(params)
 
 
 def append_step_sql(  # noqa: PLR0917 (the columns of a step, in order)
@@ -358,44 +415,33 @@ def append_step_sql(  # noqa: PLR0917 (the columns of a step, in order)
     clocks: list[float] | None,
     news: str | None,
 ) -> tuple[str, tuple[Any, ...]]:
-    """A step's whole write as one PostgreSQL statement (data-modifying CTEs: all or nothing).
-
-    One round trip instead of BEGIN, INSERT, UPDATEs, NOTIFY and COMMIT; the statement's text
-    depends only on which columns change, so psycopg prepares it after a few uses."""
-    sql = [
-        'WITH step AS (INSERT INTO steps (table_id, "index", player, action, "by", "at") '
+    """A step's whole write as one PostgreSQL statement: one round trip instead of BEGIN,
+    INSERT, UPDATEs, NOTIFY and COMMIT."""
+    ctes = [
+        'step AS (INSERT INTO steps (table_id, "index", player, action, "by", "at") '
         "VALUES (%s, %s, %s, %s, %s, %s))"
     ]
     params: list[Any] = [table_id, index, player, action, by, now_utc()]
-    if table_changes:
-        unknown = set(table_changes) - TABLE_COLUMNS
-        if unknown:
-            raise ValueError(f"a step does not change {sorted(unknown)}")
-        sets = []
-        for column, value in sorted(table_changes.items()):
-            if column in JSON_COLUMNS:
-                sets.append(f'"{column}" = %s::json')
-                params.append(None if value is None else json.dumps(value))
-            else:
-                sets.append(f'"{column}" = %s')
-                params.append(value)
-        sql.append(f", tbl AS (UPDATE tables SET {', '.join(sets)} WHERE id = %s)")
-        params.append(table_id)
-    if clocks is not None:
-        values = ", ".join("(%s::int, %s::float8)" for _ in clocks)
-        sql.append(
-            f", clk AS (UPDATE seats SET clock_remaining = v.remaining FROM (VALUES {values}) "
-            "AS v(seat, remaining) WHERE seats.table_id = %s AND seats.seat = v.seat)"
-        )
-        for seat, left in enumerate(clocks):
-            params.extend((seat, left))
-        params.append(table_id)
-    if news is not None:
-        sql.append(" SELECT pg_notify(%s, %s)")
-        params.extend((NEWS_CHANNEL, news))
-    else:
-        sql.append(" SELECT 1")
-    return "".join(sql), tuple(params)
+    return _updates_sql(table_id, table_changes, clocks, news, ctes=ctes, params=params)
+
+
+def update_sql(
+    table_id: str,
+    seat: int | None,
+    seat_changes: dict[str, Any],
+    table_changes: dict[str, Any],
+    *,
+    clocks: list[float] | None = None,
+    news: str | None,
+) -> tuple[str, tuple[Any, ...]]:
+    """A seat's and the table's changes (and the news) as one PostgreSQL statement."""
+    ctes: list[str] = []
+    params: list[Any] = []
+    if seat is not None and seat_changes:
+        sets, values = _sets(seat_changes, SEAT_COLUMNS, "seat")
+        ctes.append(f"seat AS (UPDATE seats SET {sets} WHERE table_id = %s AND seat = %s)")
+        params.extend((*values, table_id, seat))
+    return _updates_sql(table_id, table_changes, clocks, news, ctes=ctes, params=params)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

@@ -8,7 +8,11 @@ costs, each measured inside the process from the moment the message was read fro
 - `teocalli_ack_seconds`: a person's action read to their own new state written to the socket;
 - `teocalli_store_seconds`: the step's transaction (the hand-over to a database thread included);
 - `teocalli_news_seconds{how}`: news of another process's change heard to the change shown here
-  (`step`: the step in the news played on this copy; `reload`: the table read again).
+  (`step`: the step in the news played on this copy; `change`: a seat's or the table's fields
+  from the news; `reload`: the table read again);
+- `teocalli_loop_lag_seconds`: how late the event loop woke a timer (how long something else
+  held it: what every action waits for at worst);
+- `teocalli_gc_seconds{generation}`: the garbage collector's pauses (the event loop stands still).
 
 Bots' thinking is never in these figures: a bot's action is timed from when its move is known.
 Each process counts its own; with `--workers N` a scrape reaches one of them, named by `pid`.
@@ -16,9 +20,13 @@ Each process counts its own; with `--workers N` a scrape reaches one of them, na
 
 from __future__ import annotations
 
+import asyncio
 import bisect
+import gc
 import os
+import time
 from collections.abc import Iterable
+from typing import Any
 
 BUCKETS = (
     0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.05, 0.075, 0.1,
@@ -83,10 +91,33 @@ class Metrics:
             "how",
         )
 
+        self.lag = Histogram(
+            "teocalli_loop_lag_seconds", "How late the event loop woke a timer (it was busy)."
+        )
+        self.gc = Histogram("teocalli_gc_seconds", "The garbage collector's pauses.", "generation")
+        self._gc_began = 0.0
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_began = time.perf_counter()
+        else:
+            self.gc.observe(time.perf_counter() - self._gc_began, str(info["generation"]))
+
+    async def watch(self, every: float = 0.05) -> None:
+        """Time the garbage collector's pauses and the event loop's lag until cancelled."""
+        gc.callbacks.append(self._on_gc)
+        try:
+            while True:
+                began = time.perf_counter()
+                await asyncio.sleep(every)
+                self.lag.observe(max(0.0, time.perf_counter() - began - every))
+        finally:
+            gc.callbacks.remove(self._on_gc)
+
     def render(self, gauges: dict[str, float]) -> str:
         pid = os.getpid()
         lines: list[str] = []
-        for hist in (self.action, self.ack, self.store, self.news):
+        for hist in (self.action, self.ack, self.store, self.news, self.lag, self.gc):
             lines.extend(hist.render(pid))
         for name, value in gauges.items():
             lines.append(f"# TYPE {name} gauge")

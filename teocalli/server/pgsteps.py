@@ -1,11 +1,12 @@
-"""A person's or a bot's step stored on PostgreSQL from the event loop itself, with no thread.
+"""A step (or a seat's or the table's update) stored on PostgreSQL from the event loop itself.
 
 Handing each write to a database thread cost more than the write: the thread and the event loop
 take turns at Python's global lock, a busy loop keeps it for up to 5 ms at a time
 (`sys.getswitchinterval`), and a write needs it back several times. Here the step's one
-statement (`db.append_step_sql`: insert, table and clock updates, the news, all or nothing) goes
-out on one of a few autocommit connections of this process, and the loop waits on the socket.
-Everything else (table creation, seats, reads) stays on the database threads: it is rare.
+statement (`db.append_step_sql`: insert, table and clock updates, the news, all or nothing;
+`db.update_sql` likewise for a seat taken or handed over) goes out on one of a few autocommit
+connections of this process, and the loop waits on the socket. Table creation, undo and reads
+stay on the database threads: they are rarer, and a read needs the ORM.
 """
 
 from __future__ import annotations

@@ -83,6 +83,7 @@ class Room:
         self.status = row.status
         self.outcome = row.outcome
         self.seats = Seats(seats, manager.now)
+        self._status_after_taken()
         self.state = state
         self.decisions = decisions
         self.version = 0
@@ -182,10 +183,10 @@ class Room:
                 changes: dict[str, Any] = {"taken": True}
                 if name:
                     changes["name"] = name[:40]
-                await self.store.update_seat(seat, **changes)
+                await self.store.update_seat(seat, changes, self._status_once_taken(seat))
                 s.taken = True
                 s.name = changes.get("name", s.name)
-                await self._store_status()
+                self._status_after_taken()
                 self.broadcast()
             else:
                 conn.outbox.put(self.state_message(seat))
@@ -224,11 +225,11 @@ class Room:
             changes: dict[str, Any] = {"token_hash": hash_token(token), "taken": True}
             if name:
                 changes["name"] = name
-            await self.store.update_seat(seat, **changes)
+            await self.store.update_seat(seat, changes, self._status_once_taken(seat))
             s = self.seats[seat]
             s.token_hash, s.taken, s.name = changes["token_hash"], True, name or s.name
             self.seats.left(seat, ())  # nobody is there yet: absent from now
-            await self._store_status()
+            self._status_after_taken()
             self.broadcast()
             return token
 
@@ -326,7 +327,7 @@ class Room:
                 spec = check_bot_spec(spec, self.game)
             except (BotSpecError, TeocalliError) as err:
                 raise Refused(str(err), "bad_bot") from None
-            await self.store.update_seat(target, handed_to=spec)
+            await self.store.update_seat(target, {"handed_to": spec})
             self.seats[target].handed_to = spec
             self._changed()
 
@@ -337,7 +338,7 @@ class Room:
             self._refuse_if_finished("seats are not taken back")
             if self.seats[seat].handed_to is None and seat not in self.seats.timed_out:
                 raise Refused("your seat is not played by a bot", "not_handed")
-            await self.store.update_seat(seat, handed_to=None)
+            await self.store.update_seat(seat, {"handed_to": None})
             self.seats[seat].handed_to = None
             self.seats.timed_out.discard(seat)
             self._changed()
@@ -383,6 +384,7 @@ class Room:
         for seat, stored in zip(self.seats, item.seats, strict=True):
             seat.taken, seat.name = stored.taken, stored.name
             seat.handed_to, seat.token_hash = stored.handed_to, stored.token_hash
+        self._status_after_taken()
         ours = [(s.player, str(s.action)) for s in self.state.history]
         if item.steps != ours:
             prefix = item.steps[: len(ours)] == ours
@@ -441,6 +443,35 @@ class Room:
                 self.bots.kick()
             return True
 
+    async def hear_change(self, seat: Any, table: Any) -> bool:
+        """Apply another process's change of a seat's fields and of the table's status or
+        settings (its news, cluster.py) to this copy and tell the connections; False if the
+        news is not one this copy can apply (reload it then). Checked whole before anything
+        changes: a malformed piece of news changes nothing."""
+        seat_changes = _seat_changes(seat, len(self.seats)) if seat is not None else (None, {})
+        table_changes = _table_changes(table if table is not None else {})
+        if seat_changes is None or table_changes is None:
+            return False
+        k, fields = seat_changes
+        async with self.lock:
+            if k is not None:
+                for name, value in fields.items():
+                    setattr(self.seats[k], name, value)
+                if "handed_to" in fields and fields["handed_to"] is None:
+                    self.seats.timed_out.discard(k)  # taken back, as the writer did
+            if "settings" in table_changes:
+                self.settings = dict(table_changes["settings"])
+            self._status_after_taken()  # from the seats, whatever the writer thought
+            if self.clock is not None and "clock_running_for" in table_changes:
+                self.clock.running_for = table_changes["clock_running_for"]
+                self.clock.started = self.manager.now()
+            if self.state.is_terminal():
+                self.version += 1
+                self.broadcast()
+            else:
+                self._changed()
+            return True
+
     def _after(self, new: State) -> tuple[dict[str, Any], list[float] | None]:
         """The table's stored fields once `new` is the position (the clock already moved on)."""
         changes: dict[str, Any] = {}
@@ -475,13 +506,24 @@ class Room:
         self.broadcast()
         self.bots.kick()
 
-    async def _store_status(self) -> None:
+    def _status_once_taken(self, seat: int) -> dict[str, Any]:
+        """The table's changes to store with `seat` taken: "running" once every person's seat
+        is taken (stored in the seat's own transaction)."""
         if self.status == "finished":
-            return
-        status = "running" if self.seats.all_present() else "open"
-        if status != self.status:
-            await self.store.update_table({"status": status})
-            self.status = status
+            return {}
+        others = all(s.taken or s.kind == "bot" for s in self.seats if s.seat != seat)
+        status = "running" if others else "open"
+        return {"status": status} if status != self.status else {}
+
+    def _status_after_taken(self) -> None:
+        """An unfinished table is "running" once every person's seat is taken, else "open".
+
+        Derived from the seats, never taken from the stored column alone: two people taking the
+        last two seats at once on two processes each store "open" (neither has heard of the
+        other yet), and every process (and a restart) still sees "running" once it knows both
+        seats are taken."""
+        if self.status != "finished":
+            self.status = "running" if self.seats.all_present() else "open"
 
     # --- the clock ------------------------------------------------------------------------------
     def follow_clock(self, state: State) -> None:
@@ -519,3 +561,45 @@ class Room:
                 return
             self.seats.timed_out.add(seat)
             self._changed()
+
+
+SEAT_FIELDS: dict[str, tuple[type, ...]] = {
+    "taken": (bool,),
+    "name": (str, type(None)),
+    "handed_to": (str, type(None)),
+    "token_hash": (str, type(None)),
+}
+"""A seat's fields that another process's news may set, and their types."""
+STATUSES = ("open", "running")
+
+
+def _seat_changes(news: Any, seats: int) -> tuple[int | None, dict[str, Any]] | None:
+    """(seat, fields) of a seat's news, checked; None if it is not well formed."""
+    if not isinstance(news, dict):
+        return None
+    k = news.get("k")
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < seats:
+        return None
+    fields = {name: value for name, value in news.items() if name != "k"}
+    for name, value in fields.items():
+        if name not in SEAT_FIELDS or not isinstance(value, SEAT_FIELDS[name]):
+            return None
+    return k, fields
+
+
+def _table_changes(news: Any) -> dict[str, Any] | None:
+    """A table's changed fields from another process's news, checked; None if malformed."""
+    if not isinstance(news, dict):
+        return None
+    for name, value in news.items():
+        ok = (
+            (name == "status" and value in STATUSES)
+            or (name == "settings" and isinstance(value, dict))
+            or (
+                name == "clock_running_for"
+                and (value is None or (isinstance(value, int) and not isinstance(value, bool)))
+            )
+        )
+        if not ok:
+            return None
+    return news

@@ -1,8 +1,10 @@
-"""One table's writes, each one transaction, always off the event loop, each announced.
+"""One table's writes, each one transaction, never blocking the event loop, each announced.
 
-The room decides what changes; this says how it is stored (through the manager's database
-threads), so the room's logic reads without SQL and the writes can be checked on their own.
-Each write carries its news for the other server processes (cluster.py), sent at its commit.
+The room decides what changes; this says how it is stored (on PostgreSQL one statement from the
+event loop, pgsteps.py; on SQLite through the manager's database thread), so the room's logic
+reads without SQL and the writes can be checked on their own. Each write carries its news for
+the other server processes (cluster.py), sent at its commit, with what changed in it, so that
+they need not read the table again.
 A step stored by another process at the same index first is a `StepConflict`: the database
 serialises steps.
 """
@@ -16,7 +18,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from .cluster import PgCluster, Solo
-from .db import Database, NotLastStep, append_step_sql
+from .db import Database, NotLastStep, append_step_sql, update_sql
 from .metrics import Metrics
 from .pgsteps import StepTaken, StepWriter
 
@@ -59,7 +61,7 @@ class TableStore:
         the event loop (pgsteps.py), on SQLite a transaction in the database thread."""
         began = time.perf_counter()
         step = {"i": index, "p": player, "a": action, "c": clocks}
-        news = self.cluster.news(self.id, step | {"r": changes.get("clock_running_for")})
+        news = self.cluster.news(self.id, s=step | {"r": changes.get("clock_running_for")})
         try:
             if self.writer is not None:
                 sql = append_step_sql(self.id, index, player, action, by, changes, clocks, news)
@@ -96,12 +98,24 @@ class TableStore:
         except NotLastStep:
             raise StepConflict(f"step {index} of table {self.id} is no longer the last") from None
 
-    async def update_seat(self, seat: int, **changes: Any) -> None:
-        await self.run(self.db.update_seat, self.id, seat, changes, self.cluster.news(self.id))
+    async def update_seat(
+        self, seat: int, changes: dict[str, Any], table: dict[str, Any] | None = None
+    ) -> None:
+        """A seat's changes, and the table's (`table`: its status) in the same transaction."""
+        table = table or {}
+        news = self.cluster.news(self.id, seat={"k": seat, **changes}, tbl=table)
+        if self.writer is not None:
+            await self.writer.execute(*update_sql(self.id, seat, changes, table, news=news))
+        else:
+            await self.run(self.db.update_seat, self.id, seat, changes, news, table)
 
     async def update_table(
         self, changes: dict[str, Any], clocks: list[float] | None = None
     ) -> None:
         # a periodic store of the clocks alone is news to nobody
-        news = self.cluster.news(self.id) if changes else None
-        await self.run(self.db.update_table, self.id, changes, clocks, news)
+        news = self.cluster.news(self.id, tbl=changes) if changes else None
+        if self.writer is not None:
+            sql = update_sql(self.id, None, {}, changes, clocks=clocks, news=news)
+            await self.writer.execute(*sql)
+        else:
+            await self.run(self.db.update_table, self.id, changes, clocks, news)

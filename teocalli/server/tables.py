@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import json
 import logging
 import time
@@ -118,24 +119,61 @@ class Manager:
                 room.clock.started = self.now()
             room.bots.kick()
 
-    async def on_news(self, table_id: str, step: dict[str, Any] | None = None) -> None:
-        """Another process changed `table_id`: play the step it stored on this process's copy
-        (or reload the table if the news is not a step that follows on), else learn of the new
-        table (so that it can take the table over if that process dies)."""
+    async def on_news(self, table_id: str, news: dict[str, Any]) -> None:
+        """Another process changed `table_id`: apply what its news says changed to this
+        process's copy (a step, a seat's fields, the table's status or settings), or reload the
+        table if the news cannot be applied (an undo, a step that does not follow on); build a
+        new table from its news (so that this process can take it over if that one dies)."""
         room = self.rooms.get(table_id)
         if room is not None:
+            if "new" in news:
+                return  # already here: a client asked this process for it first
             heard = time.perf_counter()
-            if step is not None and await room.hear_step(step):
-                how = "step"
-                if room.state.is_terminal():
+            step = news.get("s")
+            applied = False
+            if step is not None:
+                how, applied = "step", await room.hear_step(step)
+                if applied and room.state.is_terminal():
                     await self.cluster.release(room.id)
-            else:
+            elif "seat" in news or "tbl" in news:
+                how, applied = "change", await room.hear_change(news.get("seat"), news.get("tbl"))
+            if not applied:
                 how = "reload"
                 await self.refresh(room)
             self.metrics.news.observe(time.perf_counter() - heard, how)
         elif table_id not in self.damaged:
+            if self._built_from_news(table_id, news.get("new")):
+                return
             with contextlib.suppress(Refused):
                 await self.get(table_id)
+
+    def _built_from_news(self, table_id: str, new: Any) -> bool:
+        """Build a table another process just created from its news (`new_table_news`), with
+        no read; False if the news does not carry it whole (read it then)."""
+        if not isinstance(new, dict):
+            return False
+        try:
+            row = TableRow(
+                id=table_id,
+                game=str(new["game"]),
+                options=dict(new["options"]),
+                seed=int(new["seed"]),
+                status=str(new["status"]),
+                created=dt.datetime.fromisoformat(new["created"]),
+                finished=None,
+                settings=dict(new["settings"]),
+                clock_running_for=new["clock_running_for"],
+                outcome=None,
+            )
+            seats = [
+                SeatRow(table_id=table_id, seat=k, **{f: seat[f] for f in SEAT_NEWS})
+                for k, seat in enumerate(new["seats"])
+            ]
+            room = self._build(StoredTable(row, seats, []))
+        except Exception:  # malformed or not buildable: the database says what it is
+            return False
+        self.rooms.setdefault(table_id, room)
+        return True
 
     async def refresh(self, room: Room) -> None:
         """Bring `room` up to what the database says (steps, seats, settings, clock).
@@ -294,18 +332,14 @@ class Manager:
             clock_running_for=None,
             outcome=None,
         )
-        news = self.cluster.news(table_id)
+        news = self.cluster.news(table_id, new=new_table_news(row, seat_rows))
         await self.run_db(self.db.create_table, row, seat_rows, news)
         room = self._build(StoredTable(row, seat_rows, []))
         self.rooms[table_id] = room
         if room.clock is not None:
-            await self.run_db(
-                self.db.update_table,
-                table_id,
-                {"clock_running_for": room.clock.running_for},
-                None,
-                news,
-            )
+            changes = {"clock_running_for": room.clock.running_for}
+            news = self.cluster.news(table_id, tbl=changes)
+            await self.run_db(self.db.update_table, table_id, changes, None, news)
         await self.take_lease(room, fresh=True)
 
         return {
@@ -357,13 +391,9 @@ class Manager:
             hashes = {s.seat: s.token_hash for s in room.seats if s.kind == "human"}
             created = await self.create(body, rematch_of=table_id, keep_tokens=hashes)
             room.settings["rematch"] = created["id"]
-            await self.run_db(
-                self.db.update_table,
-                table_id,
-                {"settings": room.settings},
-                None,
-                self.cluster.news(table_id),
-            )
+            changes = {"settings": room.settings}
+            news = self.cluster.news(table_id, tbl=changes)
+            await self.run_db(self.db.update_table, table_id, changes, None, news)
             room.broadcast()
             room.announce_rematch(created["id"])
         assert isinstance(token, str)
@@ -518,6 +548,27 @@ def parse_create(body: Any) -> dict[str, Any]:
         "pace": float(pace),
         "open_seats": open_seats,
         "hints": hints,
+    }
+
+
+SEAT_NEWS = ("kind", "bot", "token_hash", "taken", "name", "handed_to", "clock_remaining")
+"""A new table's seat fields in its news."""
+
+
+def new_table_news(row: TableRow, seats: list[SeatRow]) -> dict[str, Any]:
+    """A new table's row and seats as news, for the other processes to build it with no read.
+
+    It carries the seed, as the row does: whoever can listen on the database can read it too
+    (see "Threat model" in docs/server.md)."""
+    return {
+        "game": row.game,
+        "options": row.options,
+        "seed": str(row.seed),
+        "status": row.status,
+        "created": row.created.isoformat(),
+        "settings": row.settings,
+        "clock_running_for": row.clock_running_for,
+        "seats": [{f: getattr(seat, f) for f in SEAT_NEWS} for seat in seats],
     }
 
 

@@ -190,3 +190,36 @@ def test_metrics_render_as_prometheus_text_and_read_back() -> None:
     # a step's one statement names only known columns
     with pytest.raises(ValueError, match="does not change"):
         append_step_sql("t", 0, 0, "a", "person", {"seed": 1}, None, None)
+
+
+def test_news_of_a_seat_or_table_change_is_checked_whole() -> None:
+    """Another process's news is applied only if every field is one a seat or the table has,
+    with its type; anything else makes the process read the table instead."""
+    from teocalli.server.room import _seat_changes, _table_changes
+
+    assert _seat_changes({"k": 1, "taken": True, "name": "Ana"}, 2) == (
+        1,
+        {"taken": True, "name": "Ana"},
+    )
+    assert _seat_changes({"k": 0, "handed_to": None}, 2) == (0, {"handed_to": None})
+    assert _seat_changes({"k": 2, "taken": True}, 2) is None  # no such seat
+    assert _seat_changes({"k": True, "taken": True}, 2) is None
+    assert _seat_changes({"k": 0, "taken": "yes"}, 2) is None
+    assert _seat_changes({"k": 0, "kind": "bot"}, 2) is None  # not a field news may set
+    assert _seat_changes([0], 2) is None
+    assert _table_changes({"status": "running", "settings": {"rematch": "x"}}) is not None
+    assert _table_changes({"clock_running_for": None}) == {"clock_running_for": None}
+    assert _table_changes({"status": "finished"}) is None  # only a step finishes a table
+    assert _table_changes({"seed": 3}) is None
+    assert _table_changes({"clock_running_for": "0"}) is None
+
+
+def test_a_seat_and_table_change_is_one_statement_of_known_columns() -> None:
+    from teocalli.server.db import update_sql
+
+    sql, params = update_sql("t", 1, {"taken": True}, {"status": "running"}, news="n")
+    assert sql.startswith("WITH seat AS (UPDATE seats SET")
+    assert "tbl AS (UPDATE tables SET" in sql and sql.endswith("SELECT pg_notify(%s, %s)")
+    assert params == (True, "t", 1, "running", "t", "teocalli", "n")
+    with pytest.raises(ValueError, match="seat columns"):
+        update_sql("t", 1, {"kind": "bot"}, {}, news=None)
