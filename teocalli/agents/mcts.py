@@ -41,6 +41,7 @@ class MCTSAgent(Agent):
         "turns": "auto",
         "width": 24,
         "confidence": 1.0,
+        "margin": 0.0,
     }
     hidden_allowed = False
 
@@ -76,6 +77,8 @@ class MCTSAgent(Agent):
                 evaluate=evaluate,
                 width=int(settings["width"]),
                 confidence=float(settings["confidence"]),
+                margin=float(settings["margin"]),
+                lead=game_hook(game.info.name, "lead"),
             )
             return
         self.search = Search(

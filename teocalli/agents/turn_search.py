@@ -74,6 +74,8 @@ class TurnSearch:
         evaluate: Evaluate | None = None,
         width: int = 24,
         confidence: float = 0.0,
+        margin: float = 0.0,
+        lead: Evaluate | None = None,
     ) -> None:
         self.rng = rng
         self.turns = turns
@@ -85,6 +87,10 @@ class TurnSearch:
         self.evaluate = evaluate
         self.width = width
         self.confidence = confidence
+        if margin and lead is None:
+            raise ValueError("margin > 0 needs the game's `lead` (points lead) function")
+        self.margin = margin
+        self.lead = lead
         self.last_iterations = 0
         self.last_candidates = 0
         self._plan: list[Action] = []
@@ -190,4 +196,7 @@ class TurnSearch:
                 if self.depth and turns > self.depth and self.evaluate is not None:
                     return float(self.evaluate(w)[player])
             w.apply(rollout(w, p, rng), p)
-        return float(w.outcome().returns()[player])
+        result = float(w.outcome().returns()[player])
+        if self.margin and self.lead is not None:
+            return (1.0 - self.margin) * result + self.margin * float(self.lead(w)[player])
+        return result

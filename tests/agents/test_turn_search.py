@@ -13,6 +13,7 @@ from teocalli.agents.heuristics import shifting_stones as heuristic
 from teocalli.agents.mcts import MCTSAgent
 from teocalli.agents.turn_search import TurnSearch
 from teocalli.core import InvalidOption, Rng
+from teocalli.games.shifting_stones.actions import END, Score
 from teocalli.games.shifting_stones.position import from_position
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
@@ -172,3 +173,66 @@ def test_a_turn_replaces_the_greedy_one_only_on_evidence() -> None:
     # with no such rule the search departs as soon as another turn looks better
     eager = make_agent("ismcts:iterations=400,confidence=0", game, seed=1)
     assert str(eager.act(state, 1)) != "score 21"
+
+
+def _redealt(state: ShiftingStonesState, player: int, seed: int) -> ShiftingStonesState:
+    """The same position for `player` with what it cannot see dealt again: the other hands and
+    the deck (same sizes), and the reshuffle generator."""
+    other = state.clone()
+    assert isinstance(other, ShiftingStonesState)
+    unknown = other.deck + [c for p, h in enumerate(other.hands) if p != player for c in h]
+    Rng(seed).shuffle(unknown)
+    for p, hand in enumerate(other.hands):
+        if p != player:
+            other.hands[p] = sorted(unknown[: len(hand)])
+            unknown = unknown[len(hand) :]
+    other.deck = unknown
+    other.rng = Rng(seed + 1)
+    return other
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=60", "ismcts:iterations=60,margin=0.5"])
+def test_two_player_search_uses_only_what_the_player_knows(spec: str) -> None:
+    """Two worlds that differ only in the opponent's hand and the deck order give the same turn."""
+    positions = _positions(range(2))[::40]
+    assert len(positions) >= 4
+    for state, player in positions:
+        assert isinstance(state, ShiftingStonesState)
+        other = _redealt(state, player, 11)
+        assert other.view(player) == state.view(player)
+        assert (other.deck, other.hands) != (state.deck, state.hands)
+        turns = []
+        for world in (state, other):
+            agent = make_agent(spec, state.game, seed=3)
+            assert isinstance(agent, MCTSAgent) and isinstance(agent.search, TurnSearch)
+            turns.append([agent.act(world, player), *agent.search._plan])
+        assert turns[0] == turns[1]
+
+
+def test_margin_blends_the_points_lead_into_a_playouts_value() -> None:
+    game = teocalli.load("shifting-stones", players=2)
+    state = from_position(game, LOST_IF_ENDED)  # type: ignore[arg-type]
+    ended = state.clone()
+    ended.apply("score 21", 1)
+    ended.apply("end", 1)
+    assert ended.is_terminal()
+    lead = heuristic.lead(ended)
+    assert lead[1] < 0 < lead[0] and abs(lead[1]) < 1  # lost 13 to 15: a close loss
+    search = TurnSearch(
+        Rng(0),
+        turns=heuristic.turns,
+        policy=heuristic.choose,
+        rollout=heuristic.rollout,
+        margin=0.5,
+        lead=heuristic.lead,
+    )
+    value = search._sample(state, (Score(21), END), 1)
+    assert value == pytest.approx(0.5 * -1.0 + 0.5 * lead[1])
+    with pytest.raises(ValueError, match="lead"):
+        TurnSearch(
+            Rng(0),
+            turns=heuristic.turns,
+            policy=heuristic.choose,
+            rollout=heuristic.rollout,
+            margin=0.5,
+        )

@@ -68,13 +68,23 @@ def evaluate(state: State) -> list[float]:
 
     A player's value is their lead over the others' mean, squashed so ~8 points is decisive.
     """
-    import math
-
     from teocalli.games.shifting_stones.state import ShiftingStonesState
 
     assert isinstance(state, ShiftingStonesState)
     if state.is_terminal():
         return list(state.outcome().returns())
+    return lead(state)
+
+
+def lead(state: State) -> list[float]:
+    """Each player's points lead (with the +3 bonus) over the others' mean, squashed to [-1, 1]
+    so ~8 points is decisive: the turn search blends it into a playout's win or loss
+    (`margin=`) to tell apart turns that win or lose by different amounts."""
+    import math
+
+    from teocalli.games.shifting_stones.state import ShiftingStonesState
+
+    assert isinstance(state, ShiftingStonesState)
     n = state.num_players
     points = [float(state.points(p)) for p in range(n)]
     if n == 1:
