@@ -236,3 +236,5 @@ def test_margin_blends_the_points_lead_into_a_playouts_value() -> None:
             rollout=heuristic.rollout,
             margin=0.5,
         )
+    with pytest.raises(InvalidOption, match="margin=0"):
+        make_agent("ismcts:margin=0.5", teocalli.load("stakz", players=2))
