@@ -218,10 +218,16 @@ def duel(games: int, bot: str, workers: int = 2) -> None:
 
     if games <= 0:
         return
-    jobs = [(bot, 1000 + i, seat) for seat in (0, 1) for i in range(games // 2)]
+    # each deal twice in a row, seats swapped, so a partial tally (on stderr) is balanced
+    jobs = [(bot, 1000 + i, seat) for i in range(games // 2) for seat in (0, 1)]
     start = time.perf_counter()
+    results: list[tuple[float, float, int, float]] = []
     with Pool(max(1, workers)) as pool:
-        results = pool.map(duel_game, jobs, chunksize=1)
+        for result in pool.imap(duel_game, jobs):
+            results.append(result)
+            if len(results) % 20 == 0:
+                won = sum(r[0] for r in results)
+                print(f"  {won:g}/{len(results)} so far", file=sys.stderr, flush=True)
     wins = sum(r[0] for r in results)
     n = len(results)
     turns = sum(r[2] for r in results)
