@@ -6,9 +6,7 @@ Both take `iterations=N` or `time=SECONDS` (think time per move; it overrides it
 (default: in games whose heuristics propose whole turns, Stakz, Shifting Stones and Stack Back,
 choose among those by sequential halving, `turn_search.py`; there `depth=` counts turns, `width=`
 caps the candidates, `confidence=` is the standard errors by which a turn must beat the greedy
-one, `margin=` blends the game's points lead (its heuristics' `lead`) into a playout's win or
-loss: (1 - margin) * result + margin * lead, and options the spec leaves out come from the
-game's measured `TURN_SEARCH` defaults),
+one, and options the spec leaves out come from the game's measured `TURN_SEARCH` defaults),
 `1` (the same, an error where no turns are proposed) or `0` (single steps).
 """
 
@@ -43,7 +41,6 @@ class MCTSAgent(Agent):
         "turns": "auto",
         "width": 24,
         "confidence": 1.0,
-        "margin": 0.0,
     }
     hidden_allowed = False
 
@@ -68,9 +65,6 @@ class MCTSAgent(Agent):
             # the game's own defaults (measured per game) for what the spec leaves out
             tuned = game_hook(game.info.name, "TURN_SEARCH") or {}
             settings = {**self.settings, **{k: v for k, v in tuned.items() if k not in options}}
-            lead = game_hook(game.info.name, "lead")
-            if float(settings["margin"]) and lead is None:
-                raise InvalidOption(f"{game.info.name} defines no points lead: use margin=0")
             self.search = TurnSearch(
                 self.rng,
                 turns=turns,
@@ -82,8 +76,6 @@ class MCTSAgent(Agent):
                 evaluate=evaluate,
                 width=int(settings["width"]),
                 confidence=float(settings["confidence"]),
-                margin=float(settings["margin"]),
-                lead=lead,
             )
             return
         self.search = Search(

@@ -74,8 +74,6 @@ class TurnSearch:
         evaluate: Evaluate | None = None,
         width: int = 24,
         confidence: float = 0.0,
-        margin: float = 0.0,
-        lead: Evaluate | None = None,
     ) -> None:
         self.rng = rng
         self.turns = turns
@@ -87,10 +85,6 @@ class TurnSearch:
         self.evaluate = evaluate
         self.width = width
         self.confidence = confidence
-        if margin and lead is None:
-            raise ValueError("margin > 0 needs the game's `lead` (points lead) function")
-        self.margin = margin
-        self.lead = lead
         self.last_iterations = 0
         self.last_candidates = 0
         self._plan: list[Action] = []
@@ -196,7 +190,4 @@ class TurnSearch:
                 if self.depth and turns > self.depth and self.evaluate is not None:
                     return float(self.evaluate(w)[player])
             w.apply(rollout(w, p, rng), p)
-        result = float(w.outcome().returns()[player])
-        if self.margin and self.lead is not None:
-            return (1.0 - self.margin) * result + self.margin * float(self.lead(w)[player])
-        return result
+        return float(w.outcome().returns()[player])

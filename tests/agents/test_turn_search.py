@@ -13,7 +13,6 @@ from teocalli.agents.heuristics import shifting_stones as heuristic
 from teocalli.agents.mcts import MCTSAgent
 from teocalli.agents.turn_search import TurnSearch
 from teocalli.core import InvalidOption, Rng
-from teocalli.games.shifting_stones.actions import END, Score
 from teocalli.games.shifting_stones.position import from_position
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
@@ -154,11 +153,12 @@ def test_the_default_budget_is_the_games_own_and_an_explicit_one_wins() -> None:
     default = make_agent("ismcts", game).search
     explicit = make_agent("ismcts:iterations=77", game).search
     step = make_agent("ismcts:turns=0", game).search
-    assert (
-        isinstance(default, TurnSearch)
-        and default.iterations == heuristic.TURN_SEARCH["iterations"]
-    )
+    assert isinstance(default, TurnSearch)
+    assert (default.iterations, default.depth, default.width) == (1500, 4, 8)
     assert isinstance(explicit, TurnSearch) and explicit.iterations == 77
+    assert (explicit.depth, explicit.width) == (4, 8)
+    full = make_agent("ismcts:depth=0,width=24", game).search
+    assert isinstance(full, TurnSearch) and (full.depth, full.width) == (0, 24)
     assert not isinstance(step, TurnSearch) and step.iterations == 1000
     with pytest.raises(InvalidOption, match="turns is one of"):
         make_agent("ismcts:turns=maybe", game)
@@ -191,7 +191,7 @@ def _redealt(state: ShiftingStonesState, player: int, seed: int) -> ShiftingSton
     return other
 
 
-@pytest.mark.parametrize("spec", ["ismcts:iterations=60", "ismcts:iterations=60,margin=0.5"])
+@pytest.mark.parametrize("spec", ["ismcts:iterations=60", "ismcts:iterations=60,depth=0,width=24"])
 def test_two_player_search_uses_only_what_the_player_knows(spec: str) -> None:
     """Two worlds that differ only in the opponent's hand and the deck order give the same turn."""
     positions = _positions(range(2))[::40]
@@ -207,34 +207,3 @@ def test_two_player_search_uses_only_what_the_player_knows(spec: str) -> None:
             assert isinstance(agent, MCTSAgent) and isinstance(agent.search, TurnSearch)
             turns.append([agent.act(world, player), *agent.search._plan])
         assert turns[0] == turns[1]
-
-
-def test_margin_blends_the_points_lead_into_a_playouts_value() -> None:
-    game = teocalli.load("shifting-stones", players=2)
-    state = from_position(game, LOST_IF_ENDED)  # type: ignore[arg-type]
-    ended = state.clone()
-    ended.apply("score 21", 1)
-    ended.apply("end", 1)
-    assert ended.is_terminal()
-    lead = heuristic.lead(ended)
-    assert lead[1] < 0 < lead[0] and abs(lead[1]) < 1  # lost 13 to 15: a close loss
-    search = TurnSearch(
-        Rng(0),
-        turns=heuristic.turns,
-        policy=heuristic.choose,
-        rollout=heuristic.rollout,
-        margin=0.5,
-        lead=heuristic.lead,
-    )
-    value = search._sample(state, (Score(21), END), 1)
-    assert value == pytest.approx(0.5 * -1.0 + 0.5 * lead[1])
-    with pytest.raises(ValueError, match="lead"):
-        TurnSearch(
-            Rng(0),
-            turns=heuristic.turns,
-            policy=heuristic.choose,
-            rollout=heuristic.rollout,
-            margin=0.5,
-        )
-    with pytest.raises(InvalidOption, match="margin=0"):
-        make_agent("ismcts:margin=0.5", teocalli.load("stakz", players=2))
