@@ -5,7 +5,7 @@
 The full measurements of docs/arena.md: `--solo-seeds 100 --clairvoyant-seeds 30` (the solo
 bot's win rate over seeds 0-99 and its mean thinking time a turn, beside the clairvoyant search's
 verdicts on seeds 0-29 at its node budgets) and `--duel-games 200` (the search bot against
-greedy, seats alternated, with its mean CPU thinking time a move; `--duel-only` runs just that).
+greedy, seats alternated, with its mean CPU thinking time a turn; `--duel-only` runs just that).
 `--workers` (default 2) processes play the games.
 
 Prints random playouts per second, legal-move generation rate, the solver's table build time
