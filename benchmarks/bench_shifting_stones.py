@@ -1,11 +1,12 @@
 """Shifting Stones throughput: `python -m benchmarks.bench_shifting_stones [--all-tables]
 [--solo-seeds N] [--solo-bot SPEC] [--clairvoyant-seeds N] [--duel-games N] [--duel-bot SPEC]
-[--workers W]`.
+[--workers W] [--duel-only]`.
 
 The full measurements of docs/arena.md: `--solo-seeds 100 --clairvoyant-seeds 30` (the solo
 bot's win rate over seeds 0-99 and its mean thinking time a turn, beside the clairvoyant search's
 verdicts on seeds 0-29 at its node budgets) and `--duel-games 200` (the search bot against
-greedy, seats alternated). `--workers` (default 2) processes play the games.
+greedy, seats alternated, with its mean CPU thinking time a turn; `--duel-only` runs just that).
+`--workers` (default 2) processes play the games.
 
 Prints random playouts per second, legal-move generation rate, the solver's table build time
 (one card, or all 72 with --all-tables, into a fresh temporary cache), the planning bot's time
@@ -181,22 +182,61 @@ def solo(seeds: int, bot: str, clairvoyant_seeds: int, workers: int) -> None:
         )
 
 
+def duel_game(job: tuple[str, int, int]) -> tuple[float, float, int, float]:
+    """One 2-player game against greedy, dealt with `seed`, the bot in `seat`: the bot's share
+    of the win, its points margin (with the bonus), its turns and its thinking seconds (the
+    process's CPU time in `act`: a loaded machine does not inflate it)."""
+    bot_spec, seed, seat = job
+    game = teocalli.load("shifting-stones", players=2)
+    bots = [make_agent(bot_spec, game, seed), make_agent("greedy", game, seed)]
+    if seat:
+        bots.reverse()
+    state = game.new_state(seed)
+    think, turns = 0.0, 0
+    while not state.is_terminal():
+        player = state.to_move()[0]
+        start = time.process_time()
+        action = bots[player].act(state, player)
+        if player == seat:
+            think += time.process_time() - start
+            turns += not state.acted  # type: ignore[attr-defined]
+        state.apply(action, player)
+    winners = state.outcome().winners
+    share = 1.0 / len(winners) if seat in winners else 0.0
+    points = state.final_scores()  # type: ignore[attr-defined]
+    return share, float(points[seat] - points[1 - seat]), turns, think
+
+
 def duel(games: int, bot: str, workers: int = 2) -> None:
-    """The search bot against greedy, 2 players, seats alternated, a shared win as half."""
-    from teocalli.arena.simulate import simulate
+    """The search bot against greedy, 2 players: deals 1000 to 1000 + games/2 - 1, each played
+    twice with the seats swapped; a shared win counts as half. Prints the win share with its
+    95% interval, the mean points margin and the bot's mean CPU thinking time a turn (it
+    searches once a turn, then plays the turn's steps)."""
+    from multiprocessing import Pool
+
     from teocalli.arena.stats import wilson_interval
 
     if games <= 0:
         return
-    game = teocalli.load("shifting-stones", players=2)
+    # each deal twice in a row, seats swapped, so a partial tally (on stderr) is balanced
+    jobs = [(bot, 1000 + i, seat) for i in range(games // 2) for seat in (0, 1)]
     start = time.perf_counter()
-    first = simulate(game, [bot, "greedy"], games // 2, seed=1000, workers=workers)
-    second = simulate(game, ["greedy", bot], games - games // 2, seed=1000, workers=workers)
-    wins = first.wins[0] + second.wins[1]
-    lo, hi = wilson_interval(wins, games)
+    results: list[tuple[float, float, int, float]] = []
+    with Pool(max(1, workers)) as pool:
+        for result in pool.imap(duel_game, jobs):
+            results.append(result)
+            if len(results) % 20 == 0:
+                won = sum(r[0] for r in results)
+                print(f"  {won:g}/{len(results)} so far", file=sys.stderr, flush=True)
+    wins = sum(r[0] for r in results)
+    n = len(results)
+    turns = sum(r[2] for r in results)
+    lo, hi = wilson_interval(wins, n)
     print(
-        f"2 players, {bot} vs greedy: {wins:g}/{games} ({wins / games:.1%}, 95% {lo:.1%}-{hi:.1%})"
-        f" in {time.perf_counter() - start:.0f} s"
+        f"2 players, {bot} vs greedy: {wins:g}/{n} ({wins / n:.1%}, 95% {lo:.1%}-{hi:.1%}), "
+        f"margin {sum(r[1] for r in results) / n:+.2f} points, "
+        f"{sum(r[3] for r in results) / max(1, turns):.2f} s of CPU thinking a turn "
+        f"({turns / n:.1f} turns a game), {time.perf_counter() - start:.0f} s"
     )
 
 
@@ -205,13 +245,16 @@ def _flag(argv: list[str], name: str, default: str) -> str:
 
 
 def main(argv: list[str]) -> None:
+    workers = int(_flag(argv, "--workers", "2"))
+    if "--duel-only" in argv:
+        duel(int(_flag(argv, "--duel-games", "4")), _flag(argv, "--duel-bot", "ismcts"), workers)
+        return
     playouts(1, 300)
     playouts(2, 30)
     playouts(5, 10)
     legal_rate(20000)
     table_build("--all-tables" in argv)
     planning_bot(20)
-    workers = int(_flag(argv, "--workers", "2"))
     solo_seeds = int(_flag(argv, "--solo-seeds", "5"))
     clairvoyant = int(_flag(argv, "--clairvoyant-seeds", str(min(solo_seeds, 30))))
     solo(solo_seeds, _flag(argv, "--solo-bot", "solo"), clairvoyant, workers)

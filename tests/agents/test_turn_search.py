@@ -153,11 +153,12 @@ def test_the_default_budget_is_the_games_own_and_an_explicit_one_wins() -> None:
     default = make_agent("ismcts", game).search
     explicit = make_agent("ismcts:iterations=77", game).search
     step = make_agent("ismcts:turns=0", game).search
-    assert (
-        isinstance(default, TurnSearch)
-        and default.iterations == heuristic.TURN_SEARCH["iterations"]
-    )
+    assert isinstance(default, TurnSearch)
+    assert (default.iterations, default.depth, default.width) == (1500, 4, 8)
     assert isinstance(explicit, TurnSearch) and explicit.iterations == 77
+    assert (explicit.depth, explicit.width) == (4, 8)
+    full = make_agent("ismcts:depth=0,width=24", game).search
+    assert isinstance(full, TurnSearch) and (full.depth, full.width) == (0, 24)
     assert not isinstance(step, TurnSearch) and step.iterations == 1000
     with pytest.raises(InvalidOption, match="turns is one of"):
         make_agent("ismcts:turns=maybe", game)
@@ -172,3 +173,37 @@ def test_a_turn_replaces_the_greedy_one_only_on_evidence() -> None:
     # with no such rule the search departs as soon as another turn looks better
     eager = make_agent("ismcts:iterations=400,confidence=0", game, seed=1)
     assert str(eager.act(state, 1)) != "score 21"
+
+
+def _redealt(state: ShiftingStonesState, player: int, seed: int) -> ShiftingStonesState:
+    """The same position for `player` with what it cannot see dealt again: the other hands and
+    the deck (same sizes), and the reshuffle generator."""
+    other = state.clone()
+    assert isinstance(other, ShiftingStonesState)
+    unknown = other.deck + [c for p, h in enumerate(other.hands) if p != player for c in h]
+    Rng(seed).shuffle(unknown)
+    for p, hand in enumerate(other.hands):
+        if p != player:
+            other.hands[p] = sorted(unknown[: len(hand)])
+            unknown = unknown[len(hand) :]
+    other.deck = unknown
+    other.rng = Rng(seed + 1)
+    return other
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=60", "ismcts:iterations=60,depth=0,width=24"])
+def test_two_player_search_uses_only_what_the_player_knows(spec: str) -> None:
+    """Two worlds that differ only in the opponent's hand and the deck order give the same turn."""
+    positions = _positions(range(2))[::40]
+    assert len(positions) >= 4
+    for state, player in positions:
+        assert isinstance(state, ShiftingStonesState)
+        other = _redealt(state, player, 11)
+        assert other.view(player) == state.view(player)
+        assert (other.deck, other.hands) != (state.deck, state.hands)
+        turns = []
+        for world in (state, other):
+            agent = make_agent(spec, state.game, seed=3)
+            assert isinstance(agent, MCTSAgent) and isinstance(agent.search, TurnSearch)
+            turns.append([agent.act(world, player), *agent.search._plan])
+        assert turns[0] == turns[1]
