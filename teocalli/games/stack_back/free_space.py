@@ -17,22 +17,28 @@ polygon of centres that holds every legal centre of every angle of the interval:
 - Piles on supports a and b (same level, a colour differing from both that neither carries, at
   or above the level floor less one): the centres where the pose (grown by h sin(delta) for the
   interval) shrunk by 0.2 mm meets each support shrunk by 0.2 mm (resting 6 x 6 mm needs it:
-  search.REST_INSET), inside the hull of the two supports' footprints shrunk by 1 mm (a new
-  stick carries nothing: its centre lies 1 mm inside its support polygon, which lies in that
-  hull), less the centres where it surely touches a third stick of that level or above (as on
-  the wood).
+  search.REST_INSET) and their projections overlap by 6 mm along the support's axis and the
+  pose's (36 mm² inside a 6 mm wide rectangle is 6 mm long), inside the hull of the two
+  supports' footprints shrunk by 1 mm (a new stick carries nothing: its centre lies 1 mm inside
+  its support polygon, which lies in that hull), less the centres where it surely touches a
+  third stick of that level or above (as on the wood).
 
-So an empty polygon proves that no pose of that interval, colour and place is legal, and the
-search proves "no pose at all" only by finding every polygon empty. A non-empty polygon is
+Each bound is a necessary condition of legality at every angle of the interval, so an empty
+polygon proves that no pose of that interval, colour and place is legal, and the search proves
+"no pose at all" only by finding every polygon empty (the wood is met `COARSE` intervals at a
+time first: an empty group proves its intervals empty). A non-empty polygon is
 refined: each component's most interior point (the centre of its largest inscribed circle),
 then a grid in it (`RES` mm on the wood, at the interval's centre angle and `SPREAD` tenths
 either side; `RES_PILE` mm for piles, at the centre angle); each sample is first
-clipped exactly against the sticks near it (touching, resting 6 x 6 mm, as the rules measure)
-and the survivors are judged by the rules `apply` uses, the first legal one returned. What the
-refinement may miss is a legal pose whose legal region is narrower than the samples' spacing:
-the measured figure is in the docs. Every resource is bounded: at most `MAX_SAMPLES` samples
+clipped exactly against the sticks near it (touching, resting 6 x 6 mm, a pile's centre 1 mm
+inside the hull of its two contacts, as the rules measure) and the survivors are judged by
+the rules `apply` uses, the first legal one returned. What the refinement may miss is a legal
+pose whose legal region is narrower than the samples' spacing: the measured figure is in the
+docs. Every resource is bounded: at most `MAX_SAMPLES` samples
 per polygon and `MAX_JUDGED` poses judged per search. Poses are sought where the action ids name
-them (centres x 0-240, y 0-104 mm; ids.py), so a pose found always has an id to mask.
+them (centres x 0-240, y 0-104 mm; ids.py), so a pose found always has an id to mask. A stage
+that found nothing is remembered for the same sticks (`_NOTHING`), as the other player, blocked
+in turn, meets the same polygons.
 
 Only poses whose verdict `apply` would also give are returned (each is judged by
 `state.judge`): the engine offers them as its candidates instead of `pass`.
@@ -502,7 +508,8 @@ def find(
     state: StackBackState, player: int, budget: Budget | None = None
 ) -> list[tuple[Place, Verdict]]:
     """The first legal pose the free-space search meets for `player` now: the wood in every
-    colour of the supply, then piles ([] when every polygon is empty or no sample is legal)."""
+    colour of the supply, then piles ([] when every polygon is empty, no sample is legal, or
+    `MAX_JUDGED` poses were judged)."""
     budget = budget if budget is not None else Budget()
     supply = state.supply[player]
     poses = tuple(s.pose for s in state.sticks)

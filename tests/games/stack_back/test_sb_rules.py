@@ -12,12 +12,34 @@ from teocalli.games.stack_back import PASS, EndReason, StackBackState, from_posi
 
 BLOCKED = (Path(__file__).parents[2] / "data" / "stack-back-blocked.txt").read_text()
 """The end of a greedy game that two passes ended, the supplies set to 5 and 3 sticks of colours
-that fit nowhere: no pose at all fits for either player (the search of search.py finds none)."""
+that fit nowhere on the 4 mm / 5 degree lattice of search.py (its free-space stage finds
+slivers: `blocked` fills them)."""
 
 
 def position(text: str, **options: object) -> StackBackState:
     game = teocalli.load("stack-back", **options)
     return from_position(game, text)  # type: ignore[arg-type]
+
+
+FILLERS = (
+    (0, "Y53.6,14.0@0.2"), (0, "M44.0,16.0@0.0"), (1, "Y44.8,1.2@0.2"), (0, "Y76.2,98.8@0.2"),
+    (1, "M117.8,68.8@22.2"), (0, "M188.6,95.8@68.2"), (1, "M118.8,11.4@154.4"),
+    (1, "Y124.0,8.0@110.0"), (0, "Y224.4,97.6@156.7"), (0, "M216.0,92.0@0.0"),
+)  # fmt: skip
+"""The slivers the free-space search (free_space.py) finds in the data position, found and
+filled one by one: with them placed, no pose at all is left for either player."""
+
+
+def blocked(**options: object) -> StackBackState:
+    """The data position with `FILLERS` laid (more sticks of a colour than the notation lets an
+    owner hold, so laid here), the supplies then set back to the data's 3 2 0 and 2 1 0."""
+    state = position(BLOCKED.replace("supply 0: 3 2 0", "supply 0: 9 9 0")
+                     .replace("supply 1: 2 1 0", "supply 1: 9 9 0"), **options)  # fmt: skip
+    for owner, pose in FILLERS:
+        state.lay(parse(pose), owner)
+    state.supply = [[3, 2, 0], [2, 1, 0]]
+    state._cache = None  # the supplies changed at the same step
+    return state
 
 
 TWO_YELLOWS = "sticks: 0:Y30,40@90 1:Y60,40@90"
@@ -187,7 +209,7 @@ def test_no_pass_while_a_stick_can_be_placed() -> None:
 
 
 def test_a_player_who_can_place_nothing_passes_and_two_passes_end_the_game() -> None:
-    state = position(BLOCKED)
+    state = blocked()
     assert state.legal_actions(0) == [PASS]
     state.apply("pass", 0)
     assert not state.is_terminal() and state.idle == 1
@@ -199,13 +221,16 @@ def test_a_player_who_can_place_nothing_passes_and_two_passes_end_the_game() -> 
 
 
 def test_equal_counts_share_the_win() -> None:
-    state = position(BLOCKED + "supply 0: 1 1 1\nidle: 1\nturn: 1")
+    state = blocked()
+    state.supply[0] = [1, 1, 1]
+    state.idle, state.turn = 1, 1
     state.apply("pass", 1)
     assert state.outcome().winners == (0, 1) and state.outcome().ranks == (0, 0)
 
 
 def test_a_turn_of_piles_ends_when_nothing_more_fits_and_is_not_a_pass() -> None:
-    state = position(BLOCKED + "placed: 2\nturn: 1\nidle: 1")
+    state = blocked()
+    state.placed_this_turn, state.turn, state.idle = 2, 1, 1
     state.apply("pass", 1)
     assert state.idle == 0 and state.passes == [0, 0] and state.to_move() == (0,)
 
