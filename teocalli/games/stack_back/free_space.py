@@ -192,22 +192,28 @@ class Budget:
 
 def _samples(region: shapely.Geometry, res: float) -> tuple[Array, Array]:
     """Centres (mm, on the 0.1 mm of a pose) in `region`: each component's most interior point
-    first, then a `RES` grid in the region, at most `MAX_SAMPLES`."""
+    first, then a `res` grid (multiples of `res`) over each component, at most `MAX_SAMPLES`
+    (spread evenly over them when there are more)."""
     firsts: list[tuple[float, float]] = []
+    xs_all: list[Array] = []
+    ys_all: list[Array] = []
     for part in shapely.get_parts(region):
         if part.is_empty or part.area <= 0:
             continue
         centre = shapely.get_point(shapely.maximum_inscribed_circle(part, 0.05), 0)
         firsts.append((round(shapely.get_x(centre), 1), round(shapely.get_y(centre), 1)))
-    x0, y0, x1, y1 = region.bounds
-    xs = np.arange(math.floor(x0 / res), math.ceil(x1 / res) + 1) * res
-    ys = np.arange(math.floor(y0 / res), math.ceil(y1 / res) + 1) * res
-    gx, gy = (g.ravel() for g in np.meshgrid(np.round(xs, 1), np.round(ys, 1), indexing="ij"))
-    if len(gx) > 40 * MAX_SAMPLES:  # a large region: a coarser grid keeps the cost bounded
-        step = math.ceil(math.sqrt(len(gx) / (40 * MAX_SAMPLES)))
-        gx, gy = (g.reshape(len(xs), len(ys))[::step, ::step].ravel() for g in (gx, gy))
-    inside = shapely.contains_xy(region, gx, gy)
-    gx, gy = gx[inside], gy[inside]
+        x0, y0, x1, y1 = part.bounds
+        xs = np.round(np.arange(math.floor(x0 / res), math.ceil(x1 / res) + 1) * res, 1)
+        ys = np.round(np.arange(math.floor(y0 / res), math.ceil(y1 / res) + 1) * res, 1)
+        if len(xs) * len(ys) > 40 * MAX_SAMPLES:  # a large component: thin the grid evenly
+            step = math.ceil(math.sqrt(len(xs) * len(ys) / (40 * MAX_SAMPLES)))
+            xs, ys = xs[::step], ys[::step]
+        gx, gy = (g.ravel() for g in np.meshgrid(xs, ys, indexing="ij"))
+        inside = shapely.contains_xy(part, gx, gy)
+        xs_all.append(gx[inside])
+        ys_all.append(gy[inside])
+    gx = np.concatenate(xs_all) if xs_all else np.zeros(0)
+    gy = np.concatenate(ys_all) if ys_all else np.zeros(0)
     if len(gx) > MAX_SAMPLES:
         pick = np.linspace(0, len(gx) - 1, MAX_SAMPLES).astype(np.int64)
         gx, gy = gx[pick], gy[pick]
