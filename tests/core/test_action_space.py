@@ -184,8 +184,39 @@ def test_stack_back_candidates_stand_and_pass_only_when_none_do(
             for k in range(min(APPLIED, len(group))):
                 index = group[k * len(group) // min(APPLIED, len(group))]
                 check_apply(state, index, player, verdicts[index])
+    if not passes:  # random games now hardly ever block (free_space.py): a blocked position
+        state = _blocked(game)
+        assert state.legal_actions(0) == [PASS]
+        assert state._illegal_reason(PASS, 0) is None
+        assert set(state.legal_action_ints(0)) == {PASS_ID}
+        passes += 1
     assert passes, "no sampled position had only a pass: add seeds"
     assert beyond, "the mask held no bin without a candidate: is the lattice search left out?"
+
+
+_FILLERS = (
+    (0, "Y53.6,14.0@0.2"), (0, "M44.0,16.0@0.0"), (1, "Y44.8,1.2@0.2"), (0, "Y76.2,98.8@0.2"),
+    (1, "M117.8,68.8@22.2"), (0, "M188.6,95.8@68.2"), (1, "M118.8,11.4@154.4"),
+    (1, "Y124.0,8.0@110.0"), (0, "Y224.4,97.6@156.7"), (0, "M216.0,92.0@0.0"),
+)  # fmt: skip
+"""The slivers free_space.py finds in tests/data/stack-back-blocked.txt (as in test_sb_rules)."""
+
+
+def _blocked(game: Game) -> StackBackState:
+    """tests/data/stack-back-blocked.txt with `_FILLERS` laid: nothing fits for player 0."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "data" / "stack-back-blocked.txt").read_text()
+    text = text.replace("supply 0: 3 2 0", "supply 0: 9 9 0").replace(
+        "supply 1: 2 1 0", "supply 1: 9 9 0"
+    )
+    state = from_position(game, text)  # type: ignore[arg-type]
+    for owner, text_pose in _FILLERS:
+        state.lay(parse(text_pose), owner)
+    state.supply = [[3, 2, 0], [2, 1, 0]]
+    state._cache = None
+    state._id_table = None
+    return state
 
 
 def dense_poses(candidates: list[Place], rng: Rng) -> list[Place]:
