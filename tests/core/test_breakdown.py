@@ -283,15 +283,35 @@ BLOCKED = (Path(__file__).parents[1] / "data" / "stack-back-blocked.txt").read_t
 """tests/games/stack_back/test_sb_rules.py's blocked end: no pose fits (5 and 3 sticks left)."""
 
 
+def _blocked(game: Game, text: str) -> Any:
+    """The position with the slivers free_space.py finds in it laid first (test_sb_rules.py's
+    FILLERS, the supplies kept), so that no pose fits."""
+    from teocalli.games.stack_back import parse
+
+    fillers = (
+        (0, "Y53.6,14.0@0.2"), (0, "M44.0,16.0@0.0"), (1, "Y44.8,1.2@0.2"), (0, "Y76.2,98.8@0.2"),
+        (1, "M117.8,68.8@22.2"), (0, "M188.6,95.8@68.2"), (1, "M118.8,11.4@154.4"),
+        (1, "Y124.0,8.0@110.0"), (0, "Y224.4,97.6@156.7"), (0, "M216.0,92.0@0.0"),
+    )  # fmt: skip
+    state = stack_back_position(game, text)
+    supply = [list(s) for s in state.supply]
+    state.supply = [[9, 9, 9], [9, 9, 9]]
+    for owner, pose in fillers:
+        state.lay(parse(pose), owner)
+    state.supply = supply
+    state._cache = None
+    return state
+
+
 def test_stack_back_sticks_left_and_equal_counts_share() -> None:
     game = teocalli.load("stack-back")
-    state = stack_back_position(game, BLOCKED)
+    state = _blocked(game, BLOCKED)
     state.apply("pass", 0)
     state.apply("pass", 1)
     out = state.outcome()
     assert out.winners == (1,) and out.lower_is_better
     assert labelled(out) == [[("pieces left", 5.0)], [("pieces left", 3.0)]]
-    shared = stack_back_position(game, BLOCKED + "supply 0: 1 1 1\nidle: 1\nturn: 1")
+    shared = _blocked(game, BLOCKED + "supply 0: 1 1 1\nidle: 1\nturn: 1")
     shared.apply("pass", 1)
     out = shared.outcome()
     assert out.ranks == (0, 0) and labelled(out) == [[("pieces left", 3.0)]] * 2
