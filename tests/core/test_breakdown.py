@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import enum
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +19,9 @@ from teocalli.games.shifting_stones.position import from_position as stones_posi
 from teocalli.games.shifting_stones.state import EndReason as StonesEnd
 from teocalli.games.space_aztecs import from_position as space_aztecs_position
 from teocalli.games.space_aztecs.game import SpaceAztecs
-from teocalli.games.stack_back import from_position as stack_back_position
 from teocalli.games.stakz import from_position as stakz_position
+
+from ..games.stack_back.blocked import BLOCKED, blocked
 
 CONFIGS = [  # the conformance suite's: every registered game in every declared variant
     pytest.param(name, dict(opts), id=f"{name}-{variant}")
@@ -279,19 +279,14 @@ def test_space_aztecs_the_score_sheet_line_by_line() -> None:
     assert labelled(out) == [sheet(3, 3, 0), sheet(3, 2, 0), sheet(1, 0, 4)]
 
 
-BLOCKED = (Path(__file__).parents[1] / "data" / "stack-back-blocked.txt").read_text()
-"""tests/games/stack_back/test_sb_rules.py's blocked end: no pose fits (5 and 3 sticks left)."""
-
-
 def test_stack_back_sticks_left_and_equal_counts_share() -> None:
-    game = teocalli.load("stack-back")
-    state = stack_back_position(game, BLOCKED)
+    state = blocked()
     state.apply("pass", 0)
     state.apply("pass", 1)
     out = state.outcome()
     assert out.winners == (1,) and out.lower_is_better
     assert labelled(out) == [[("pieces left", 5.0)], [("pieces left", 3.0)]]
-    shared = stack_back_position(game, BLOCKED + "supply 0: 1 1 1\nidle: 1\nturn: 1")
+    shared = blocked(BLOCKED + "supply 0: 1 1 1\nidle: 1\nturn: 1")
     shared.apply("pass", 1)
     out = shared.outcome()
     assert out.ranks == (0, 0) and labelled(out) == [[("pieces left", 3.0)]] * 2

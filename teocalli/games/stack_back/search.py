@@ -54,7 +54,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from .actions import Colour, Place
+from . import free_space
+from .actions import Colour, Place, lattice_index
 from .balance import Stick, stands
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
 from .geometry import Array, Mask, box, clip, quads
@@ -656,6 +657,16 @@ def _reaching(sticks: Sequence[Stick], group: list[int], colour: int) -> list[tu
 
 def find(state: StackBackState, player: int) -> list[tuple[Place, Verdict]]:
     """Per colour in `player`'s supply: the first legal wood pose and the first legal pile of
+    the lattice (in that order); when no lattice pose is legal, the first pose the free-space
+    search finds (free_space.py); [] when neither finds one: a pass."""
+    out = find_lattice(state, player)
+    if not out:  # no lattice pose: follow the free space itself (free_space.py)
+        out = free_space.find(state, player)
+    return out
+
+
+def find_lattice(state: StackBackState, player: int) -> list[tuple[Place, Verdict]]:
+    """Per colour in `player`'s supply: the first legal wood pose and the first legal pile of
     the lattice (in that order); [] when no lattice pose is legal."""
     out: list[tuple[Place, Verdict]] = []
     supply = state.supply[player]
@@ -672,3 +683,15 @@ def find(state: StackBackState, player: int) -> list[tuple[Place, Verdict]]:
         if pile is not None:
             out.append(pile)
     return out
+
+
+def order_key(place: Place) -> int:
+    """Where a pose the search found sorts among the candidates: its pose key on the 2 mm /
+    5 degree lattice, or after every lattice pose (the free-space search's poses, in the order
+    found)."""
+    key = lattice_index(place.colour, place.x10, place.y10, place.a10)
+    return OFF_LATTICE if key is None else key
+
+
+OFF_LATTICE = 1 << 62
+"""The sort key of a pose off the lattice (a stable sort keeps the search's order)."""

@@ -19,7 +19,7 @@ from teocalli.core.outcome import Part
 from . import ids, search
 from .actions import PASS, Action, Colour, Pass, Place, malformed, pose
 from .balance import Stick
-from .candidates import Move, _index, all_free, is_free_wood, pile_moves, still_free, wood_moves
+from .candidates import Move, all_free, is_free_wood, pile_moves, still_free, wood_moves
 from .components import SPEC
 from .geometry import Mask
 from .piles import Piles, stamp
@@ -149,7 +149,7 @@ class StackBackState(State):
         moves = wood_moves(self.free, self.supply[player], player)
         moves += self._piled_moves(player)
         if not moves:  # nothing on the candidate lists: the search over every pose decides
-            moves = [(_index(p), p, v) for p, v in search.find(self, player)]
+            moves = [(search.order_key(p), p, v) for p, v in search.find(self, player)]
         moves.sort(key=lambda m: m[0])
         actions: list[Action] = []
         verdicts: dict[Place, Verdict] = {}

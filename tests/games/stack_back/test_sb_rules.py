@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import teocalli
 from teocalli.core import Effect, IllegalAction
 from teocalli.games.stack_back import PASS, EndReason, StackBackState, from_position, parse
 
-BLOCKED = (Path(__file__).parents[2] / "data" / "stack-back-blocked.txt").read_text()
-"""The end of a greedy game that two passes ended, the supplies set to 5 and 3 sticks of colours
-that fit nowhere: no pose at all fits for either player (the search of search.py finds none)."""
+from .blocked import blocked
 
 
 def position(text: str, **options: object) -> StackBackState:
@@ -187,7 +183,7 @@ def test_no_pass_while_a_stick_can_be_placed() -> None:
 
 
 def test_a_player_who_can_place_nothing_passes_and_two_passes_end_the_game() -> None:
-    state = position(BLOCKED)
+    state = blocked()
     assert state.legal_actions(0) == [PASS]
     state.apply("pass", 0)
     assert not state.is_terminal() and state.idle == 1
@@ -199,13 +195,16 @@ def test_a_player_who_can_place_nothing_passes_and_two_passes_end_the_game() -> 
 
 
 def test_equal_counts_share_the_win() -> None:
-    state = position(BLOCKED + "supply 0: 1 1 1\nidle: 1\nturn: 1")
+    state = blocked()
+    state.supply[0] = [1, 1, 1]
+    state.idle, state.turn = 1, 1
     state.apply("pass", 1)
     assert state.outcome().winners == (0, 1) and state.outcome().ranks == (0, 0)
 
 
 def test_a_turn_of_piles_ends_when_nothing_more_fits_and_is_not_a_pass() -> None:
-    state = position(BLOCKED + "placed: 2\nturn: 1\nidle: 1")
+    state = blocked()
+    state.placed_this_turn, state.turn, state.idle = 2, 1, 1
     state.apply("pass", 1)
     assert state.idle == 0 and state.passes == [0, 0] and state.to_move() == (0,)
 
