@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import teocalli
@@ -21,6 +19,7 @@ from teocalli.core import Rng
 from teocalli.games.stack_back import PASS, StackBackState, from_position
 from teocalli.games.stack_back.actions import Place
 
+from ..games.stack_back.blocked import blocked
 from .positions import greedy_positions
 
 LONGER_RUN = """
@@ -34,7 +33,6 @@ turn: 0
 Y28,28@60 then M60,72@20 is a run of two piles (the offset of the first bridge matters)."""
 
 
-BLOCKED = (Path(__file__).parents[1] / "data" / "stack-back-blocked.txt").read_text()
 """The end of a seeded random game (tests/games/stack_back/test_sb_rules.py): nothing fits."""
 
 
@@ -151,8 +149,7 @@ def test_wood_keys_match_the_scalar_rule(positions: list[StackBackState]) -> Non
 
 
 def test_a_blocked_player_is_proposed_a_pass_and_evaluation_reads_the_end() -> None:
-    game = teocalli.load("stack-back")
-    state = from_position(game, BLOCKED)  # type: ignore[arg-type]
+    state = blocked()
     assert turns(state, state.turn, Rng(1)) == [(PASS,)]
     values = evaluate(state)
     assert len(values) == 2 and all(-1.0 <= v <= 1.0 for v in values)
