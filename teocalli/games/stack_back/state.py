@@ -160,6 +160,20 @@ class StackBackState(State):
         self._cache = Cache(key, player, tuple(actions) if actions else (PASS,), verdicts)
         return self._cache
 
+    def piles_from_nothing(self, player: int) -> list[Move]:
+        """The piled candidates judged from the sticks alone, with no kept table: what the kept
+        table (piles.py) must always equal."""
+        return pile_moves(
+            self.sticks,
+            self.layout,
+            carries=self.carries,
+            force=self.force,
+            moment=self.moment,
+            supply=self.supply[player],
+            floor=self.floor[player],
+            owner=player,
+        )
+
     def _piled_moves(self, player: int) -> list[Move]:
         """The piled candidates: from the table kept along the game (piles.py), brought up to
         date; a state whose table lags more than one stick behind (a replay, a position) judges
@@ -167,16 +181,7 @@ class StackBackState(State):
         its next one."""
         if len(self.sticks) - self._piles.count > 1 and not self._piles_due:
             self._piles_due = True
-            return pile_moves(
-                self.sticks,
-                self.layout,
-                carries=self.carries,
-                force=self.force,
-                moment=self.moment,
-                supply=self.supply[player],
-                floor=self.floor[player],
-                owner=player,
-            )
+            return self.piles_from_nothing(player)
         piles = self._piles.with_sticks(self.sticks, self.layout)
         moves, self._piles = piles.moves(
             self.sticks,

@@ -10,21 +10,8 @@ from typing import Any
 
 import teocalli
 from teocalli.core import Rng
-from teocalli.games.stack_back.candidates import Move, pile_moves
+from teocalli.games.stack_back.candidates import Move
 from teocalli.games.stack_back.state import StackBackState
-
-
-def _from_nothing(state: StackBackState, player: int) -> list[Move]:
-    return pile_moves(
-        state.sticks,
-        state.layout,
-        carries=state.carries,
-        force=state.force,
-        moment=state.moment,
-        supply=state.supply[player],
-        floor=state.floor[player],
-        owner=player,
-    )
 
 
 def _kept(state: StackBackState, player: int) -> list[Move]:
@@ -52,7 +39,7 @@ def _check(state: StackBackState) -> int:
     count = 0
     for player in (0, 1):
         kept = _fields(_kept(state, player))
-        assert kept == _fields(_from_nothing(state, player)), (player, len(state.sticks))
+        assert kept == _fields(state.piles_from_nothing(player)), (player, len(state.sticks))
         count += len(kept)
     return count
 

@@ -43,7 +43,7 @@ class Finish:
 
 
 class _OutOfNodes(Exception):
-    pass
+    """The node budget ran out: the search unwinds and says its answer is not exact."""
 
 
 def _one_left(card: int, grids: npt.NDArray[np.int64], spare: int) -> npt.NDArray[np.bool_]:
