@@ -18,6 +18,7 @@ from .actions import (
     END,
     END_INDEX,
     SCORE_BASE,
+    SHIFT_BASE,
     SKIP,
     SKIP_INDEX,
     Action,
@@ -29,7 +30,7 @@ from .actions import (
     malformed,
     to_int,
 )
-from .components import CARD_IDS, CELLS, HAND_SIZE, POINTS, SOLO_DECK, SWAPS, matches
+from .components import CARD_IDS, CELLS, HAND_SIZE, NUM_CARDS, POINTS, SOLO_DECK, SWAPS, matches
 from .grid import grid_text, random_grid
 
 if TYPE_CHECKING:
@@ -51,6 +52,8 @@ _PAY: dict[int, tuple[Action, ...]] = {
 """Per card, its 12 shifts then 9 flips: the moves it can pay for (legal-move order)."""
 _PAY_IDS: dict[int, tuple[int, ...]] = {card: tuple(map(to_int, pay)) for card, pay in _PAY.items()}
 """The action ids of `_PAY`, in its order."""
+_SCORES: tuple[Score, ...] = tuple(Score(card) for card in range(1, NUM_CARDS + 1))
+"""The score of card id k at k - 1 (its action id)."""
 
 
 class EndReason(enum.Enum):
@@ -125,8 +128,19 @@ class ShiftingStonesState(State):
 
     def _legal_actions(self, player: int) -> list[Any]:
         hand = self.hands[player]
-        grid = self.grid
-        actions: list[Any] = [Score(c) for c in hand if matches(c, grid)]
+        memo = self._legal_memo
+        if memo is not None and memo[1] == player and memo[0] == len(self.history):
+            # This step's ids are listed (an adapter's mask): its scores lead them, so the
+            # patterns are not searched again; the rest comes from the same tables.
+            ids = memo[2]
+            actions: list[Any] = []
+            for i in ids:
+                if i >= SHIFT_BASE:
+                    break
+                actions.append(_SCORES[i - SCORE_BASE])
+        else:
+            grid = self.grid
+            actions = [_SCORES[c - 1] for c in hand if matches(c, grid)]
         for c in hand:
             actions.extend(_PAY[c])
         actions.append(END)

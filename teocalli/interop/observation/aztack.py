@@ -111,7 +111,9 @@ class AztackEncoder(Encoder):
     final_is_shared = True  # `_encode` never reads the player
     final_from_fields = True  # hands are public; the final view adds only the unseen stones' ids
 
-    def _observe(self, state: AztackState, player: int, out: Array, memo: Memo) -> None:
+    def _observe(
+        self, state: AztackState, player: int, out: Array, mv: memoryview, memo: Memo
+    ) -> None:
         n = self.num_players
         if changed(memo, "height", state.height):
             out[self.f_heights.start : self.f_heights.stop] = _LEVELS[state.height]

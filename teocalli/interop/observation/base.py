@@ -138,8 +138,12 @@ class Encoder(ABC):
         self._build(layout)
         self.low, self.high = layout.bounds()
         self._header_stop = self.f_result.stop
+        self._seat, self._terminal = self.f_seat.start, self.f_terminal.start
+        self._to_move_start, self._decision_start = self.f_to_move.start, self.f_decision.start
+        self._progress = self.f_progress.start
+        self._zeros = memoryview(np.zeros(self.layout.size, np.float32))
         self._max_length = game.max_length  # a property some games compute on every call
-        self._buffers: dict[int, tuple[Array, Memo]] = {}
+        self._buffers: dict[int, tuple[Array, memoryview, Memo]] = {}
         self._final_key: tuple[State, int] | None = None
         self._final_view: dict[str, Any] = {}
         self._final_obs: Array | None = None
@@ -183,38 +187,40 @@ class Encoder(ABC):
     incremental = False
     """True when the game's encoder implements `_observe` (else `observe` encodes the view)."""
 
-    def _observe(self, state: Any, player: int, out: Array, memo: Memo) -> None:
+    def _observe(self, state: Any, player: int, out: Array, mv: memoryview, memo: Memo) -> None:
         """Write the game part of `player`'s observation at the (non-terminal) `state` into
-        `out`, which holds what this encoder last wrote for `player` (zeros at first); `memo`
+        `out`, which holds what this encoder last wrote for `player` (zeros at first); `mv` is
+        a memoryview of `out` (format "f"): a scalar written through it costs a quarter of a
+        NumPy item assignment, which is what a step's few dozen writes are made of. `memo`
         holds the engine values it was written from (same player, any state)."""
         raise NotImplementedError
 
     def observe(self, state: State, player: int) -> Array:
         """`player`'s observation at `state`: exactly `encode(state.view(player))`, built from the
         engine's fields when the game's encoder can (a new array every call)."""
-        terminal = state.is_terminal()
+        terminal = state._is_terminal()
         if terminal and not self.final_from_fields:
             return self._final_observation(state, player)
         if not self.incremental:
             return self.encode(state.view(player))
         entry = self._buffers.get(player)
         if entry is None:
-            entry = self._buffers[player] = (np.zeros(self.layout.size, np.float32), {})
-        out, memo = entry
-        out[: self._header_stop] = 0.0
-        out[self.f_seat.start + player] = 1.0
+            buffer = np.zeros(self.layout.size, np.float32)
+            entry = self._buffers[player] = (buffer, memoryview(buffer), {})
+        out, mv, memo = entry
+        mv[: self._header_stop] = self._zeros[: self._header_stop]
+        mv[self._seat + player] = 1.0
         if terminal:
-            out[self.f_terminal.start] = 1.0
+            mv[self._terminal] = 1.0
             out[self.f_result.start : self.f_result.stop] = state.returns()
         else:
-            start = self.f_to_move.start
-            for p in state.to_move():
-                out[start + p] = 1.0
-            decision = state.decision()
-            if decision is not None:
-                out[self.f_decision.start + _DECISION_INDEX[decision]] = 1.0
-        out[self.f_progress.start] = scaled(len(state.history), self._max_length)
-        self._observe(state, player, out, memo)
+            start = self._to_move_start
+            for p in state._to_move():
+                mv[start + p] = 1.0
+            mv[self._decision_start + _DECISION_INDEX[state._decision()]] = 1.0
+        steps = len(state.history)
+        mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+        self._observe(state, player, out, mv, memo)
         if terminal:
             np.clip(out, self.low, self.high, out=out)
         return out.copy()

@@ -199,7 +199,9 @@ class SpaceAztecsEncoder(Encoder):
     incremental = True
     final_is_shared = True  # `_encode` never reads the player
 
-    def _observe(self, state: SpaceAztecsState, player: int, out: Array, memo: Memo) -> None:
+    def _observe(
+        self, state: SpaceAztecsState, player: int, out: Array, mv: memoryview, memo: Memo
+    ) -> None:
         n = self.num_players
         phase = state.phase
         out[self.f_round.start] = scaled(state.round, MAX_ROUND)

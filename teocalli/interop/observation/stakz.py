@@ -110,7 +110,9 @@ class StakzEncoder(Encoder):
     incremental = True
     final_is_shared = True  # `_encode` never reads the player
 
-    def _observe(self, state: StakzState, player: int, out: Array, memo: Memo) -> None:
+    def _observe(
+        self, state: StakzState, player: int, out: Array, mv: memoryview, memo: Memo
+    ) -> None:
         n = self.num_players
         out[self.f_round.start] = scaled(len(state.rounds) + 1, 50)
         out[self.f_target.start] = scaled(state.target, 100)
