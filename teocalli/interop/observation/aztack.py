@@ -40,11 +40,13 @@ from teocalli.games.aztack.components import (
 )
 from teocalli.games.aztack.state import AztackState
 
-from .base import Array, Encoder, Layout, Memo, changed, one_hot, scaled
+from .base import ZEROS, Array, Encoder, Layout, Memo, changed, one_hot, scaled
 
 MAX_LEVEL = 12.0
 _LEVELS = np.array([scaled(h, MAX_LEVEL) for h in range(64)])
 """scaled(level, 12) by level, exactly as the view path computes it."""
+_LEVEL_VALUES = tuple(float(x) for x in _LEVELS.astype(np.float32))
+"""`_LEVELS` as Python floats (already float32-exact) for item writes."""
 _CELL_ROWS = np.arange(CELLS)
 
 
@@ -133,31 +135,33 @@ class AztackEncoder(Encoder):
                 out[self.f_level.start : self.f_level.stop] = 0.0
             on, level = self.f_on.start, self.f_level.start
             for s, _p, _q, lv in placed[len(old) :]:
-                out[on + s] = 1.0
-                out[level + s] = _LEVELS[lv]
+                mv[on + s] = 1.0
+                mv[level + s] = _LEVEL_VALUES[lv]
             memo["placed"] = placed.copy()
-            opened = self.f_open.of(out)
-            opened[:] = 0.0
+            opened = self.f_open.start
+            mv[opened : opened + len(PAIRS)] = ZEROS[: len(PAIRS)]
             height, top = state.height, state.top_stone
             for i, (p, q) in enumerate(PAIRS):
                 if height[p] == height[q] and top[p] != top[q]:
-                    opened[i] = 1.0
+                    mv[opened + i] = 1.0
         hands = self.f_hands.of(out)
         for p, hand in enumerate(state.hands):
             if changed(memo, f"hand{p}", hand):
                 hands[p] = _bits(hand)
-                out[self.f_hand_sizes.start + p] = scaled(hand.bit_count(), HAND_SIZE)
+                mv[self.f_hand_sizes.start + p] = scaled(hand.bit_count(), HAND_SIZE)
         if changed(memo, "discarded", state.discarded):
             out[self.f_discarded.start : self.f_discarded.stop] = _bits(state.discarded)
         turn, bonus, last = self.f_turn.start, self.f_bonus.start, self.f_last.start
-        out[turn : turn + n] = 0.0
+        mv[turn : turn + n] = ZEROS[:n]
         if not state.speed:
-            out[turn + state.turn] = 1.0
+            mv[turn + state.turn] = 1.0
         max_length = self._max_length
-        for p in range(n):
-            out[bonus + p] = float(state.pending >> p & 1)
-            out[last + p] = scaled(state.last_placed[p] + 1, max_length)
-        out[self.f_out.start] = scaled(state.out_of_play.bit_count(), NUM_STONES)
+        pending = state.pending
+        for p, placed_at in enumerate(state.last_placed):
+            mv[bonus + p] = 1.0 if pending >> p & 1 else 0.0
+            moves = placed_at + 1  # last_placed is -1 before a player's first stone
+            mv[last + p] = moves / max_length if moves < max_length else 1.0
+        mv[self.f_out.start] = state.out_of_play.bit_count() / NUM_STONES
 
 
 ENCODER = AztackEncoder

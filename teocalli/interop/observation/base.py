@@ -49,6 +49,10 @@ Mask = npt.NDArray[np.int8]
 Memo = dict[str, Any]
 """Per observing player: the engine values an incremental encoder last wrote, by name."""
 
+ZEROS = memoryview(np.zeros(1024, np.float32))
+"""Zeros to clear a short run of an observation through its memoryview: `mv[a:b] = ZEROS[:b-a]`
+(for runs up to 1024 long)."""
+
 _DECISIONS = ("turn", "simultaneous", "race")
 _DECISION_INDEX = {Decision(name): i for i, name in enumerate(_DECISIONS)}
 
