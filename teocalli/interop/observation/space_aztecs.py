@@ -62,7 +62,7 @@ from teocalli.games.space_aztecs.state import (
     SpaceAztecsState,
 )
 
-from .base import Array, Encoder, Layout, Memo, changed, one_hot, scaled
+from .base import ZEROS, Array, Encoder, Layout, Memo, changed, one_hot, scaled
 
 PHASES = ("pick", "choose", "resolve", "capture", "tuck", "over")
 assert tuple(p.name.lower() for p in Phase) == PHASES, "PHASES must follow the engine's Phase"
@@ -92,7 +92,8 @@ class _Cards:
     def __init__(self, state: SpaceAztecsState, n: int, last: _Cards | None) -> None:
         self.where_list, self.host_list = state.where.copy(), state.host.copy()
         w = self.where = np.array(self.where_list)
-        self.piles = w == _PILES  # row x: the cards in pile x
+        piles = (w == _PILES).astype(np.float32)  # row x: the cards in pile x
+        self.pile_rows = [memoryview(row) for row in piles]  # rows copied into observations
         # what scores and cities depend on: the cards in cities (in view, templed, captured)
         self.city_key = np.where(w >= CITY, w, OUT).tobytes()
         if last is not None and last.city_key == self.city_key and last.host_list == state.host:
@@ -204,72 +205,82 @@ class SpaceAztecsEncoder(Encoder):
     ) -> None:
         n = self.num_players
         phase = state.phase
-        out[self.f_round.start] = scaled(state.round, MAX_ROUND)
+        mv[self.f_round.start] = scaled(state.round, MAX_ROUND)
         head, stop = self.f_phase.start, self.f_pile_size.start  # phase to saucers
-        out[head:stop] = 0.0
-        out[head + int(phase)] = 1.0
-        out[self.f_start.start + state.start] = 1.0
+        mv[head:stop] = ZEROS[: stop - head]
+        mv[head + int(phase)] = 1.0
+        mv[self.f_start.start + state.start] = 1.0
         if state.removed >= 0:
-            out[self.f_removed.start + state.removed] = 1.0
-        out[self.f_codex.start] = float(self.game.options["codex"])
+            mv[self.f_removed.start + state.removed] = 1.0
+        mv[self.f_codex.start] = 1.0 if self.game.options["codex"] else 0.0
         limit = state.saucer_limit
-        out[self.f_saucers.start] = scaled(state.saucers_played, limit)
-        out[self.f_saucers.start + 1] = scaled(limit, 9)
+        mv[self.f_saucers.start] = scaled(state.saucers_played, limit)
+        mv[self.f_saucers.start + 1] = scaled(limit, 9)
         if changed(memo, "pile_size", state.pile_size):
             sizes = self.f_pile_size
             out[sizes.start : sizes.stop] = _TENTHS[state.pile_size]
         if changed(memo, "holder", state.holder):
-            holder = self.f_holder.of(out)
-            holder[:] = 0.0
+            holder = self.f_holder.start
+            mv[holder : holder + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
             for x, p in enumerate(state.holder):
                 if p >= 0:
-                    holder[x, p] = 1.0
+                    mv[holder + x * n + p] = 1.0
         cards = self._cards(state)
         if memo.get("cities") is not cards.cities:  # this buffer shows other cities
             memo["cities"] = cards.cities
             out[self.f_city.start : self.f_tucked.stop] = cards.cities
         self._scores(state, cards, out, memo)
-        piles = cards.piles
+        piles = cards.pile_rows
         out[self.f_chosen.start :] = 0.0  # has_chosen to the end: rewritten every time
         if phase is Phase.CHOOSE:
+            chosen = self.f_chosen.start
             for p, card in enumerate(state.chosen):
-                out[self.f_chosen.start + p] = float(card >= 0)
+                mv[chosen + p] = 1.0 if card >= 0 else 0.0
             if state.chosen[player] >= 0:
-                out[self.f_your_choice.start + state.chosen[player]] = 1.0
-        announced = self.f_announced.of(out)
+                mv[self.f_your_choice.start + state.chosen[player]] = 1.0
         if state.order:
+            announced, order, played = (
+                self.f_announced.start,
+                self.f_order.start,
+                self.f_played.start,
+            )
             for i, p in enumerate(state.order):
-                announced[p, state.chosen[p]] = 1.0
-                out[self.f_order.start + p] = (i + 1) / n
-                out[self.f_played.start + p] = float(i <= state.playing)
+                mv[announced + p * NUM_CARDS + state.chosen[p]] = 1.0
+                mv[order + p] = (i + 1) / n
+                mv[played + p] = 1.0 if i <= state.playing else 0.0
         else:
+            last = self.f_last.start
             for card in state.last_played:
-                out[self.f_last.start + card] = 1.0
+                mv[last + card] = 1.0
         if phase is Phase.CAPTURE or phase is Phase.TUCK:
-            out[self.f_pending_player.start + state.order[state.playing]] = 1.0
+            mv[self.f_pending_player.start + state.order[state.playing]] = 1.0
             if phase is Phase.CAPTURE:
-                out[self.f_pending_kind.start] = 1.0
-                out[self.f_pending_card.start + state.saucer] = 1.0
+                mv[self.f_pending_kind.start] = 1.0
+                mv[self.f_pending_card.start + state.saucer] = 1.0
                 victim = state.victims[0]
-                out[self.f_victim.start + victim] = 1.0
+                mv[self.f_victim.start + victim] = 1.0
+                choices = self.f_choices.start
                 for card in state.targets(victim, COLOUR[state.saucer]):
-                    out[self.f_choices.start + card] = 1.0
+                    mv[choices + card] = 1.0
             else:
-                out[self.f_pending_kind.start + 1] = 1.0
-                out[self.f_pending_card.start + state.tuck_card] = 1.0
+                mv[self.f_pending_kind.start + 1] = 1.0
+                mv[self.f_pending_card.start + state.tuck_card] = 1.0
         held = state.held[player]
         if held >= 0:
-            out[self.f_your_pile.start + held] = 1.0
-            self.f_your_cards.of(out)[:] = piles[held]
-        memory = self.f_memory.of(out)
+            mv[self.f_your_pile.start + held] = 1.0
+            cards_at = self.f_your_cards.start
+            mv[cards_at : cards_at + NUM_CARDS] = piles[held]
+        rounds, memory = self.f_memory_round.start, self.f_memory.start
+        seen_round = state.seen_round
         for x in range(NUM_PILES):
-            seen = state.seen_round[player * NUM_PILES + x]
+            seen = seen_round[player * NUM_PILES + x]
             if seen:
-                out[self.f_memory_round.start + x] = scaled(seen, MAX_ROUND)
-                memory[x] = piles[x]
+                mv[rounds + x] = scaled(seen, MAX_ROUND)
+                row = memory + x * NUM_CARDS
+                mv[row : row + NUM_CARDS] = piles[x]
                 pending = state.pending_choice(x)
                 if pending >= 0 and state.holder[x] != player:
-                    memory[x, pending] = 1.0
+                    mv[row + pending] = 1.0
 
     def _cards(self, state: SpaceAztecsState) -> _Cards:
         """Where the cards are, as arrays: shared by every observer, rebuilt only when the
