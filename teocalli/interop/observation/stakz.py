@@ -42,13 +42,15 @@ from teocalli.games.stakz.components import (
 )
 from teocalli.games.stakz.state import StakzState
 
-from .base import ZEROS, Array, Encoder, Layout, Memo, changed, one_hot, scaled
+from .base import ZEROS, Array, Encoder, Layout, Memo, one_hot, scaled
 
 MAX_HEIGHT = 8
 _ROW_C, _ROW_S = MAX_HEIGHT * NUM_COLOURS, MAX_HEIGHT * NUM_SYMBOLS
 """One stack's run of stack_colour and of stack_symbol."""
 _EIGHTHS = tuple(scaled(k, MAX_HEIGHT) for k in range(MAX_HEIGHT + 1))
 _HAND_KEYS = tuple(f"hand{p}" for p in range(16))
+_COLOUR_KEYS = tuple(f"colours{p}" for p in range(16))
+"""Memo keys: a hand's tile counts as last written, and its counts per colour."""
 
 
 def _tile(text: str) -> int:
@@ -153,26 +155,42 @@ class StakzEncoder(Encoder):
             low = bits & -bits
             bits ^= low
             mv[used + low.bit_length() - 1] = 1.0
-        mv[self.f_placed.start] = scaled(state.placed, 10)
-        mv[self.f_idle.start] = scaled(state.idle, 10)
-        mv[self.f_pile.start] = scaled(len(state.pile), TOTAL_TILES)
+        placed, idle, pile = state.placed, state.idle, len(state.pile)
+        mv[self.f_placed.start] = placed / 10 if placed < 10 else 1.0
+        mv[self.f_idle.start] = idle / 10 if idle < 10 else 1.0
+        mv[self.f_pile.start] = pile / TOTAL_TILES if pile < TOTAL_TILES else 1.0
         pile_colours = self.f_pile_colours.start
         for c, count in enumerate(state.pile_colours):
-            mv[pile_colours + c] = scaled(count, 15)
+            mv[pile_colours + c] = count / 15 if count < 15 else 1.0
         sizes, hand_colours = self.f_hand_sizes.start, self.f_hand_colours.start
+        hand_size = state.hand_size
         for p, hand in enumerate(state.hands):
-            mv[sizes + p] = scaled(state.hand_size[p], 20)
-            if changed(memo, _HAND_KEYS[p], hand):
+            size = hand_size[p]
+            mv[sizes + p] = size / 20 if size < 20 else 1.0
+            key = _HAND_KEYS[p]
+            old = memo.get(key)
+            if old == hand:
+                continue
+            memo[key] = hand.copy()
+            if old is None:  # first write: every tile type
+                old = [-1] * NUM_TILES
                 counts = [0] * NUM_COLOURS
+                memo[_COLOUR_KEYS[p]] = counts
                 for t, k in enumerate(hand):
                     counts[COLOUR[t]] += k
-                for c in range(NUM_COLOURS):
-                    mv[hand_colours + p * NUM_COLOURS + c] = scaled(counts[c], 10)
-                if p == player:
-                    tiles = self.f_hand_tiles.of(out)
-                    tiles[:] = 0.0
-                    tiles[p] = hand
-                    tiles[p] *= 0.25
+            else:
+                counts = memo[_COLOUR_KEYS[p]]
+                for t, k in enumerate(hand):
+                    if k != old[t]:
+                        counts[COLOUR[t]] += k - old[t]
+            row = hand_colours + p * NUM_COLOURS
+            for c, count in enumerate(counts):
+                mv[row + c] = count / 10 if count < 10 else 1.0
+            if p == player:  # the view shows the observer's own tiles only
+                row = self.f_hand_tiles.start + p * NUM_TILES
+                for t, k in enumerate(hand):
+                    if k != old[t]:
+                        mv[row + t] = k * 0.25
 
 
 ENCODER = StakzEncoder
