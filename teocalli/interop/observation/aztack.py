@@ -40,7 +40,7 @@ from teocalli.games.aztack.components import (
 )
 from teocalli.games.aztack.state import AztackState
 
-from .base import ZEROS, Array, Encoder, Layout, Memo, one_hot, scaled
+from .base import ZEROS, Array, Encoder, FloatView, Layout, Memo, one_hot, scaled
 
 MAX_LEVEL = 12.0
 _LEVEL_VALUES = tuple(float(np.float32(scaled(h, MAX_LEVEL))) for h in range(64))
@@ -109,7 +109,7 @@ class AztackEncoder(Encoder):
     final_from_fields = True  # hands are public; the final view adds only the unseen stones' ids
 
     def _observe(
-        self, state: AztackState, player: int, out: Array, mv: memoryview, memo: Memo
+        self, state: AztackState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
         n = self.num_players
         self._pyramid(state, mv, memo)
@@ -142,7 +142,7 @@ class AztackEncoder(Encoder):
             mv[last + p] = moves / max_length if moves < max_length else 1.0
         mv[self.f_out.start] = state.out_of_play.bit_count() / NUM_STONES
 
-    def _pyramid(self, state: AztackState, mv: memoryview, memo: Memo) -> None:
+    def _pyramid(self, state: AztackState, mv: FloatView, memo: Memo) -> None:
         """Heights, top halves and open pairs, rewritten only at the cells whose height, top
         half or top stone differ from those last written (a placement changes two), and the
         pairs that touch them."""
@@ -185,7 +185,7 @@ class AztackEncoder(Encoder):
             mv[opened + i] = 1.0 if height[p] == height[q] and top[p] != top[q] else 0.0
 
 
-def _bit_set(mv: memoryview, start: int, bits: int, memo: Memo, key: str) -> bool:
+def _bit_set(mv: FloatView, start: int, bits: int, memo: Memo, key: str) -> bool:
     """A 60-stone set (stone s at start + s) rewritten at the stones that differ from the set
     last written under `key`; whether anything changed."""
     old = memo.get(key)

@@ -46,10 +46,13 @@ from teocalli.core import Decision, Game, State
 
 Array = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
+FloatView = Any
+"""A memoryview of an observation buffer (format "f"): its items are Python floats, which
+typeshed's `memoryview` (items typed int) cannot express."""
 Memo = dict[str, Any]
 """Per observing player: the engine values an incremental encoder last wrote, by name."""
 
-ZEROS = memoryview(np.zeros(1024, np.float32))
+ZEROS = np.zeros(1024, np.float32).data
 """Zeros to clear a short run of an observation through its memoryview: `mv[a:b] = ZEROS[:b-a]`
 (for runs up to 1024 long)."""
 
@@ -145,9 +148,9 @@ class Encoder(ABC):
         self._seat, self._terminal = self.f_seat.start, self.f_terminal.start
         self._to_move_start, self._decision_start = self.f_to_move.start, self.f_decision.start
         self._progress = self.f_progress.start
-        self._zeros = memoryview(np.zeros(self.layout.size, np.float32))
+        self._zeros = np.zeros(self.layout.size, np.float32).data
         self._max_length = game.max_length  # a property some games compute on every call
-        self._buffers: dict[int, tuple[Array, memoryview, Memo]] = {}
+        self._buffers: dict[int, tuple[Array, FloatView, Memo]] = {}
         self._final_key: tuple[State, int] | None = None
         self._final_view: dict[str, Any] = {}
         self._final_obs: Array | None = None
@@ -191,7 +194,7 @@ class Encoder(ABC):
     incremental = False
     """True when the game's encoder implements `_observe` (else `observe` encodes the view)."""
 
-    def _observe(self, state: Any, player: int, out: Array, mv: memoryview, memo: Memo) -> None:
+    def _observe(self, state: Any, player: int, out: Array, mv: FloatView, memo: Memo) -> None:
         """Write the game part of `player`'s observation at the (non-terminal) `state` into
         `out`, which holds what this encoder last wrote for `player` (zeros at first); `mv` is
         a memoryview of `out` (format "f"): a scalar written through it costs a quarter of a
@@ -210,7 +213,8 @@ class Encoder(ABC):
         entry = self._buffers.get(player)
         if entry is None:
             buffer = np.zeros(self.layout.size, np.float32)
-            entry = self._buffers[player] = (buffer, memoryview(buffer), {})
+            entry = self._buffers[player] = (buffer, buffer.data, {})
+        mv: FloatView
         out, mv, memo = entry
         mv[: self._header_stop] = self._zeros[: self._header_stop]
         mv[self._seat + player] = 1.0
@@ -258,19 +262,30 @@ class Encoder(ABC):
         obs[self.f_seat.start + player] = 1.0
         return obs
 
-    def mark_legal(self, state: Any, player: int, mask: Mask) -> None:
-        """Set 1 in the zeroed `mask` at every dense index `player` may play now (`player` may
-        act, the game is not over): the engine's legal ids of this step (`State.legal_ids`,
-        each game's move generator by id, listed once per step and shared with the legality
-        check of `apply(int)`)."""
-        mask[state.legal_ids(player)] = 1
+    def mark_legal(self, state: Any, player: int, marks: bytearray) -> None:
+        """Set 1 in the zeroed `marks` (one byte per dense index) at every index `player` may
+        play now (`player` may act, the game is not over): the engine's legal ids of this step
+        (`State.legal_ids`, each game's move generator by id, listed once per step and shared
+        with the legality check of `apply(int)`). A few ids are set one by one (a byte write
+        costs a fortieth of a NumPy fancy assignment's set-up), long lists in one assignment."""
+        ids = state.legal_ids(player)
+        if len(ids) > _FEW_IDS:
+            np.frombuffer(marks, np.int8)[ids] = 1
+            return
+        for i in ids:
+            marks[i] = 1
 
     def mask(self, state: State, player: int) -> Mask:
         """1 for each dense action index `player` may play now; all 0 if they may not act."""
-        mask = np.zeros(self.game.num_distinct_actions, np.int8)
-        if player in state.to_move():
-            self.mark_legal(state, player, mask)
-        return mask
+        marks = bytearray(self.game.num_distinct_actions)
+        if not state._is_terminal() and player in state._to_move():
+            self.mark_legal(state, player, marks)
+        return np.frombuffer(marks, np.int8)
+
+
+_FEW_IDS = 48
+"""Up to this many legal ids, `mark_legal` writes them one by one (measured: below it the loop
+is cheaper than NumPy's conversion of the list to an index array)."""
 
 
 def returns_from_ranks(ranks: list[int], won: list[bool] | None = None) -> list[float]:

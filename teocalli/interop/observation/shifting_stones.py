@@ -37,13 +37,13 @@ from teocalli.games.shifting_stones.components import (
 )
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
-from .base import Array, Encoder, Layout, Mask, Memo, one_hot, scaled
+from .base import Array, Encoder, FloatView, Layout, Memo, one_hot, scaled
 
 _GRID_SIZE = CELLS * len(SYMBOLS)
 _CELL_OFFSETS = tuple(c * len(SYMBOLS) for c in range(CELLS))
-_ZEROS = memoryview(np.zeros(max(NUM_CARDS, _GRID_SIZE), np.float32))
+_ZEROS = np.zeros(max(NUM_CARDS, _GRID_SIZE), np.float32).data
 _SWAPS = len(SWAPS)
-_ONES = memoryview(np.ones(max(len(SWAPS), CELLS), np.int8))
+_ONES_SWAPS, _ONES_CELLS = b"\x01" * _SWAPS, b"\x01" * CELLS
 _TENTHS = tuple(scaled(k, 10) for k in range(11))
 _QUARTERS = tuple(scaled(k, 4) for k in range(5))
 """`scaled(k, 10)` and `scaled(k, 4)` by k, clipped counts looked up (the view encoding's
@@ -101,7 +101,7 @@ class ShiftingStonesEncoder(Encoder):
     incremental = True
 
     def _observe(
-        self, state: ShiftingStonesState, player: int, out: Array, mv: memoryview, memo: Memo
+        self, state: ShiftingStonesState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
         n = self.num_players
         grid = state.grid
@@ -154,28 +154,27 @@ class ShiftingStonesEncoder(Encoder):
             memo["hand"] = hand.copy()
             self._cards(mv, self.f_hand.start, hand)
 
-    def mark_legal(self, state: ShiftingStonesState, player: int, mask: Mask) -> None:
+    def mark_legal(self, state: ShiftingStonesState, player: int, marks: bytearray) -> None:
         """The engine's legal ids of the step (`State.legal_ids`, memoised, shared with the
         legality check): the scores that lead the list, each hand card's 12 shifts and 9 flips
         (two runs of ids, each one slice write), then end and skip. A Python list of ~100 ids
         to a NumPy index costs more than the engine's whole step."""
         ids = state.legal_ids(player)
-        mv = memoryview(mask)
         k = 0
         while ids[k] < SHIFT_BASE:  # the scores (the list always ends with END_INDEX)
-            mv[ids[k]] = 1
+            marks[ids[k]] = 1
             k += 1
         hand = state.hands[player]
         for card in hand:
             shift = SHIFT_BASE + (card - 1) * _SWAPS
-            mv[shift : shift + _SWAPS] = _ONES[:_SWAPS]
+            marks[shift : shift + _SWAPS] = _ONES_SWAPS
             flip = FLIP_BASE + (card - 1) * CELLS
-            mv[flip : flip + CELLS] = _ONES[:CELLS]
+            marks[flip : flip + CELLS] = _ONES_CELLS
         for i in ids[k + len(hand) * (_SWAPS + CELLS) :]:  # end, and skip when allowed
-            mv[i] = 1
+            marks[i] = 1
 
     @staticmethod
-    def _cards(mv: memoryview, start: int, cards: list[int]) -> None:
+    def _cards(mv: FloatView, start: int, cards: list[int]) -> None:
         """A 72-slot card set at `start` (card id k at start + k - 1): a few cards, so item
         writes through the memoryview beat one NumPy fancy assignment."""
         mv[start : start + NUM_CARDS] = _ZEROS[:NUM_CARDS]

@@ -62,7 +62,7 @@ from teocalli.games.space_aztecs.state import (
     SpaceAztecsState,
 )
 
-from .base import ZEROS, Array, Encoder, Layout, Memo, changed, one_hot, scaled
+from .base import ZEROS, Array, Encoder, FloatView, Layout, Memo, changed, one_hot, scaled
 
 PHASES = ("pick", "choose", "resolve", "capture", "tuck", "over")
 assert tuple(p.name.lower() for p in Phase) == PHASES, "PHASES must follow the engine's Phase"
@@ -93,7 +93,7 @@ class _Cards:
         self.where_list, self.host_list = state.where.copy(), state.host.copy()
         w = self.where = np.array(self.where_list)
         piles = (w == _PILES).astype(np.float32)  # row x: the cards in pile x
-        self.pile_rows = [memoryview(row) for row in piles]  # rows copied into observations
+        self.pile_rows = [row.data for row in piles]  # rows copied into observations
         # what scores and cities depend on: the cards in cities (in view, templed, captured)
         self.city_key = np.where(w >= CITY, w, OUT).tobytes()
         if last is not None and last.city_key == self.city_key and last.host_list == state.host:
@@ -201,7 +201,7 @@ class SpaceAztecsEncoder(Encoder):
     final_is_shared = True  # `_encode` never reads the player
 
     def _observe(
-        self, state: SpaceAztecsState, player: int, out: Array, mv: memoryview, memo: Memo
+        self, state: SpaceAztecsState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
         n = self.num_players
         phase = state.phase

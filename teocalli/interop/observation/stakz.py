@@ -42,7 +42,7 @@ from teocalli.games.stakz.components import (
 )
 from teocalli.games.stakz.state import StakzState
 
-from .base import ZEROS, Array, Encoder, Layout, Memo, one_hot, scaled
+from .base import ZEROS, Array, Encoder, FloatView, Layout, Memo, one_hot, scaled
 
 MAX_HEIGHT = 8
 _ROW_C, _ROW_S = MAX_HEIGHT * NUM_COLOURS, MAX_HEIGHT * NUM_SYMBOLS
@@ -116,7 +116,7 @@ class StakzEncoder(Encoder):
     final_is_shared = True  # `_encode` never reads the player
 
     def _observe(
-        self, state: StakzState, player: int, out: Array, mv: memoryview, memo: Memo
+        self, state: StakzState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
         n = self.num_players
         mv[self.f_round.start] = scaled(len(state.rounds) + 1, 50)
@@ -168,12 +168,12 @@ class StakzEncoder(Encoder):
             size = hand_size[p]
             mv[sizes + p] = size / 20 if size < 20 else 1.0
             key = _HAND_KEYS[p]
-            old = memo.get(key)
-            if old == hand:
+            old_hand = memo.get(key)
+            if old_hand == hand:
                 continue
             memo[key] = hand.copy()
-            if old is None:  # first write: every tile type
-                old = [-1] * NUM_TILES
+            if old_hand is None:  # first write: every tile type
+                old_hand = [-1] * NUM_TILES
                 counts = [0] * NUM_COLOURS
                 memo[_COLOUR_KEYS[p]] = counts
                 for t, k in enumerate(hand):
@@ -181,15 +181,15 @@ class StakzEncoder(Encoder):
             else:
                 counts = memo[_COLOUR_KEYS[p]]
                 for t, k in enumerate(hand):
-                    if k != old[t]:
-                        counts[COLOUR[t]] += k - old[t]
+                    if k != old_hand[t]:
+                        counts[COLOUR[t]] += k - old_hand[t]
             row = hand_colours + p * NUM_COLOURS
             for c, count in enumerate(counts):
                 mv[row + c] = count / 10 if count < 10 else 1.0
             if p == player:  # the view shows the observer's own tiles only
                 row = self.f_hand_tiles.start + p * NUM_TILES
                 for t, k in enumerate(hand):
-                    if k != old[t]:
+                    if k != old_hand[t]:
                         mv[row + t] = k * 0.25
 
 
