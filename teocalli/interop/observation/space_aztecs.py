@@ -56,7 +56,6 @@ from teocalli.games.space_aztecs.scoring import Sheet, aztec_points, codex_point
 from teocalli.games.space_aztecs.state import (
     CAPTURED,
     CITY,
-    OUT,
     TEMPLED,
     Phase,
     SpaceAztecsState,
@@ -76,7 +75,7 @@ def _card(card_id: str) -> int:
 
 _CACHE_SIZE = 4096
 """Entries kept by the score caches before they start again (positions of a few games)."""
-_PILES = np.arange(NUM_PILES)[:, None]
+assert CITY % 8 == TEMPLED % 8 == CAPTURED % 8 == 0, "a city's places are CITY + p, ..."
 _TENTHS = np.array([scaled(k, 10) for k in range(NUM_CARDS + 1)])
 """scaled(pile size, 10) by size, as the view path computes it."""
 _TOPS = np.array([KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in range(NUM_CARDS)] + [False])
@@ -84,22 +83,31 @@ _TOPS = np.array([KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in range(NUM_CARDS
 
 
 class _Cards:
-    """One placement of the cards (the engine's `where` and `host`) as arrays: the piles' cards,
-    the city and tucked rows of the observation (every observer's) and the cities' key."""
+    """One placement of the cards (the engine's `where` and `host`): the piles' cards, the city
+    and tucked rows of the observation (every observer's) and the cities' keys. Read from the
+    engine's lists in one Python pass (cheaper than making them arrays); the city rows are built
+    with NumPy only when the cards in cities changed."""
 
     cities: Array
 
     def __init__(self, state: SpaceAztecsState, n: int, last: _Cards | None) -> None:
-        self.where_list, self.host_list = state.where.copy(), state.host.copy()
-        w = self.where = np.array(self.where_list)
-        piles = (w == _PILES).astype(np.float32)  # row x: the cards in pile x
-        self.pile_rows = [row.data for row in piles]  # rows copied into observations
-        # what scores and cities depend on: the cards in cities (in view, templed, captured)
-        self.city_key = np.where(w >= CITY, w, OUT).tobytes()
-        if last is not None and last.city_key == self.city_key and last.host_list == state.host:
+        where, host = state.where, state.host
+        self.where_list, self.host_list = where.copy(), host.copy()
+        piles: list[list[int]] = [[] for _ in range(NUM_PILES)]
+        in_cities: list[list[int]] = [[] for _ in range(n)]  # per city: card, place, ...
+        for c, x in enumerate(where):
+            if x >= CITY:  # in view, templed or captured: in city x & 7
+                in_cities[x & 7] += (c, x)
+            elif 0 <= x < NUM_PILES:
+                piles[x].append(c)
+        self.piles = piles
+        self.city_cards = [cards[0::2] for cards in in_cities]  # card ids, in card order
+        # what scores and cities depend on: the cards in each city (in view, templed, captured)
+        self.city_keys = tuple(bytes(cards) for cards in in_cities)
+        if last is not None and last.city_keys == self.city_keys and last.host_list == host:
             self.cities = last.cities
             return
-        h = np.array(self.host_list)
+        w, h = np.array(where), np.array(host)
         places = CITY + np.arange(n)[:, None]
         city = w == places
         tucked = (w >= TEMPLED) & _TOPS[h] & (w[h] == places)
@@ -111,8 +119,8 @@ class SpaceAztecsEncoder(Encoder):
 
     def _build(self, layout: Layout) -> None:
         n, c = self.num_players, NUM_CARDS
-        self._totals: dict[tuple[bytes, int, int], list[float]] = {}
-        self._cities: dict[tuple[bytes, bytes, bytes, bool], tuple[Any, ...]] = {}
+        self._totals: dict[tuple[tuple[bytes, ...], int, int], list[float]] = {}
+        self._cities: dict[tuple[bytes, bool], tuple[Any, ...]] = {}
         self._last_cards: _Cards | None = None
         self.f_round = layout.add("round", 1, "the round / 20")
         self.f_phase = layout.add("phase", len(PHASES), "one-hot phase")
@@ -230,7 +238,7 @@ class SpaceAztecsEncoder(Encoder):
             memo["cities"] = cards.cities
             out[self.f_city.start : self.f_tucked.stop] = cards.cities
         self._scores(state, cards, out, memo)
-        piles = cards.pile_rows
+        piles = cards.piles
         out[self.f_chosen.start :] = 0.0  # has_chosen to the end: rewritten every time
         if phase is Phase.CHOOSE:
             chosen = self.f_chosen.start
@@ -269,7 +277,8 @@ class SpaceAztecsEncoder(Encoder):
         if held >= 0:
             mv[self.f_your_pile.start + held] = 1.0
             cards_at = self.f_your_cards.start
-            mv[cards_at : cards_at + NUM_CARDS] = piles[held]
+            for card in piles[held]:
+                mv[cards_at + card] = 1.0
         rounds, memory = self.f_memory_round.start, self.f_memory.start
         seen_round = state.seen_round
         for x in range(NUM_PILES):
@@ -277,7 +286,8 @@ class SpaceAztecsEncoder(Encoder):
             if seen:
                 mv[rounds + x] = scaled(seen, MAX_ROUND)
                 row = memory + x * NUM_CARDS
-                mv[row : row + NUM_CARDS] = piles[x]
+                for card in piles[x]:
+                    mv[row + card] = 1.0
                 pending = state.pending_choice(x)
                 if pending >= 0 and state.holder[x] != player:
                     mv[row + pending] = 1.0
@@ -295,31 +305,26 @@ class SpaceAztecsEncoder(Encoder):
         the cards are, the Starting Player and the removed set, so they are cached by those for
         every observer (the AEC env observes each player in turn: one computes, the rest look up).
         """
-        key = (cards.city_key, state.start, state.removed)
+        key = (cards.city_keys, state.start, state.removed)
         if memo.get("score_key") == key:
             return
         memo["score_key"] = key
         totals = self._totals.get(key)
         if totals is None:
-            totals = self._score_totals(state, cards.where)
+            totals = self._score_totals(state, cards)
             if len(self._totals) >= _CACHE_SIZE:
                 self._totals.clear()
             self._totals[key] = totals
         out[self.f_score.start : self.f_score.stop] = totals
 
-    def _score_totals(self, state: SpaceAztecsState, w: Any) -> list[float]:
+    def _score_totals(self, state: SpaceAztecsState, cards: _Cards) -> list[float]:
         """`state.sheets()` totals / 100 in [-1, 1], each city's lines cached by its cards."""
         parts = []
-        for p in range(self.num_players):
-            key = (
-                (w == CITY + p).tobytes(),
-                (w == TEMPLED + p).tobytes(),
-                (w == CAPTURED + p).tobytes(),
-                state.start == p,
-            )
+        for p, city_key in enumerate(cards.city_keys):
+            key = (city_key, state.start == p)
             lines = self._cities.get(key)
             if lines is None:
-                city = state.city(p)
+                city = state.city(p, cards.city_cards[p])
                 lines = (codex_points(city), aztec_points(city), pink_count(city), city.captured)
                 if len(self._cities) >= _CACHE_SIZE:
                     self._cities.clear()
