@@ -57,7 +57,7 @@ ZEROS = np.zeros(1024, np.float32).data
 (for runs up to 1024 long)."""
 
 _DECISIONS = ("turn", "simultaneous", "race")
-_DECISION_INDEX = {Decision(name): i for i, name in enumerate(_DECISIONS)}
+_TURN, _SIMULTANEOUS = Decision(_DECISIONS[0]), Decision(_DECISIONS[1])
 
 
 @dataclass(frozen=True)
@@ -205,33 +205,44 @@ class Encoder(ABC):
     def observe(self, state: State, player: int) -> Array:
         """`player`'s observation at `state`: exactly `encode(state.view(player))`, built from the
         engine's fields when the game's encoder can (a new array every call)."""
-        terminal = state._is_terminal()
-        if terminal and not self.final_from_fields:
-            return self._final_observation(state, player)
+        if state._is_terminal():
+            if not self.final_from_fields:
+                return self._final_observation(state, player)
+            out, mv, memo = self._buffer(player)
+            mv[: self._header_stop] = self._zeros[: self._header_stop]
+            mv[self._seat + player] = 1.0
+            mv[self._terminal] = 1.0
+            out[self.f_result.start : self.f_result.stop] = state.returns()
+            mv[self._progress] = scaled(len(state.history), self._max_length)
+            self._observe(state, player, out, mv, memo)
+            np.clip(out, self.low, self.high, out=out)
+            return out.copy()
         if not self.incremental:
             return self.encode(state.view(player))
         entry = self._buffers.get(player)
         if entry is None:
-            buffer = np.zeros(self.layout.size, np.float32)
-            entry = self._buffers[player] = (buffer, buffer.data, {})
-        mv: FloatView
+            entry = self._buffer(player)
         out, mv, memo = entry
         mv[: self._header_stop] = self._zeros[: self._header_stop]
         mv[self._seat + player] = 1.0
-        if terminal:
-            mv[self._terminal] = 1.0
-            out[self.f_result.start : self.f_result.stop] = state.returns()
-        else:
-            start = self._to_move_start
-            for p in state._to_move():
-                mv[start + p] = 1.0
-            mv[self._decision_start + _DECISION_INDEX[state._decision()]] = 1.0
+        start = self._to_move_start
+        for p in state._to_move():
+            mv[start + p] = 1.0
+        decision = state._decision()  # by identity: an Enum's hash is a Python call
+        index = 0 if decision is _TURN else 1 if decision is _SIMULTANEOUS else 2
+        mv[self._decision_start + index] = 1.0
         steps = len(state.history)
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         self._observe(state, player, out, mv, memo)
-        if terminal:
-            np.clip(out, self.low, self.high, out=out)
         return out.copy()
+
+    def _buffer(self, player: int) -> tuple[Array, FloatView, Memo]:
+        """The buffer kept for `player`: the observation last written, its memoryview, memo."""
+        entry = self._buffers.get(player)
+        if entry is None:
+            buffer = np.zeros(self.layout.size, np.float32)
+            entry = self._buffers[player] = (buffer, buffer.data, {})
+        return entry
 
     final_from_fields = False
     """True when `_observe` is right at the end too: the final view (which shows everything)
