@@ -49,6 +49,7 @@ _ROW_C, _ROW_S = MAX_HEIGHT * NUM_COLOURS, MAX_HEIGHT * NUM_SYMBOLS
 """One stack's run of stack_colour and of stack_symbol."""
 _EIGHTHS = tuple(scaled(k, MAX_HEIGHT) for k in range(MAX_HEIGHT + 1))
 _HAND_KEYS = tuple(f"hand{p}" for p in range(16))
+_SLOTS = range(MAX_STACKS)
 _COLOUR_KEYS = tuple(f"colours{p}" for p in range(16))
 """Memo keys: a hand's tile counts as last written, and its counts per colour."""
 
@@ -132,10 +133,12 @@ class StakzEncoder(Encoder):
         if old != stacks:
             colour, symbol = self.f_colour.start, self.f_symbol.start
             exists, height = self.f_exists.start, self.f_height.start
-            for s in range(max(len(old), len(stacks))):
+            # the stacks that are not the very tuples last written (a stack is rewritten
+            # only when it changed: equal but distinct tuples are rewritten too, harmlessly)
+            dirty = [s for s, a, b in zip(_SLOTS, old, stacks, strict=False) if a is not b]
+            dirty += range(min(len(old), len(stacks)), max(len(old), len(stacks)))
+            for s in dirty:
                 stack = stacks[s] if s < len(stacks) else None
-                if s < len(old) and old[s] == stack:
-                    continue
                 row_c, row_s = colour + s * _ROW_C, symbol + s * _ROW_S
                 mv[row_c : row_c + _ROW_C] = ZEROS[:_ROW_C]
                 mv[row_s : row_s + _ROW_S] = ZEROS[:_ROW_S]
