@@ -112,19 +112,28 @@ class AztackEncoder(Encoder):
         self, state: AztackState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
         n = self.num_players
-        self._pyramid(state, mv, memo)
         placed = state.placed
         old = memo.get("placed")
         if old != placed:
-            if old is None or old != placed[: len(old)]:  # not a continuation: rewrite
-                old = []
+            # The pyramid (heights, top halves and stones) is laid by `placed` alone (the
+            # engine's `_lay`): a continuation changes only the new placements' cells.
+            on, level = self.f_on.start, self.f_level.start
+            cells: set[int] | range
+            if old is None or len(old) > len(placed) or old != placed[: len(old)]:
+                old = []  # not a continuation: rewrite
                 out[self.f_on.start : self.f_on.stop] = 0.0
                 out[self.f_level.start : self.f_level.stop] = 0.0
-            on, level = self.f_on.start, self.f_level.start
+                cells = _CELLS
+            else:
+                cells = set()
+                for _s, p, q, _lv in placed[len(old) :]:
+                    cells.add(p)
+                    cells.add(q)
             for s, _p, _q, lv in placed[len(old) :]:
                 mv[on + s] = 1.0
                 mv[level + s] = _LEVEL_VALUES[lv]
             memo["placed"] = placed.copy()
+            self._pyramid(state, mv, cells)
         hands, sizes = self.f_hands.start, self.f_hand_sizes.start
         for p, hand in enumerate(state.hands):
             if _bit_set(mv, hands + p * NUM_STONES, hand, memo, _HAND_KEYS[p]):
@@ -142,27 +151,9 @@ class AztackEncoder(Encoder):
             mv[last + p] = moves / max_length if moves < max_length else 1.0
         mv[self.f_out.start] = state.out_of_play.bit_count() / NUM_STONES
 
-    def _pyramid(self, state: AztackState, mv: FloatView, memo: Memo) -> None:
-        """Heights, top halves and open pairs, rewritten only at the cells whose height, top
-        half or top stone differ from those last written (a placement changes two), and the
-        pairs that touch them."""
+    def _pyramid(self, state: AztackState, mv: FloatView, cells: Iterable[int]) -> None:
+        """Heights, top halves and open pairs at `cells`, and the pairs that touch them."""
         height, halves, top = state.height, state.top_half, state.top_stone
-        old_h, old_t, old_s = memo.get("height"), memo.get("top_half"), memo.get("top_stone")
-        if old_h is None or old_t is None or old_s is None:
-            cells: Iterable[int] = _CELLS
-        elif old_h == height and old_t == halves and old_s == top:
-            return
-        else:
-            cells = {c for c, x, y in zip(_CELLS, old_s, top, strict=True) if x != y}
-            if old_h != height:
-                cells.update(c for c, x, y in zip(_CELLS, old_h, height, strict=True) if x != y)
-            if old_t != halves:
-                cells.update(c for c, x, y in zip(_CELLS, old_t, halves, strict=True) if x != y)
-        memo["height"], memo["top_half"], memo["top_stone"] = (
-            height.copy(),
-            halves.copy(),
-            top.copy(),
-        )
         heights, colours, glyphs = (
             self.f_heights.start,
             self.f_top_colour.start,
