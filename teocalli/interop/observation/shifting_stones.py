@@ -27,7 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from teocalli.games.shifting_stones.actions import FLIP_BASE, SHIFT_BASE
+from teocalli.games.shifting_stones.actions import (
+    END_INDEX,
+    FLIP_BASE,
+    SCORE_BASE,
+    SHIFT_BASE,
+    SKIP_INDEX,
+)
 from teocalli.games.shifting_stones.components import (
     CELLS,
     NUM_CARDS,
@@ -155,23 +161,21 @@ class ShiftingStonesEncoder(Encoder):
             self._cards(mv, self.f_hand.start, hand)
 
     def mark_legal(self, state: ShiftingStonesState, player: int, marks: bytearray) -> None:
-        """The engine's legal ids of the step (`State.legal_ids`, memoised, shared with the
-        legality check): the scores that lead the list, each hand card's 12 shifts and 9 flips
-        (two runs of ids, each one slice write), then end and skip. A Python list of ~100 ids
-        to a NumPy index costs more than the engine's whole step."""
-        ids = state.legal_ids(player)
-        k = 0
-        while ids[k] < SHIFT_BASE:  # the scores (the list always ends with END_INDEX)
-            marks[ids[k]] = 1
-            k += 1
-        hand = state.hands[player]
-        for card in hand:
+        """The ids of `legal_action_ints` from the same tables, without listing them: the
+        scorable cards (the engine's `scorable`, kept for `legal_actions` of the same step),
+        each hand card's 12 shifts and 9 flips (two runs of ids: one slice write each), end,
+        and skip when allowed. A list of ~100 ids costs more to build and mark than the
+        engine's whole step."""
+        for card in state.scorable(player):
+            marks[SCORE_BASE + card - 1] = 1
+        for card in state.hands[player]:
             shift = SHIFT_BASE + (card - 1) * _SWAPS
             marks[shift : shift + _SWAPS] = _ONES_SWAPS
             flip = FLIP_BASE + (card - 1) * CELLS
             marks[flip : flip + CELLS] = _ONES_CELLS
-        for i in ids[k + len(hand) * (_SWAPS + CELLS) :]:  # end, and skip when allowed
-            marks[i] = 1
+        marks[END_INDEX] = 1
+        if state.can_skip(player):
+            marks[SKIP_INDEX] = 1
 
     @staticmethod
     def _cards(mv: FloatView, start: int, cards: list[int]) -> None:
