@@ -50,6 +50,7 @@ _ROW_C, _ROW_S = MAX_HEIGHT * NUM_COLOURS, MAX_HEIGHT * NUM_SYMBOLS
 _EIGHTHS = tuple(scaled(k, MAX_HEIGHT) for k in range(MAX_HEIGHT + 1))
 _HAND_KEYS = tuple(f"hand{p}" for p in range(16))
 _SLOTS = range(MAX_STACKS)
+_TILES = range(NUM_TILES)
 _COLOUR_KEYS = tuple(f"colours{p}" for p in range(16))
 """Memo keys: a hand's tile counts as last written, and its counts per colour."""
 
@@ -175,25 +176,23 @@ class StakzEncoder(Encoder):
             if old_hand == hand:
                 continue
             memo[key] = hand.copy()
-            if old_hand is None:  # first write: every tile type
+            counts = memo.get(_COLOUR_KEYS[p])
+            if old_hand is None or counts is None:  # first write: every tile type
                 old_hand = [-1] * NUM_TILES
-                counts = [0] * NUM_COLOURS
-                memo[_COLOUR_KEYS[p]] = counts
+                counts = memo[_COLOUR_KEYS[p]] = [0] * NUM_COLOURS
                 for t, k in enumerate(hand):
                     counts[COLOUR[t]] += k
-            else:
-                counts = memo[_COLOUR_KEYS[p]]
-                for t, k in enumerate(hand):
-                    if k != old_hand[t]:
-                        counts[COLOUR[t]] += k - old_hand[t]
+            # the tiles that changed: their colours' counts, and the observer's own tiles
+            tiles = self.f_hand_tiles.start + p * NUM_TILES if p == player else -1
+            for t, k, was in zip(_TILES, hand, old_hand, strict=True):
+                if k != was:
+                    if was >= 0:
+                        counts[COLOUR[t]] += k - was
+                    if tiles >= 0:  # the view shows the observer's own tiles only
+                        mv[tiles + t] = k * 0.25
             row = hand_colours + p * NUM_COLOURS
             for c, count in enumerate(counts):
                 mv[row + c] = count / 10 if count < 10 else 1.0
-            if p == player:  # the view shows the observer's own tiles only
-                row = self.f_hand_tiles.start + p * NUM_TILES
-                for t, k in enumerate(hand):
-                    if k != old_hand[t]:
-                        mv[row + t] = k * 0.25
 
 
 ENCODER = StakzEncoder
