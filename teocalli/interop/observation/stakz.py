@@ -121,14 +121,18 @@ class StakzEncoder(Encoder):
         self, state: StakzState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
         n = self.num_players
-        mv[self.f_round.start] = scaled(len(state.rounds) + 1, 50)
-        mv[self.f_target.start] = scaled(state.target, 100)
-        starter = self.f_starter.start
-        mv[starter : starter + n] = ZEROS[:n]
-        mv[starter + state.starter] = 1.0
-        scores = self.f_scores.start
-        for p, score in enumerate(state.scores):
-            mv[scores + p] = scaled(score, 200)
+        # round, target, starter and scores change only between rounds
+        round_key = (len(state.rounds), state.target, state.starter)
+        if memo.get("round") != round_key or memo.get("scores") != state.scores:
+            memo["round"], memo["scores"] = round_key, state.scores.copy()
+            mv[self.f_round.start] = scaled(len(state.rounds) + 1, 50)
+            mv[self.f_target.start] = scaled(state.target, 100)
+            starter = self.f_starter.start
+            mv[starter : starter + n] = ZEROS[:n]
+            mv[starter + state.starter] = 1.0
+            scores = self.f_scores.start
+            for p, score in enumerate(state.scores):
+                mv[scores + p] = scaled(score, 200)
         stacks = state.stacks
         old: list[tuple[int, ...]] = memo.get("stacks", [])
         if old != stacks:
@@ -152,20 +156,24 @@ class StakzEncoder(Encoder):
                     mv[row_c + k * NUM_COLOURS + t // NUM_SYMBOLS] = 1.0
                     mv[row_s + k * NUM_SYMBOLS + t % NUM_SYMBOLS] = 1.0
             memo["stacks"] = stacks.copy()  # of tuples: immutable
-        used = self.f_used.start
-        mv[used : used + MAX_STACKS] = ZEROS[:MAX_STACKS]
         bits = state.used & ((1 << len(stacks)) - 1)  # the view lists only existing stacks
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            mv[used + low.bit_length() - 1] = 1.0
+        if memo.get("used") != bits:
+            memo["used"] = bits
+            used = self.f_used.start
+            mv[used : used + MAX_STACKS] = ZEROS[:MAX_STACKS]
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                mv[used + low.bit_length() - 1] = 1.0
         placed, idle, pile = state.placed, state.idle, len(state.pile)
         mv[self.f_placed.start] = placed / 10 if placed < 10 else 1.0
         mv[self.f_idle.start] = idle / 10 if idle < 10 else 1.0
         mv[self.f_pile.start] = pile / TOTAL_TILES if pile < TOTAL_TILES else 1.0
-        pile_colours = self.f_pile_colours.start
-        for c, count in enumerate(state.pile_colours):
-            mv[pile_colours + c] = count / 15 if count < 15 else 1.0
+        if memo.get("pile_colours") != state.pile_colours:
+            memo["pile_colours"] = state.pile_colours.copy()
+            pile_colours = self.f_pile_colours.start
+            for c, count in enumerate(state.pile_colours):
+                mv[pile_colours + c] = count / 15 if count < 15 else 1.0
         sizes, hand_colours = self.f_hand_sizes.start, self.f_hand_colours.start
         hand_size = state.hand_size
         for p, hand in enumerate(state.hands):
