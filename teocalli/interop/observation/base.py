@@ -11,11 +11,13 @@ Speed: building a view (a JSON-ready dict) costs more than an engine step, so th
 `Encoder.observe(state, player)` instead, which a game's encoder may implement from the engine's
 own fields (`_observe`): it writes into a buffer kept per observing player and rewrites only the
 fields whose engine values differ from those it last wrote (a value diff, so it is right for any
-state, not only the next one of the same game). It must equal `encode(state.view(player))`
-exactly, which tests/interop/test_observation.py checks on many random games of every game and
-variant, so the no-leak guarantee of views carries over. Masks come from the engine's own
-legal ids (`State.legal_ids`: each game's move generator yields dense ids, and the objects of
-`legal_actions` are built from them), listed once per step and shared with `apply(int)`.
+state, not only the next one of the same game), single values through a memoryview of the
+buffer (`FloatView`: a quarter of the cost of a NumPy item assignment). It must equal
+`encode(state.view(player))` exactly, which tests/interop/test_observation.py checks on many
+random games of every game and variant, so the no-leak guarantee of views carries over. Masks
+come from the engine's own legal ids (`State.legal_ids`: each game's move generator yields
+dense ids, and the objects of `legal_actions` are built from them), listed once per step and
+shared with `apply(int)`, marked in a bytearray handed out as an int8 array.
 An encoder's buffers make it stateful: give each thread (each env) its own encoder.
 
 Every layout starts with the same header (n = number of players):
@@ -206,7 +208,7 @@ class Encoder(ABC):
         """`player`'s observation at `state`: exactly `encode(state.view(player))`, built from the
         engine's fields when the game's encoder can (a new array every call)."""
         if state._is_terminal():
-            if not self.final_from_fields:
+            if not (self.final_from_fields and self.incremental):
                 return self._final_observation(state, player)
             out, mv, memo = self._buffer(player)
             mv[: self._header_stop] = self._zeros[: self._header_stop]
