@@ -76,7 +76,7 @@ def _card(card_id: str) -> int:
 _CACHE_SIZE = 4096
 """Entries kept by the score caches before they start again (positions of a few games)."""
 assert CITY % 8 == TEMPLED % 8 == CAPTURED % 8 == 0, "a city's places are CITY + p, ..."
-_TENTHS = np.array([scaled(k, 10) for k in range(NUM_CARDS + 1)])
+_TENTHS = tuple(scaled(k, 10) for k in range(NUM_CARDS + 1))
 """scaled(pile size, 10) by size, as the view path computes it."""
 _TOPS = np.array([KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in range(NUM_CARDS)] + [False])
 """Cards that hold others under them (index -1, no host, is False)."""
@@ -225,8 +225,9 @@ class SpaceAztecsEncoder(Encoder):
         mv[self.f_saucers.start] = scaled(state.saucers_played, limit)
         mv[self.f_saucers.start + 1] = scaled(limit, 9)
         if changed(memo, "pile_size", state.pile_size):
-            sizes = self.f_pile_size
-            out[sizes.start : sizes.stop] = _TENTHS[state.pile_size]
+            sizes = self.f_pile_size.start
+            for x, size in enumerate(state.pile_size):
+                mv[sizes + x] = _TENTHS[size]
         if changed(memo, "holder", state.holder):
             holder = self.f_holder.start
             mv[holder : holder + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
