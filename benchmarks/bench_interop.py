@@ -226,7 +226,9 @@ ADAPTERS: dict[str, Callable[[str], Callable[[int], int] | None]] = {
 }
 
 
-def measure(name: str, seconds: float, turns: int = 6) -> dict[str, float]:
+def measure(
+    name: str, seconds: float, turns: int = 6, adapters: list[str] | None = None
+) -> dict[str, float]:
     """Steps per second of the raw engine and of each adapter (those the game has).
 
     The loops take turns, `turns` slices of `seconds / turns` each (at least one episode), so
@@ -235,6 +237,8 @@ def measure(name: str, seconds: float, turns: int = 6) -> dict[str, float]:
     """
     loops = {"raw": _Loop(raw(name))}
     for adapter, make in ADAPTERS.items():
+        if adapters is not None and adapter not in adapters:
+            continue
         play = make(name)
         if play is not None:
             loops[adapter] = _Loop(play)
@@ -255,6 +259,13 @@ def main(argv: list[str] | None = None) -> int:
         help="slices each loop's time is cut into, taken in turn (each plays a whole episode "
         "at least: use 1 for Stack Back, whose adapter episodes take many seconds)",
     )
+    parser.add_argument(
+        "--adapters",
+        nargs="*",
+        choices=list(ADAPTERS),
+        default=None,
+        help="the columns to measure besides raw (default: all)",
+    )
     args = parser.parse_args(argv)
     if args.turns < 1:
         parser.error("--turns must be at least 1")
@@ -265,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     misses: list[str] = []
     for name in names:
-        rates = measure(name, args.seconds, args.turns)
+        rates = measure(name, args.seconds, args.turns, args.adapters)
         row = f"{name:<16} {rates['raw']:>12.0f}"
         for adapter in ADAPTERS:
             if adapter in rates:

@@ -120,6 +120,32 @@ def test_observe_from_the_engine_equals_the_view_encoding(
             assert np.flatnonzero(mask).tolist() == sorted(state.legal_action_ints(player))
 
 
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_legal_actions_after_the_mask_are_those_of_a_game_never_masked(
+    name: str, options: dict[str, Any]
+) -> None:
+    """An engine may build `legal_actions` from the ids its mask listed at the same step
+    (Shifting Stones reads the scores from them): the actions are then exactly, in order, those
+    of the same game played without any mask."""
+    game = teocalli.load(name, **options)
+    if game.positional_ids:
+        pytest.skip("ids depend on the position (bins of poses): tested with the game")
+    encoder = encoder_for(game)
+    masked, plain = game.new_state(11), game.new_state(11)
+    rng = Rng(4)
+    steps = 0
+    while not masked.is_terminal() and steps < 200:
+        player = masked.to_move()[0]
+        encoder.mask(masked, player)
+        actions = masked.legal_actions(player)
+        assert actions == plain.legal_actions(player), f"step {steps}"
+        action = actions[rng.randrange(len(actions))]
+        masked.apply(action, player)
+        plain.apply(action, player)
+        steps += 1
+    assert steps >= 20
+
+
 def test_observe_returns_a_new_array_each_time() -> None:
     """The fast path keeps a buffer per player, but never hands it out: an observation kept by
     the caller (a replay buffer) stays as it was when the game moves on."""

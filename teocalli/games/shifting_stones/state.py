@@ -29,7 +29,7 @@ from .actions import (
     malformed,
     to_int,
 )
-from .components import CARD_IDS, CELLS, HAND_SIZE, POINTS, SOLO_DECK, SWAPS, matches
+from .components import CARD_IDS, CELLS, HAND_SIZE, NUM_CARDS, POINTS, SOLO_DECK, SWAPS, matches
 from .grid import grid_text, random_grid
 
 if TYPE_CHECKING:
@@ -51,6 +51,8 @@ _PAY: dict[int, tuple[Action, ...]] = {
 """Per card, its 12 shifts then 9 flips: the moves it can pay for (legal-move order)."""
 _PAY_IDS: dict[int, tuple[int, ...]] = {card: tuple(map(to_int, pay)) for card, pay in _PAY.items()}
 """The action ids of `_PAY`, in its order."""
+_SCORES: tuple[Score, ...] = tuple(Score(card) for card in range(1, NUM_CARDS + 1))
+"""The score of card id k, at k - 1."""
 
 
 class EndReason(enum.Enum):
@@ -123,10 +125,29 @@ class ShiftingStonesState(State):
     def _is_terminal(self) -> bool:
         return self.ended is not None
 
+    _score_memo: tuple[list[int], list[int], list[int]] | None = None
+    """(hand, grid, the hand's cards whose pattern is on that grid): the last `scorable`
+    listing, checked by value (so any state may reuse it, a clone or a changed position too)."""
+
+    def scorable(self, player: int) -> list[int]:
+        """The player's cards whose pattern is on the grid now, in hand order. Kept (by value)
+        for the step's other listings: an adapter's mask and `legal_actions` share one search
+        of the patterns. The list is the state's own: read it, never change it."""
+        hand, grid = self.hands[player], self.grid
+        memo = self._score_memo
+        if memo is not None and memo[0] == hand and memo[1] == grid:
+            return memo[2]
+        cards = [c for c in hand if matches(c, grid)]
+        self._score_memo = (hand.copy(), grid.copy(), cards)
+        return cards
+
     def _legal_actions(self, player: int) -> list[Any]:
-        hand = self.hands[player]
-        grid = self.grid
-        actions: list[Any] = [Score(c) for c in hand if matches(c, grid)]
+        hand, grid = self.hands[player], self.grid
+        memo = self._score_memo  # listed this step (by a mask)? A playout never lists it
+        if memo is not None and memo[0] == hand and memo[1] == grid:
+            actions: list[Any] = [_SCORES[c - 1] for c in memo[2]]
+        else:
+            actions = [_SCORES[c - 1] for c in hand if matches(c, grid)]
         for c in hand:
             actions.extend(_PAY[c])
         actions.append(END)
@@ -137,10 +158,8 @@ class ShiftingStonesState(State):
     def _legal_action_ints(self, player: int) -> list[int]:
         """`_legal_actions` by action id, in the same order, from the same prebuilt tables
         (the object list stays the playouts' own: its tuples cost less than ids to objects)."""
-        hand = self.hands[player]
-        grid = self.grid
-        ids = [SCORE_BASE + c - 1 for c in hand if matches(c, grid)]
-        for c in hand:
+        ids = [SCORE_BASE + c - 1 for c in self.scorable(player)]
+        for c in self.hands[player]:
             ids.extend(_PAY_IDS[c])
         ids.append(END_INDEX)
         if self.can_skip(player):

@@ -17,6 +17,7 @@ knows the pile exactly from then on (save which card its current holder has just
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from teocalli.core import Decision, Effect, Outcome, Rng, State, ranks_from_keys
@@ -165,11 +166,13 @@ class SpaceAztecsState(State):
     def knows_pile(self, player: int, pile: int) -> bool:
         return self.seen_round[player * NUM_PILES + pile] > 0
 
-    def city(self, player: int) -> City:
+    def city(self, player: int, cards: Iterable[int] = range(NUM_CARDS)) -> City:
+        """The player's city; `cards` (in card order) may narrow the cards looked at to a list
+        known to hold every card of the city (the observation encoder's, made in one pass)."""
         where = self.where
         visible, templed, temples, codex = [], [], [], []
         captured = 0
-        for c in range(NUM_CARDS):
+        for c in cards:
             w = where[c]
             if w == CITY + player:
                 kind = KIND[c]

@@ -22,7 +22,7 @@ After the common header (base.py), with n players, 24 cells (index y * 6 + x, se
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -40,18 +40,15 @@ from teocalli.games.aztack.components import (
 )
 from teocalli.games.aztack.state import AztackState
 
-from .base import Array, Encoder, Layout, Memo, changed, one_hot, scaled
+from .base import ZEROS, Array, Encoder, FloatView, Layout, Memo, one_hot, scaled
 
 MAX_LEVEL = 12.0
-_LEVELS = np.array([scaled(h, MAX_LEVEL) for h in range(64)])
-"""scaled(level, 12) by level, exactly as the view path computes it."""
-_CELL_ROWS = np.arange(CELLS)
-
-
-def _bits(mask: int) -> Array:
-    """A 60-stone bit set as 0/1 floats, stone s at index s."""
-    raw = np.frombuffer(mask.to_bytes(8, "little"), np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:NUM_STONES].astype(np.float32)
+_LEVEL_VALUES = tuple(float(np.float32(scaled(h, MAX_LEVEL))) for h in range(64))
+"""scaled(level, 12) by level, exactly as the view path computes it (float32 values)."""
+_CELLS = range(CELLS)
+_PAIRS_AT = tuple(tuple(i for i, pair in enumerate(PAIRS) if c in pair) for c in _CELLS)
+"""The pairs (by index) that touch each cell."""
+_HAND_KEYS = tuple(f"hand{p}" for p in range(16))
 
 
 class AztackEncoder(Encoder):
@@ -111,51 +108,87 @@ class AztackEncoder(Encoder):
     final_is_shared = True  # `_encode` never reads the player
     final_from_fields = True  # hands are public; the final view adds only the unseen stones' ids
 
-    def _observe(self, state: AztackState, player: int, out: Array, memo: Memo) -> None:
+    def _observe(
+        self, state: AztackState, player: int, out: Array, mv: FloatView, memo: Memo
+    ) -> None:
         n = self.num_players
-        if changed(memo, "height", state.height):
-            out[self.f_heights.start : self.f_heights.stop] = _LEVELS[state.height]
-        if changed(memo, "top_half", state.top_half):
-            halves = np.array(state.top_half)
-            colour, glyph = self.f_top_colour.of(out), self.f_top_glyph.of(out)
-            colour[:] = 0.0
-            glyph[:] = 0.0
-            colour[_CELL_ROWS, halves // NUM_GLYPHS] = 1.0
-            glyph[_CELL_ROWS, halves % NUM_GLYPHS] = 1.0
         placed = state.placed
         old = memo.get("placed")
         if old != placed:
-            if old is None or old != placed[: len(old)]:  # not a continuation: rewrite
-                old = []
+            # The pyramid (heights, top halves and stones) is laid by `placed` alone (the
+            # engine's `_lay`): a continuation changes only the new placements' cells.
+            on, level = self.f_on.start, self.f_level.start
+            cells: set[int] | range
+            if old is None or len(old) > len(placed) or old != placed[: len(old)]:
+                old = []  # not a continuation: rewrite
                 out[self.f_on.start : self.f_on.stop] = 0.0
                 out[self.f_level.start : self.f_level.stop] = 0.0
-            on, level = self.f_on.start, self.f_level.start
+                cells = _CELLS
+            else:
+                cells = set()
+                for _s, p, q, _lv in placed[len(old) :]:
+                    cells.add(p)
+                    cells.add(q)
             for s, _p, _q, lv in placed[len(old) :]:
-                out[on + s] = 1.0
-                out[level + s] = _LEVELS[lv]
+                mv[on + s] = 1.0
+                mv[level + s] = _LEVEL_VALUES[lv]
             memo["placed"] = placed.copy()
-            opened = self.f_open.of(out)
-            opened[:] = 0.0
-            height, top = state.height, state.top_stone
-            for i, (p, q) in enumerate(PAIRS):
-                if height[p] == height[q] and top[p] != top[q]:
-                    opened[i] = 1.0
-        hands = self.f_hands.of(out)
+            self._pyramid(state, mv, cells)
+        hands, sizes = self.f_hands.start, self.f_hand_sizes.start
         for p, hand in enumerate(state.hands):
-            if changed(memo, f"hand{p}", hand):
-                hands[p] = _bits(hand)
-                out[self.f_hand_sizes.start + p] = scaled(hand.bit_count(), HAND_SIZE)
-        if changed(memo, "discarded", state.discarded):
-            out[self.f_discarded.start : self.f_discarded.stop] = _bits(state.discarded)
+            if _bit_set(mv, hands + p * NUM_STONES, hand, memo, _HAND_KEYS[p]):
+                mv[sizes + p] = scaled(hand.bit_count(), HAND_SIZE)
+        _bit_set(mv, self.f_discarded.start, state.discarded, memo, "discarded")
         turn, bonus, last = self.f_turn.start, self.f_bonus.start, self.f_last.start
-        out[turn : turn + n] = 0.0
+        mv[turn : turn + n] = ZEROS[:n]
         if not state.speed:
-            out[turn + state.turn] = 1.0
+            mv[turn + state.turn] = 1.0
         max_length = self._max_length
-        for p in range(n):
-            out[bonus + p] = float(state.pending >> p & 1)
-            out[last + p] = scaled(state.last_placed[p] + 1, max_length)
-        out[self.f_out.start] = scaled(state.out_of_play.bit_count(), NUM_STONES)
+        pending = state.pending
+        for p, placed_at in enumerate(state.last_placed):
+            mv[bonus + p] = 1.0 if pending >> p & 1 else 0.0
+            moves = placed_at + 1  # last_placed is -1 before a player's first stone
+            mv[last + p] = moves / max_length if moves < max_length else 1.0
+        mv[self.f_out.start] = state.out_of_play.bit_count() / NUM_STONES
+
+    def _pyramid(self, state: AztackState, mv: FloatView, cells: Iterable[int]) -> None:
+        """Heights, top halves and open pairs at `cells`, and the pairs that touch them."""
+        height, halves, top = state.height, state.top_half, state.top_stone
+        heights, colours, glyphs = (
+            self.f_heights.start,
+            self.f_top_colour.start,
+            self.f_top_glyph.start,
+        )
+        pairs: set[int] = set()
+        for c in cells:
+            mv[heights + c] = _LEVEL_VALUES[height[c]]
+            colour, glyph = divmod(halves[c], NUM_GLYPHS)
+            row = colours + c * NUM_COLOURS
+            mv[row : row + NUM_COLOURS] = ZEROS[:NUM_COLOURS]
+            mv[row + colour] = 1.0
+            row = glyphs + c * NUM_GLYPHS
+            mv[row : row + NUM_GLYPHS] = ZEROS[:NUM_GLYPHS]
+            mv[row + glyph] = 1.0
+            pairs.update(_PAIRS_AT[c])
+        opened = self.f_open.start
+        for i in pairs:
+            p, q = PAIRS[i]
+            mv[opened + i] = 1.0 if height[p] == height[q] and top[p] != top[q] else 0.0
+
+
+def _bit_set(mv: FloatView, start: int, bits: int, memo: Memo, key: str) -> bool:
+    """A 60-stone set (stone s at start + s) rewritten at the stones that differ from the set
+    last written under `key`; whether anything changed."""
+    old = memo.get(key)
+    if old == bits:
+        return False
+    memo[key] = bits
+    diff = bits ^ old if old is not None else (1 << NUM_STONES) - 1
+    while diff:
+        low = diff & -diff
+        diff ^= low
+        mv[start + low.bit_length() - 1] = 1.0 if bits & low else 0.0
+    return True
 
 
 ENCODER = AztackEncoder

@@ -11,11 +11,13 @@ Speed: building a view (a JSON-ready dict) costs more than an engine step, so th
 `Encoder.observe(state, player)` instead, which a game's encoder may implement from the engine's
 own fields (`_observe`): it writes into a buffer kept per observing player and rewrites only the
 fields whose engine values differ from those it last wrote (a value diff, so it is right for any
-state, not only the next one of the same game). It must equal `encode(state.view(player))`
-exactly, which tests/interop/test_observation.py checks on many random games of every game and
-variant, so the no-leak guarantee of views carries over. Masks come from the engine's own
-legal ids (`State.legal_ids`: each game's move generator yields dense ids, and the objects of
-`legal_actions` are built from them), listed once per step and shared with `apply(int)`.
+state, not only the next one of the same game), single values through a memoryview of the
+buffer (`FloatView`: a quarter of the cost of a NumPy item assignment). It must equal
+`encode(state.view(player))` exactly, which tests/interop/test_observation.py checks on many
+random games of every game and variant, so the no-leak guarantee of views carries over. Masks
+come from the engine's own legal ids (`State.legal_ids`: each game's move generator yields
+dense ids, and the objects of `legal_actions` are built from them), listed once per step and
+shared with `apply(int)`, marked in a bytearray handed out as an int8 array.
 An encoder's buffers make it stateful: give each thread (each env) its own encoder.
 
 Every layout starts with the same header (n = number of players):
@@ -46,11 +48,18 @@ from teocalli.core import Decision, Game, State
 
 Array = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
+FloatView = Any
+"""A memoryview of an observation buffer (format "f"): its items are Python floats, which
+typeshed's `memoryview` (items typed int) cannot express."""
 Memo = dict[str, Any]
 """Per observing player: the engine values an incremental encoder last wrote, by name."""
 
+ZEROS = np.zeros(1024, np.float32).data
+"""Zeros to clear a short run of an observation through its memoryview: `mv[a:b] = ZEROS[:b-a]`
+(for runs up to 1024 long)."""
+
 _DECISIONS = ("turn", "simultaneous", "race")
-_DECISION_INDEX = {Decision(name): i for i, name in enumerate(_DECISIONS)}
+_TURN, _SIMULTANEOUS = Decision(_DECISIONS[0]), Decision(_DECISIONS[1])
 
 
 @dataclass(frozen=True)
@@ -138,8 +147,12 @@ class Encoder(ABC):
         self._build(layout)
         self.low, self.high = layout.bounds()
         self._header_stop = self.f_result.stop
+        self._seat, self._terminal = self.f_seat.start, self.f_terminal.start
+        self._to_move_start, self._decision_start = self.f_to_move.start, self.f_decision.start
+        self._progress = self.f_progress.start
+        self._zeros = np.zeros(self.layout.size, np.float32).data
         self._max_length = game.max_length  # a property some games compute on every call
-        self._buffers: dict[int, tuple[Array, Memo]] = {}
+        self._buffers: dict[int, tuple[Array, FloatView, Memo]] = {}
         self._final_key: tuple[State, int] | None = None
         self._final_view: dict[str, Any] = {}
         self._final_obs: Array | None = None
@@ -183,41 +196,55 @@ class Encoder(ABC):
     incremental = False
     """True when the game's encoder implements `_observe` (else `observe` encodes the view)."""
 
-    def _observe(self, state: Any, player: int, out: Array, memo: Memo) -> None:
+    def _observe(self, state: Any, player: int, out: Array, mv: FloatView, memo: Memo) -> None:
         """Write the game part of `player`'s observation at the (non-terminal) `state` into
-        `out`, which holds what this encoder last wrote for `player` (zeros at first); `memo`
+        `out`, which holds what this encoder last wrote for `player` (zeros at first); `mv` is
+        a memoryview of `out` (format "f"): a scalar written through it costs a quarter of a
+        NumPy item assignment, which is what a step's few dozen writes are made of. `memo`
         holds the engine values it was written from (same player, any state)."""
         raise NotImplementedError
 
     def observe(self, state: State, player: int) -> Array:
         """`player`'s observation at `state`: exactly `encode(state.view(player))`, built from the
         engine's fields when the game's encoder can (a new array every call)."""
-        terminal = state.is_terminal()
-        if terminal and not self.final_from_fields:
-            return self._final_observation(state, player)
+        if state._is_terminal():
+            if not (self.final_from_fields and self.incremental):
+                return self._final_observation(state, player)
+            out, mv, memo = self._buffer(player)
+            mv[: self._header_stop] = self._zeros[: self._header_stop]
+            mv[self._seat + player] = 1.0
+            mv[self._terminal] = 1.0
+            out[self.f_result.start : self.f_result.stop] = state.returns()
+            mv[self._progress] = scaled(len(state.history), self._max_length)
+            self._observe(state, player, out, mv, memo)
+            np.clip(out, self.low, self.high, out=out)
+            return out.copy()
         if not self.incremental:
             return self.encode(state.view(player))
         entry = self._buffers.get(player)
         if entry is None:
-            entry = self._buffers[player] = (np.zeros(self.layout.size, np.float32), {})
-        out, memo = entry
-        out[: self._header_stop] = 0.0
-        out[self.f_seat.start + player] = 1.0
-        if terminal:
-            out[self.f_terminal.start] = 1.0
-            out[self.f_result.start : self.f_result.stop] = state.returns()
-        else:
-            start = self.f_to_move.start
-            for p in state.to_move():
-                out[start + p] = 1.0
-            decision = state.decision()
-            if decision is not None:
-                out[self.f_decision.start + _DECISION_INDEX[decision]] = 1.0
-        out[self.f_progress.start] = scaled(len(state.history), self._max_length)
-        self._observe(state, player, out, memo)
-        if terminal:
-            np.clip(out, self.low, self.high, out=out)
+            entry = self._buffer(player)
+        out, mv, memo = entry
+        mv[: self._header_stop] = self._zeros[: self._header_stop]
+        mv[self._seat + player] = 1.0
+        start = self._to_move_start
+        for p in state._to_move():
+            mv[start + p] = 1.0
+        decision = state._decision()  # by identity: an Enum's hash is a Python call
+        index = 0 if decision is _TURN else 1 if decision is _SIMULTANEOUS else 2
+        mv[self._decision_start + index] = 1.0
+        steps = len(state.history)
+        mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+        self._observe(state, player, out, mv, memo)
         return out.copy()
+
+    def _buffer(self, player: int) -> tuple[Array, FloatView, Memo]:
+        """The buffer kept for `player`: the observation last written, its memoryview, memo."""
+        entry = self._buffers.get(player)
+        if entry is None:
+            buffer = np.zeros(self.layout.size, np.float32)
+            entry = self._buffers[player] = (buffer, buffer.data, {})
+        return entry
 
     final_from_fields = False
     """True when `_observe` is right at the end too: the final view (which shows everything)
@@ -248,19 +275,30 @@ class Encoder(ABC):
         obs[self.f_seat.start + player] = 1.0
         return obs
 
-    def mark_legal(self, state: Any, player: int, mask: Mask) -> None:
-        """Set 1 in the zeroed `mask` at every dense index `player` may play now (`player` may
-        act, the game is not over): the engine's legal ids of this step (`State.legal_ids`,
-        each game's move generator by id, listed once per step and shared with the legality
-        check of `apply(int)`)."""
-        mask[state.legal_ids(player)] = 1
+    def mark_legal(self, state: Any, player: int, marks: bytearray) -> None:
+        """Set 1 in the zeroed `marks` (one byte per dense index) at every index `player` may
+        play now (`player` may act, the game is not over): the engine's legal ids of this step
+        (`State.legal_ids`, each game's move generator by id, listed once per step and shared
+        with the legality check of `apply(int)`). A few ids are set one by one (a byte write
+        costs a fortieth of a NumPy fancy assignment's set-up), long lists in one assignment."""
+        ids = state.legal_ids(player)
+        if len(ids) > _FEW_IDS:
+            np.frombuffer(marks, np.int8)[ids] = 1
+            return
+        for i in ids:
+            marks[i] = 1
 
     def mask(self, state: State, player: int) -> Mask:
         """1 for each dense action index `player` may play now; all 0 if they may not act."""
-        mask = np.zeros(self.game.num_distinct_actions, np.int8)
-        if player in state.to_move():
-            self.mark_legal(state, player, mask)
-        return mask
+        marks = bytearray(self.game.num_distinct_actions)
+        if not state._is_terminal() and player in state._to_move():
+            self.mark_legal(state, player, marks)
+        return np.frombuffer(marks, np.int8)
+
+
+_FEW_IDS = 48
+"""Up to this many legal ids, `mark_legal` writes them one by one (measured: below it the loop
+is cheaper than NumPy's conversion of the list to an index array)."""
 
 
 def returns_from_ranks(ranks: list[int], won: list[bool] | None = None) -> list[float]:

@@ -56,13 +56,12 @@ from teocalli.games.space_aztecs.scoring import Sheet, aztec_points, codex_point
 from teocalli.games.space_aztecs.state import (
     CAPTURED,
     CITY,
-    OUT,
     TEMPLED,
     Phase,
     SpaceAztecsState,
 )
 
-from .base import Array, Encoder, Layout, Memo, changed, one_hot, scaled
+from .base import ZEROS, Array, Encoder, FloatView, Layout, Memo, changed, one_hot, scaled
 
 PHASES = ("pick", "choose", "resolve", "capture", "tuck", "over")
 assert tuple(p.name.lower() for p in Phase) == PHASES, "PHASES must follow the engine's Phase"
@@ -76,29 +75,39 @@ def _card(card_id: str) -> int:
 
 _CACHE_SIZE = 4096
 """Entries kept by the score caches before they start again (positions of a few games)."""
-_PILES = np.arange(NUM_PILES)[:, None]
-_TENTHS = np.array([scaled(k, 10) for k in range(NUM_CARDS + 1)])
+assert CITY % 8 == TEMPLED % 8 == CAPTURED % 8 == 0, "a city's places are CITY + p, ..."
+_TENTHS = tuple(scaled(k, 10) for k in range(NUM_CARDS + 1))
 """scaled(pile size, 10) by size, as the view path computes it."""
 _TOPS = np.array([KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in range(NUM_CARDS)] + [False])
 """Cards that hold others under them (index -1, no host, is False)."""
 
 
 class _Cards:
-    """One placement of the cards (the engine's `where` and `host`) as arrays: the piles' cards,
-    the city and tucked rows of the observation (every observer's) and the cities' key."""
+    """One placement of the cards (the engine's `where` and `host`): the piles' cards, the city
+    and tucked rows of the observation (every observer's) and the cities' keys. Read from the
+    engine's lists in one Python pass (cheaper than making them arrays); the city rows are built
+    with NumPy only when the cards in cities changed."""
 
     cities: Array
 
     def __init__(self, state: SpaceAztecsState, n: int, last: _Cards | None) -> None:
-        self.where_list, self.host_list = state.where.copy(), state.host.copy()
-        w = self.where = np.array(self.where_list)
-        self.piles = w == _PILES  # row x: the cards in pile x
-        # what scores and cities depend on: the cards in cities (in view, templed, captured)
-        self.city_key = np.where(w >= CITY, w, OUT).tobytes()
-        if last is not None and last.city_key == self.city_key and last.host_list == state.host:
+        where, host = state.where, state.host
+        self.where_list, self.host_list = where.copy(), host.copy()
+        piles: list[list[int]] = [[] for _ in range(NUM_PILES)]
+        in_cities: list[list[int]] = [[] for _ in range(n)]  # per city: card, place, ...
+        for c, x in enumerate(where):
+            if x >= CITY:  # in view, templed or captured: in city x & 7
+                in_cities[x & 7] += (c, x)
+            elif 0 <= x < NUM_PILES:
+                piles[x].append(c)
+        self.piles = piles
+        self.city_cards = [cards[0::2] for cards in in_cities]  # card ids, in card order
+        # what scores and cities depend on: the cards in each city (in view, templed, captured)
+        self.city_keys = tuple(bytes(cards) for cards in in_cities)
+        if last is not None and last.city_keys == self.city_keys and last.host_list == host:
             self.cities = last.cities
             return
-        h = np.array(self.host_list)
+        w, h = np.array(where), np.array(host)
         places = CITY + np.arange(n)[:, None]
         city = w == places
         tucked = (w >= TEMPLED) & _TOPS[h] & (w[h] == places)
@@ -110,8 +119,8 @@ class SpaceAztecsEncoder(Encoder):
 
     def _build(self, layout: Layout) -> None:
         n, c = self.num_players, NUM_CARDS
-        self._totals: dict[tuple[bytes, int, int], list[float]] = {}
-        self._cities: dict[tuple[bytes, bytes, bytes, bool], tuple[Any, ...]] = {}
+        self._totals: dict[tuple[tuple[bytes, ...], int, int], list[float]] = {}
+        self._cities: dict[tuple[bytes, bool], tuple[Any, ...]] = {}
         self._last_cards: _Cards | None = None
         self.f_round = layout.add("round", 1, "the round / 20")
         self.f_phase = layout.add("phase", len(PHASES), "one-hot phase")
@@ -199,29 +208,32 @@ class SpaceAztecsEncoder(Encoder):
     incremental = True
     final_is_shared = True  # `_encode` never reads the player
 
-    def _observe(self, state: SpaceAztecsState, player: int, out: Array, memo: Memo) -> None:
+    def _observe(
+        self, state: SpaceAztecsState, player: int, out: Array, mv: FloatView, memo: Memo
+    ) -> None:
         n = self.num_players
         phase = state.phase
-        out[self.f_round.start] = scaled(state.round, MAX_ROUND)
+        mv[self.f_round.start] = scaled(state.round, MAX_ROUND)
         head, stop = self.f_phase.start, self.f_pile_size.start  # phase to saucers
-        out[head:stop] = 0.0
-        out[head + int(phase)] = 1.0
-        out[self.f_start.start + state.start] = 1.0
+        mv[head:stop] = ZEROS[: stop - head]
+        mv[head + int(phase)] = 1.0
+        mv[self.f_start.start + state.start] = 1.0
         if state.removed >= 0:
-            out[self.f_removed.start + state.removed] = 1.0
-        out[self.f_codex.start] = float(self.game.options["codex"])
+            mv[self.f_removed.start + state.removed] = 1.0
+        mv[self.f_codex.start] = 1.0 if self.game.options["codex"] else 0.0
         limit = state.saucer_limit
-        out[self.f_saucers.start] = scaled(state.saucers_played, limit)
-        out[self.f_saucers.start + 1] = scaled(limit, 9)
+        mv[self.f_saucers.start] = scaled(state.saucers_played, limit)
+        mv[self.f_saucers.start + 1] = scaled(limit, 9)
         if changed(memo, "pile_size", state.pile_size):
-            sizes = self.f_pile_size
-            out[sizes.start : sizes.stop] = _TENTHS[state.pile_size]
+            sizes = self.f_pile_size.start
+            for x, size in enumerate(state.pile_size):
+                mv[sizes + x] = _TENTHS[size]
         if changed(memo, "holder", state.holder):
-            holder = self.f_holder.of(out)
-            holder[:] = 0.0
+            holder = self.f_holder.start
+            mv[holder : holder + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
             for x, p in enumerate(state.holder):
                 if p >= 0:
-                    holder[x, p] = 1.0
+                    mv[holder + x * n + p] = 1.0
         cards = self._cards(state)
         if memo.get("cities") is not cards.cities:  # this buffer shows other cities
             memo["cities"] = cards.cities
@@ -230,44 +242,56 @@ class SpaceAztecsEncoder(Encoder):
         piles = cards.piles
         out[self.f_chosen.start :] = 0.0  # has_chosen to the end: rewritten every time
         if phase is Phase.CHOOSE:
+            chosen = self.f_chosen.start
             for p, card in enumerate(state.chosen):
-                out[self.f_chosen.start + p] = float(card >= 0)
+                mv[chosen + p] = 1.0 if card >= 0 else 0.0
             if state.chosen[player] >= 0:
-                out[self.f_your_choice.start + state.chosen[player]] = 1.0
-        announced = self.f_announced.of(out)
+                mv[self.f_your_choice.start + state.chosen[player]] = 1.0
         if state.order:
+            announced, order, played = (
+                self.f_announced.start,
+                self.f_order.start,
+                self.f_played.start,
+            )
             for i, p in enumerate(state.order):
-                announced[p, state.chosen[p]] = 1.0
-                out[self.f_order.start + p] = (i + 1) / n
-                out[self.f_played.start + p] = float(i <= state.playing)
+                mv[announced + p * NUM_CARDS + state.chosen[p]] = 1.0
+                mv[order + p] = (i + 1) / n
+                mv[played + p] = 1.0 if i <= state.playing else 0.0
         else:
+            last = self.f_last.start
             for card in state.last_played:
-                out[self.f_last.start + card] = 1.0
+                mv[last + card] = 1.0
         if phase is Phase.CAPTURE or phase is Phase.TUCK:
-            out[self.f_pending_player.start + state.order[state.playing]] = 1.0
+            mv[self.f_pending_player.start + state.order[state.playing]] = 1.0
             if phase is Phase.CAPTURE:
-                out[self.f_pending_kind.start] = 1.0
-                out[self.f_pending_card.start + state.saucer] = 1.0
+                mv[self.f_pending_kind.start] = 1.0
+                mv[self.f_pending_card.start + state.saucer] = 1.0
                 victim = state.victims[0]
-                out[self.f_victim.start + victim] = 1.0
+                mv[self.f_victim.start + victim] = 1.0
+                choices = self.f_choices.start
                 for card in state.targets(victim, COLOUR[state.saucer]):
-                    out[self.f_choices.start + card] = 1.0
+                    mv[choices + card] = 1.0
             else:
-                out[self.f_pending_kind.start + 1] = 1.0
-                out[self.f_pending_card.start + state.tuck_card] = 1.0
+                mv[self.f_pending_kind.start + 1] = 1.0
+                mv[self.f_pending_card.start + state.tuck_card] = 1.0
         held = state.held[player]
         if held >= 0:
-            out[self.f_your_pile.start + held] = 1.0
-            self.f_your_cards.of(out)[:] = piles[held]
-        memory = self.f_memory.of(out)
+            mv[self.f_your_pile.start + held] = 1.0
+            cards_at = self.f_your_cards.start
+            for card in piles[held]:
+                mv[cards_at + card] = 1.0
+        rounds, memory = self.f_memory_round.start, self.f_memory.start
+        seen_round = state.seen_round
         for x in range(NUM_PILES):
-            seen = state.seen_round[player * NUM_PILES + x]
+            seen = seen_round[player * NUM_PILES + x]
             if seen:
-                out[self.f_memory_round.start + x] = scaled(seen, MAX_ROUND)
-                memory[x] = piles[x]
+                mv[rounds + x] = scaled(seen, MAX_ROUND)
+                row = memory + x * NUM_CARDS
+                for card in piles[x]:
+                    mv[row + card] = 1.0
                 pending = state.pending_choice(x)
                 if pending >= 0 and state.holder[x] != player:
-                    memory[x, pending] = 1.0
+                    mv[row + pending] = 1.0
 
     def _cards(self, state: SpaceAztecsState) -> _Cards:
         """Where the cards are, as arrays: shared by every observer, rebuilt only when the
@@ -282,31 +306,26 @@ class SpaceAztecsEncoder(Encoder):
         the cards are, the Starting Player and the removed set, so they are cached by those for
         every observer (the AEC env observes each player in turn: one computes, the rest look up).
         """
-        key = (cards.city_key, state.start, state.removed)
+        key = (cards.city_keys, state.start, state.removed)
         if memo.get("score_key") == key:
             return
         memo["score_key"] = key
         totals = self._totals.get(key)
         if totals is None:
-            totals = self._score_totals(state, cards.where)
+            totals = self._score_totals(state, cards)
             if len(self._totals) >= _CACHE_SIZE:
                 self._totals.clear()
             self._totals[key] = totals
         out[self.f_score.start : self.f_score.stop] = totals
 
-    def _score_totals(self, state: SpaceAztecsState, w: Any) -> list[float]:
+    def _score_totals(self, state: SpaceAztecsState, cards: _Cards) -> list[float]:
         """`state.sheets()` totals / 100 in [-1, 1], each city's lines cached by its cards."""
         parts = []
-        for p in range(self.num_players):
-            key = (
-                (w == CITY + p).tobytes(),
-                (w == TEMPLED + p).tobytes(),
-                (w == CAPTURED + p).tobytes(),
-                state.start == p,
-            )
+        for p, city_key in enumerate(cards.city_keys):
+            key = (city_key, state.start == p)
             lines = self._cities.get(key)
             if lines is None:
-                city = state.city(p)
+                city = state.city(p, cards.city_cards[p])
                 lines = (codex_points(city), aztec_points(city), pink_count(city), city.captured)
                 if len(self._cities) >= _CACHE_SIZE:
                     self._cities.clear()

@@ -42,10 +42,17 @@ from teocalli.games.stakz.components import (
 )
 from teocalli.games.stakz.state import StakzState
 
-from .base import Array, Encoder, Layout, Memo, changed, one_hot, scaled
+from .base import ZEROS, Array, Encoder, FloatView, Layout, Memo, one_hot, scaled
 
 MAX_HEIGHT = 8
+_ROW_C, _ROW_S = MAX_HEIGHT * NUM_COLOURS, MAX_HEIGHT * NUM_SYMBOLS
+"""One stack's run of stack_colour and of stack_symbol."""
+_EIGHTHS = tuple(scaled(k, MAX_HEIGHT) for k in range(MAX_HEIGHT + 1))
 _HAND_KEYS = tuple(f"hand{p}" for p in range(16))
+_SLOTS = range(MAX_STACKS)
+_TILES = range(NUM_TILES)
+_COLOUR_KEYS = tuple(f"colours{p}" for p in range(16))
+"""Memo keys: a hand's tile counts as last written, and its counts per colour."""
 
 
 def _tile(text: str) -> int:
@@ -110,61 +117,90 @@ class StakzEncoder(Encoder):
     incremental = True
     final_is_shared = True  # `_encode` never reads the player
 
-    def _observe(self, state: StakzState, player: int, out: Array, memo: Memo) -> None:
+    def _observe(
+        self, state: StakzState, player: int, out: Array, mv: FloatView, memo: Memo
+    ) -> None:
         n = self.num_players
-        out[self.f_round.start] = scaled(len(state.rounds) + 1, 50)
-        out[self.f_target.start] = scaled(state.target, 100)
-        starter = self.f_starter.start
-        out[starter : starter + n] = 0.0
-        out[starter + state.starter] = 1.0
-        for p, score in enumerate(state.scores):
-            out[self.f_scores.start + p] = scaled(score, 200)
+        # round, target, starter and scores change only between rounds
+        round_key = (len(state.rounds), state.target, state.starter)
+        if memo.get("round") != round_key or memo.get("scores") != state.scores:
+            memo["round"], memo["scores"] = round_key, state.scores.copy()
+            mv[self.f_round.start] = scaled(len(state.rounds) + 1, 50)
+            mv[self.f_target.start] = scaled(state.target, 100)
+            starter = self.f_starter.start
+            mv[starter : starter + n] = ZEROS[:n]
+            mv[starter + state.starter] = 1.0
+            scores = self.f_scores.start
+            for p, score in enumerate(state.scores):
+                mv[scores + p] = scaled(score, 200)
         stacks = state.stacks
         old: list[tuple[int, ...]] = memo.get("stacks", [])
         if old != stacks:
-            colours, symbols = self.f_colour.of(out), self.f_symbol.of(out)
+            colour, symbol = self.f_colour.start, self.f_symbol.start
             exists, height = self.f_exists.start, self.f_height.start
-            for s in range(max(len(old), len(stacks))):
+            # the stacks that are not the very tuples last written (a stack is rewritten
+            # only when it changed: equal but distinct tuples are rewritten too, harmlessly)
+            dirty = [s for s, a, b in zip(_SLOTS, old, stacks, strict=False) if a is not b]
+            dirty += range(min(len(old), len(stacks)), max(len(old), len(stacks)))
+            for s in dirty:
                 stack = stacks[s] if s < len(stacks) else None
-                if s < len(old) and old[s] == stack:
-                    continue
-                colours[s] = 0.0
-                symbols[s] = 0.0
+                row_c, row_s = colour + s * _ROW_C, symbol + s * _ROW_S
+                mv[row_c : row_c + _ROW_C] = ZEROS[:_ROW_C]
+                mv[row_s : row_s + _ROW_S] = ZEROS[:_ROW_S]
                 if stack is None:
-                    out[exists + s] = out[height + s] = 0.0
+                    mv[exists + s] = mv[height + s] = 0.0
                     continue
-                out[exists + s] = 1.0
-                out[height + s] = scaled(len(stack), MAX_HEIGHT)
+                mv[exists + s] = 1.0
+                mv[height + s] = _EIGHTHS[min(len(stack), MAX_HEIGHT)]
                 for k, t in enumerate(stack[:MAX_HEIGHT]):
-                    colours[s, k, t // NUM_SYMBOLS] = 1.0
-                    symbols[s, k, t % NUM_SYMBOLS] = 1.0
+                    mv[row_c + k * NUM_COLOURS + t // NUM_SYMBOLS] = 1.0
+                    mv[row_s + k * NUM_SYMBOLS + t % NUM_SYMBOLS] = 1.0
             memo["stacks"] = stacks.copy()  # of tuples: immutable
-        used = self.f_used.start
-        out[used : used + MAX_STACKS] = 0.0
         bits = state.used & ((1 << len(stacks)) - 1)  # the view lists only existing stacks
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            out[used + low.bit_length() - 1] = 1.0
-        out[self.f_placed.start] = scaled(state.placed, 10)
-        out[self.f_idle.start] = scaled(state.idle, 10)
-        out[self.f_pile.start] = scaled(len(state.pile), TOTAL_TILES)
-        for c, count in enumerate(state.pile_colours):
-            out[self.f_pile_colours.start + c] = scaled(count, 15)
-        hand_colours = self.f_hand_colours.of(out)
+        if memo.get("used") != bits:
+            memo["used"] = bits
+            used = self.f_used.start
+            mv[used : used + MAX_STACKS] = ZEROS[:MAX_STACKS]
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                mv[used + low.bit_length() - 1] = 1.0
+        placed, idle, pile = state.placed, state.idle, len(state.pile)
+        mv[self.f_placed.start] = placed / 10 if placed < 10 else 1.0
+        mv[self.f_idle.start] = idle / 10 if idle < 10 else 1.0
+        mv[self.f_pile.start] = pile / TOTAL_TILES if pile < TOTAL_TILES else 1.0
+        if memo.get("pile_colours") != state.pile_colours:
+            memo["pile_colours"] = state.pile_colours.copy()
+            pile_colours = self.f_pile_colours.start
+            for c, count in enumerate(state.pile_colours):
+                mv[pile_colours + c] = count / 15 if count < 15 else 1.0
+        sizes, hand_colours = self.f_hand_sizes.start, self.f_hand_colours.start
+        hand_size = state.hand_size
         for p, hand in enumerate(state.hands):
-            out[self.f_hand_sizes.start + p] = scaled(state.hand_size[p], 20)
-            if changed(memo, _HAND_KEYS[p], hand):
-                counts = [0] * NUM_COLOURS
+            size = hand_size[p]
+            mv[sizes + p] = size / 20 if size < 20 else 1.0
+            key = _HAND_KEYS[p]
+            old_hand = memo.get(key)
+            if old_hand == hand:
+                continue
+            memo[key] = hand.copy()
+            counts = memo.get(_COLOUR_KEYS[p])
+            if old_hand is None or counts is None:  # first write: every tile type
+                old_hand = [-1] * NUM_TILES
+                counts = memo[_COLOUR_KEYS[p]] = [0] * NUM_COLOURS
                 for t, k in enumerate(hand):
                     counts[COLOUR[t]] += k
-                for c in range(NUM_COLOURS):
-                    hand_colours[p, c] = scaled(counts[c], 10)
-                if p == player:
-                    tiles = self.f_hand_tiles.of(out)
-                    tiles[:] = 0.0
-                    tiles[p] = hand
-                    tiles[p] *= 0.25
+            # the tiles that changed: their colours' counts, and the observer's own tiles
+            tiles = self.f_hand_tiles.start + p * NUM_TILES if p == player else -1
+            for t, k, was in zip(_TILES, hand, old_hand, strict=True):
+                if k != was:
+                    if was >= 0:
+                        counts[COLOUR[t]] += k - was
+                    if tiles >= 0:  # the view shows the observer's own tiles only
+                        mv[tiles + t] = k * 0.25
+            row = hand_colours + p * NUM_COLOURS
+            for c, count in enumerate(counts):
+                mv[row + c] = count / 10 if count < 10 else 1.0
 
 
 ENCODER = StakzEncoder
