@@ -24,6 +24,7 @@ from teocalli.core import State
 from teocalli.games.shifting_stones.actions import Action
 from teocalli.games.shifting_stones.components import HAND_SIZE, NUM_CARDS, POINTS
 from teocalli.games.shifting_stones.grid import grid_index, parse_grid
+from teocalli.games.shifting_stones.solver import SOLVER
 
 from .walks import TABLES, scorings, turn_actions, walks
 
@@ -46,8 +47,11 @@ def threat(grids: npt.NDArray[np.int64], cards: Sequence[int]) -> npt.NDArray[np
     if not cards:
         return np.zeros(grids.size)
     total = np.zeros(grids.size)
+    half, odd = grids >> 1, (grids & 1).astype(bool)
     for card in cards:
-        total += POINTS[card] * REACH[TABLES(card)[grids]]
+        # the packed table read in place (unpacking all 72 would hold 190 MB per process)
+        byte = np.frombuffer(SOLVER.table(card), dtype=np.uint8)[half]
+        total += POINTS[card] * REACH[np.where(odd, byte >> 4, byte & 15)]
     return total * (HAND_SIZE / len(cards))
 
 
