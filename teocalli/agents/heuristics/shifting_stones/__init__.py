@@ -20,7 +20,6 @@ from teocalli.games.shifting_stones.components import POINTS, SWAPS
 from teocalli.games.shifting_stones.grid import grid_index, neighbours, parse_grid
 from teocalli.games.shifting_stones.solver import SOLVER
 
-from .denial import denial_turns
 from .planner import best_turn, path_for, within_reach
 from .walks import move_action
 
@@ -30,11 +29,6 @@ the greedy turn and the 7 best proposals; 0.8 s of CPU a turn. Against the greed
 (docs/arena.md): full playouts over 24 candidates won 60.0% of 200 games; 4-turn playouts 68.3%
 and 8 candidates 66.7% of the same 60; both together 62.5% of 200 (95% 55.6-68.9%).
 (`confidence=1` measured better than 0 at 300 playouts.)"""
-
-DENIAL_TURNS = 3
-"""With 2+ players, `turns` proposes first the 3 best turns of `denial.py` (points now, the grid
-left to the next player, the cards kept): with `width=8` they replace the static estimate's
-4th-7th proposals."""
 
 
 def _payer(hand: Sequence[int], keep: Sequence[int], index: int) -> int:
@@ -170,7 +164,6 @@ def turns(state: State, player: int, rng: Rng) -> list[tuple[Action, ...]]:
     - a skip when allowed; ending the turn at once (keeping the hand);
     - set-up turns: spend the least useful cards moving the grid towards one kept card.
     Each is scored as points now plus what the kept cards are worth on the grid left behind.
-    With 2+ players the `DENIAL_TURNS` best turns of `denial.py` come first.
     """
     view = state.view(player)["state"]
     hand: list[int] = sorted(view["hand"])
@@ -208,7 +201,4 @@ def turns(state: State, player: int, rng: Rng) -> list[tuple[Action, ...]]:
             kept = [target, *others[k:]]
             add(0.5 * _keep_value(kept, end), (*actions, END))
     ranked.sort()
-    out = [actions for _, _, actions in ranked]
-    if DENIAL_TURNS and state.num_players > 1:
-        out = [*denial_turns(state, player, DENIAL_TURNS), *out]
-    return out
+    return [actions for _, _, actions in ranked]
