@@ -1,11 +1,12 @@
 """Shifting Stones throughput: `python -m benchmarks.bench_shifting_stones [--all-tables]
 [--solo-seeds N] [--solo-bot SPEC] [--clairvoyant-seeds N] [--duel-games N] [--duel-bot SPEC]
-[--workers W] [--duel-only]`.
+[--workers W] [--duel-only] [--clairvoyant-only]`.
 
 The full measurements of docs/arena.md: `--solo-seeds 100 --clairvoyant-seeds 30` (the solo
 bot's win rate over seeds 0-99 and its mean thinking time a turn, beside the clairvoyant search's
 verdicts on seeds 0-29 at its node budgets) and `--duel-games 200` (the search bot against
-greedy, seats alternated, with its mean CPU thinking time a turn; `--duel-only` runs just that).
+greedy, seats alternated, with its mean CPU thinking time a turn; `--duel-only` runs just that,
+`--clairvoyant-only` just the clairvoyant verdicts).
 `--workers` (default 2) processes play the games.
 
 Prints random playouts per second, legal-move generation rate, the solver's table build time
@@ -153,15 +154,11 @@ def solo(seeds: int, bot: str, clairvoyant_seeds: int, workers: int) -> None:
     budgets (`solo_bound`)."""
     from multiprocessing import Pool
 
-    from teocalli.analysis.shifting_stones.solo_bound import BEAM_NODES, EXACT_NODES, QUICK_NODES
     from teocalli.arena.stats import wilson_interval
 
     with Pool(max(1, workers)) as pool:
         games = pool.map(solo_game, [(bot, s) for s in range(seeds)], chunksize=1)
         greedy = pool.map(solo_game, [("greedy", s) for s in range(seeds)], chunksize=4)
-        start = time.perf_counter()
-        clair = pool.map(clairvoyant_seed, range(clairvoyant_seeds), chunksize=1)
-        clair_took = time.perf_counter() - start
     wins = sum(won for won, _, _ in games)
     turns = sum(t for _, t, _ in games)
     think = sum(x for _, _, x in games)
@@ -172,14 +169,34 @@ def solo(seeds: int, bot: str, clairvoyant_seeds: int, workers: int) -> None:
         f"{turns / max(1, seeds):.1f} turns a game); greedy won "
         f"{sum(won for won, _, _ in greedy)}/{seeds}"
     )
-    if clairvoyant_seeds:
-        print(
-            f"clairvoyant over seeds 0-{clairvoyant_seeds - 1} (budgets: {QUICK_NODES:,} + "
-            f"{15 * QUICK_NODES:,} turns, {BEAM_NODES:,} + {EXACT_NODES:,} positions): "
-            f"{clair.count(True)} winnable, {clair.count(False)} proven not winnable, "
-            f"{clair.count(None)} unknown ({clair_took * max(1, workers) / clairvoyant_seeds:.1f} "
-            "s a seed)"
-        )
+    clairvoyant(clairvoyant_seeds, workers)
+
+
+def clairvoyant(seeds: int, workers: int) -> None:
+    """The clairvoyant search's verdicts on seeds 0..seeds-1 at its default node budgets."""
+    from multiprocessing import Pool
+
+    from teocalli.analysis.shifting_stones.solo_bound import (
+        BEAM_NODES,
+        EXACT_NODES,
+        QUICK_NODES,
+        WIDE_BEAM,
+        WIDE_NODES,
+    )
+
+    if seeds <= 0:
+        return
+    start = time.perf_counter()
+    with Pool(max(1, workers)) as pool:
+        clair = pool.map(clairvoyant_seed, range(seeds), chunksize=1)
+    took = time.perf_counter() - start
+    print(
+        f"clairvoyant over seeds 0-{seeds - 1} (budgets: {QUICK_NODES:,} + "
+        f"{15 * QUICK_NODES:,} turns, {BEAM_NODES:,} + {EXACT_NODES:,} positions, then "
+        f"{WIDE_NODES:,} positions of a {WIDE_BEAM:,}-wide beam): "
+        f"{clair.count(True)} winnable, {clair.count(False)} proven not winnable, "
+        f"{clair.count(None)} unknown ({took * max(1, workers) / seeds:.1f} s a seed)"
+    )
 
 
 def duel_game(job: tuple[str, int, int]) -> tuple[float, float, int, float]:
@@ -249,6 +266,9 @@ def main(argv: list[str]) -> None:
     if "--duel-only" in argv:
         duel(int(_flag(argv, "--duel-games", "4")), _flag(argv, "--duel-bot", "ismcts"), workers)
         return
+    if "--clairvoyant-only" in argv:
+        clairvoyant(int(_flag(argv, "--clairvoyant-seeds", "30")), workers)
+        return
     playouts(1, 300)
     playouts(2, 30)
     playouts(5, 10)
@@ -256,8 +276,8 @@ def main(argv: list[str]) -> None:
     table_build("--all-tables" in argv)
     planning_bot(20)
     solo_seeds = int(_flag(argv, "--solo-seeds", "5"))
-    clairvoyant = int(_flag(argv, "--clairvoyant-seeds", str(min(solo_seeds, 30))))
-    solo(solo_seeds, _flag(argv, "--solo-bot", "solo"), clairvoyant, workers)
+    clair_seeds = int(_flag(argv, "--clairvoyant-seeds", str(min(solo_seeds, 30))))
+    solo(solo_seeds, _flag(argv, "--solo-bot", "solo"), clair_seeds, workers)
     duel(
         int(_flag(argv, "--duel-games", "4")),
         _flag(argv, "--duel-bot", "ismcts:iterations=300"),

@@ -406,6 +406,7 @@ def solo_report(
             BEAM_NODES,
             EXACT_NODES,
             QUICK_NODES,
+            WIDE_NODES,
             clairvoyant_wins,
         )
 
@@ -417,12 +418,14 @@ def solo_report(
             nodes=QUICK_NODES,
             beam_nodes=BEAM_NODES,
             exact_nodes=EXACT_NODES,
+            wide_nodes=WIDE_NODES,
             **opts,
         )
         proven, unknown = found.count(True), found.count(None)
         label = (
             "clairvoyant (knows the deck; exact search, a budget of "
-            f"{16 * QUICK_NODES:,} turns + {BEAM_NODES + EXACT_NODES:,} positions a seed)"
+            f"{16 * QUICK_NODES:,} turns + {BEAM_NODES + EXACT_NODES + WIDE_NODES:,} positions a "
+            "seed)"
         )
         if unknown:
             table.add_row(

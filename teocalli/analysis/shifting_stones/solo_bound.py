@@ -4,10 +4,12 @@
 (proven by the exhaustive search of solo_search.py) or UNKNOWN (that search ran out of its node
 budget). It tries, cheapest first: this module's quick search (`nodes` turns), solo_search's beam
 and then its exhaustive search (`beam_nodes` positions), this module's search with 15 times the
-turns, then solo_search's exhaustive search alone (`exact_nodes` positions). Only the exhaustive
-search can prove a seed lost; every win any of them finds is replayed through the engine. The
-budgets are node counts, so a verdict depends on the seed and the budgets alone; `seconds` is an
-optional extra cap for interactive use, never for tests (a time cut depends on the machine).
+turns, solo_search's exhaustive search alone (`exact_nodes` positions), then a beam 8 times
+wider (`wide_width`; `wide_nodes` positions for it and the exhaustive search after it). Only the
+exhaustive search can prove a seed lost; every win any of them finds is replayed through the
+engine. The budgets are node counts, so a verdict depends on the seed and the budgets alone;
+`seconds` is an optional extra cap for interactive use, never for tests (a time cut depends on
+the machine).
 
 The quick search, `clairvoyant_line`, searches whole turns depth first on real engine states
 (clones), knowing the deck order and the seeded reshuffles. At each turn it tries, in order:
@@ -54,6 +56,12 @@ its end in 2,300-3,100 positions on seeds 0-9 (10-15 s on one core here), so it 
 EXACT_NODES = 20_000
 """Positions for the last, exhaustive search alone (5-10 s on one core here). On real seeds it
 proves nothing in any practical budget; it still finds wins the beam missed."""
+WIDE_BEAM = 2048
+"""The last stage's beam width: 8 times the first beam's, for the seeds every stage before leaves
+undecided (seed 1 of 0-29: width 1,024 runs to its end with no win, 2,048 finds one)."""
+WIDE_NODES = 30_000
+"""Positions for the wide beam (it runs about `WIDE_BEAM` positions a turn: seed 1's win is
+found at 22,530; 60-110 s on one core here under load)."""
 
 
 class _Budget(Exception):
@@ -226,6 +234,8 @@ def solo_bound(
     nodes: int = QUICK_NODES,
     beam_nodes: int = BEAM_NODES,
     exact_nodes: int = EXACT_NODES,
+    wide_nodes: int = WIDE_NODES,
+    wide_width: int = WIDE_BEAM,
     seconds: float | None = None,
     **options: Any,
 ) -> SoloBound:
@@ -244,6 +254,10 @@ def solo_bound(
             if line is None:
                 cap = None if seconds is None else seconds * 0.4
                 result, line = solve_position(state, exact_nodes, beam_width=0, seconds=cap)
+                if result.verdict is Verdict.UNKNOWN and wide_nodes > 0:
+                    result, line = solve_position(
+                        state, wide_nodes, beam_width=wide_width, seconds=cap
+                    )
     verdict = Verdict.WINNABLE if line is not None else result.verdict
     return SoloBound(seed, verdict, line, time.perf_counter() - start)
 
@@ -254,6 +268,7 @@ def clairvoyant_verdicts(
     nodes: int = QUICK_NODES,
     beam_nodes: int = BEAM_NODES,
     exact_nodes: int = EXACT_NODES,
+    wide_nodes: int = WIDE_NODES,
     seconds: float | None = None,
     **options: Any,
 ) -> list[SoloBound]:
@@ -264,6 +279,7 @@ def clairvoyant_verdicts(
             nodes=nodes,
             beam_nodes=beam_nodes,
             exact_nodes=exact_nodes,
+            wide_nodes=wide_nodes,
             seconds=seconds,
             **options,
         )
@@ -277,6 +293,7 @@ def clairvoyant_wins(
     nodes: int = QUICK_NODES,
     beam_nodes: int = BEAM_NODES,
     exact_nodes: int = EXACT_NODES,
+    wide_nodes: int = WIDE_NODES,
     seconds: float | None = None,
     **options: Any,
 ) -> list[bool | None]:
@@ -287,6 +304,7 @@ def clairvoyant_wins(
         nodes=nodes,
         beam_nodes=beam_nodes,
         exact_nodes=exact_nodes,
+        wide_nodes=wide_nodes,
         seconds=seconds,
         **options,
     )

@@ -17,7 +17,7 @@ from teocalli.analysis.shifting_stones.solo_search import Verdict
 from teocalli.core.match import play_game
 from teocalli.games.shifting_stones.state import EndReason, ShiftingStonesState
 
-NO_EXACT = {"beam_nodes": 0, "exact_nodes": 0}
+NO_EXACT = {"beam_nodes": 0, "exact_nodes": 0, "wide_nodes": 0}
 """Budgets that leave solo_search out: the verdict comes from the quick search alone."""
 
 
@@ -60,7 +60,7 @@ def test_the_node_budgets_alone_decide_the_verdict() -> None:
 
 
 def test_a_seed_the_budget_cannot_decide_is_unknown_never_not_winnable() -> None:
-    # seed 1: no win in 1 + 15 quick turns, 1 beam position or 1 exhaustive one, and no proof
-    [bound] = clairvoyant_verdicts([1], nodes=1, beam_nodes=1, exact_nodes=1)
+    # seed 1: no win in 1 + 15 quick turns, 1 position of each beam or the exhaustive search
+    [bound] = clairvoyant_verdicts([1], nodes=1, beam_nodes=1, exact_nodes=1, wide_nodes=1)
     assert bound.verdict is Verdict.UNKNOWN and bound.line is None
-    assert clairvoyant_wins([1], nodes=1, beam_nodes=1, exact_nodes=1) == [None]
+    assert clairvoyant_wins([1], nodes=1, beam_nodes=1, exact_nodes=1, wide_nodes=1) == [None]

@@ -176,3 +176,14 @@ def test_the_beam_stops_at_its_node_budget_and_its_verdict_depends_on_nothing_el
     assert again.verdict is Verdict.WINNABLE and same == line and again.steps == result.steps
     short, none = solve_position(state, nodes=result.nodes - 1, beam_width=2)
     assert short.verdict is Verdict.UNKNOWN and none is None and short.nodes == result.nodes - 1
+
+
+def test_the_wide_beam_is_the_last_stage_and_runs_on_its_own_node_budget() -> None:
+    # seed 3: no stage before finds a win at these tiny budgets; the last stage's beam (here
+    # 2 wide) does within `wide_nodes` positions, and with none left the seed stays unknown
+    tiny: dict[str, int] = {"nodes": 1, "beam_nodes": 0, "exact_nodes": 0}
+    assert solo_bound(3, **tiny, wide_nodes=0).verdict is Verdict.UNKNOWN
+    bound = solo_bound(3, **tiny, wide_nodes=100, wide_width=2)
+    assert bound.verdict is Verdict.WINNABLE and bound.line is not None
+    game = teocalli.load("shifting-stones", players=1)
+    assert game.replay(3, [(0, a) for a in bound.line]).outcome().reason is EndReason.SOLO_WIN
