@@ -1,4 +1,5 @@
-"""Bots, named the same way in every command: `random`, `greedy`, `mcts`, `ismcts`, `solo`, `duel`."""
+"""Bots, named the same way in every command: `random`, `greedy`, `mcts`, `ismcts`, `solo`,
+`duel`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from .random_agent import RandomAgent
 from .solo import SoloAgent
 
 AGENTS: dict[str, type[Agent]] = {
-    cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent, ISMCTSAgent, SoloAgent, DuelAgent)
+    cls.name: cls
+    for cls in (RandomAgent, GreedyAgent, MCTSAgent, ISMCTSAgent, SoloAgent, DuelAgent)
 }
 
 

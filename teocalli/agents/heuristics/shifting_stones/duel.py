@@ -40,15 +40,17 @@ from . import choose, evaluate, rollout
 from .solo import Group, Position, groups_of
 from .walks import TABLES, turn_actions
 
-REACH = np.array([1.0, 0.85, 0.55, 0.25, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
-"""How often a 4-card hand's card at exact distance d (0-10) is scored in the turn: a card
-that matches is scored, one move costs one of the other three cards, and every further card
-to score shrinks the moves left (rough, and only for the static filter)."""
+REACH = np.array([0.85, 0.65, 0.36, 0.27, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+"""How often the greedy planner scores a card of a random 4-card hand at exact distance d (0-10)
+from a random grid (3,000 hands: 85% of matching cards, 65% at 1 move, 36% at 2, 27% at 3, none
+further; a card it leaves is beaten by a better set). Only for the static filter."""
 KEEP_WEIGHT = 0.5
 """A kept card's points per (1 + its distance on the end grid), times this."""
 THREAT_WEIGHT = 1.0
 """The opponent's expected points on the grid we leave, times this."""
 BONUS = 3.0
+FINAL = 100.0
+"""A turn that ends the game (the second seat reaching the trigger): won or lost, nothing else."""
 
 
 @dataclass
@@ -94,7 +96,7 @@ def static_scores(
     state: State, player: int, groups: list[Group], unseen: list[int]
 ) -> list[npt.NDArray[np.float64]]:
     """Per group, per end grid: points (with the bonus) + kept cards' worth - the threat."""
-    from teocalli.games.shifting_stones.state import ShiftingStonesState
+    from teocalli.games.shifting_stones.state import TRIGGER, ShiftingStonesState
 
     assert isinstance(state, ShiftingStonesState)
     other = 1 - player
@@ -103,12 +105,16 @@ def static_scores(
     before = _lead(pts, ones)
     every = np.unique(np.concatenate([g.grids for g in groups]))
     danger = threat(every, unseen, len(state.hands[other]))
+    trigger = TRIGGER[2] - len(state.scored[player])
     out = []
     for g in groups:
         gain = sum(POINTS[c] for c in g.scored)
         now = _lead(
             [pts[0] + gain, pts[1]], [ones[0] + sum(POINTS[c] == 1 for c in g.scored), ones[1]]
         )
+        if player == 1 and len(g.scored) >= trigger:  # the game ends with this turn: exact
+            out.append(np.full(g.grids.size, FINAL * float(np.sign(now))))
+            continue
         keep = np.zeros(g.grids.size)
         for c in g.kept:
             keep += POINTS[c] / (1.0 + TABLES(c)[g.grids])
