@@ -24,8 +24,8 @@ def _is_duel_stones(game: Game) -> bool:
 class DuelAgent(Agent):
     name = "duel"
     options: ClassVar[dict[str, Any]] = {
-        "worlds": 24,
-        "candidates": 12,
+        "worlds": 64,
+        "candidates": 24,
         "per_set": 2,
         "depth": 3,
         "confidence": 0.5,
