@@ -24,10 +24,10 @@ def _is_duel_stones(game: Game) -> bool:
 class DuelAgent(Agent):
     name = "duel"
     options: ClassVar[dict[str, Any]] = {
-        "worlds": 64,
-        "candidates": 24,
+        "worlds": 24,
+        "candidates": 12,
         "per_set": 2,
-        "depth": 3,
+        "depth": 2,
         "confidence": 0.5,
         "iterations": 1500,
     }

@@ -57,10 +57,10 @@ FINAL = 100.0
 class Budget:
     """Counted budget: sampled worlds, outcomes played out, turns per playout."""
 
-    worlds: int = 64
-    candidates: int = 24
+    worlds: int = 24
+    candidates: int = 12
     per_set: int = 2
-    depth: int = 3
+    depth: int = 2
     confidence: float = 0.5
 
 
