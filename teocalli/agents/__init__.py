@@ -1,4 +1,5 @@
-"""Bots, named the same way in every command: `random`, `greedy`, `mcts`, `ismcts`, `solo`."""
+"""Bots, named the same way in every command: `random`, `greedy`, `mcts`, `ismcts`, `solo`,
+`duel`."""
 
 from __future__ import annotations
 
@@ -7,13 +8,15 @@ from typing import Any
 from teocalli.core import Game, InvalidOption
 
 from .base import Agent
+from .duel import DuelAgent
 from .greedy import GreedyAgent
 from .mcts import ISMCTSAgent, MCTSAgent
 from .random_agent import RandomAgent
 from .solo import SoloAgent
 
 AGENTS: dict[str, type[Agent]] = {
-    cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent, ISMCTSAgent, SoloAgent)
+    cls.name: cls
+    for cls in (RandomAgent, GreedyAgent, MCTSAgent, ISMCTSAgent, SoloAgent, DuelAgent)
 }
 
 
@@ -58,6 +61,7 @@ def make_agent(spec: str, game: Game, seed: int = 0) -> Agent:
 __all__ = [
     "AGENTS",
     "Agent",
+    "DuelAgent",
     "GreedyAgent",
     "ISMCTSAgent",
     "MCTSAgent",

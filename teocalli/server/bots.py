@@ -82,6 +82,9 @@ OPTION_CAPS: dict[str, float] = {
     "deep": 32,
     "endgame": 12,
     "endgame_nodes": 5000,
+    # the duel bot's outcomes played out, and end grids kept per scored set (Shifting Stones)
+    "candidates": 64,
+    "per_set": 16,
 }
 """Numeric bot options that scale a bot's work, and their caps on this server."""
 UNCAPPED_OPTIONS = frozenset({"c", "guide", "confidence"})

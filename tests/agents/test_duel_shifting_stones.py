@@ -1,0 +1,133 @@
+"""The `duel` bot (2-player Shifting Stones): decisions from the player's knowledge only, legal
+complete games, the race to the trigger in its objective, and its fallback elsewhere."""
+
+from __future__ import annotations
+
+import pytest
+
+import teocalli
+from teocalli.agents import make_agent
+from teocalli.agents.duel import DuelAgent
+from teocalli.agents.heuristics import shifting_stones as heuristic
+from teocalli.agents.heuristics.shifting_stones.duel import Budget, candidate_turns, unseen_cards
+from teocalli.core import InvalidOption, Rng
+from teocalli.games.shifting_stones.position import from_position
+from teocalli.games.shifting_stones.state import ShiftingStonesState
+
+from .positions import greedy_positions
+
+SMALL = "duel:worlds=6,candidates=6"
+
+LOST_IF_ENDED = """
+grid: Tr Tr Tr / Fi Bi Su / Ho Bo Ho
+hands: 40 41 42 43 | 20 21
+scored: 33 35 66 | 9 10 11 12 13 14 15 16 24
+deck: rest
+turn: 1
+"""
+"""Seat 1, the last seat, holds card 21 (1 point, matches now) and card 20 (5 points, out of
+reach this turn). Seat 0 has 15 points; seat 1 has nine 1-point cards (9 points, +3 for the most
+1-point cards). Scoring 21 makes ten cards: the game ends at once, 13 to 15, lost."""
+
+WON_IF_ENDED = LOST_IF_ENDED.replace("scored: 33 35 66 |", "scored: 33 |")
+"""The same with seat 0 on 3 points: scoring 21 ends the game at once, 13 to 3, won."""
+
+
+def _turn(agent: DuelAgent, state: ShiftingStonesState, player: int) -> list[str]:
+    return [str(a) for a in [agent.act(state, player), *agent._plan]]
+
+
+def _redealt(state: ShiftingStonesState, player: int, seed: int) -> ShiftingStonesState:
+    """The same position for `player` with the opponent's hand and the deck order dealt again
+    (and the reshuffle generator changed)."""
+    other = state.clone()
+    assert isinstance(other, ShiftingStonesState)
+    unknown = other.deck + other.hands[1 - player]
+    Rng(seed).shuffle(unknown)
+    k = len(other.hands[1 - player])
+    other.hands[1 - player] = sorted(unknown[:k])
+    other.deck = unknown[k:]
+    other.rng = Rng(seed + 1)
+    return other
+
+
+def test_duel_bot_uses_only_what_the_player_knows() -> None:
+    """Two worlds that differ only in the opponent's hand and the deck order give the same turn,
+    and the worlds are different enough that a bot reading them would differ somewhere."""
+    game = teocalli.load("shifting-stones", players=2)
+    positions = [(s, p) for s, p in greedy_positions(game, range(2)) if not s.acted][::6]
+    assert len(positions) >= 4
+    for state, player in positions:
+        assert isinstance(state, ShiftingStonesState)
+        other = _redealt(state, player, 11)
+        assert other.view(player) == state.view(player)
+        assert (other.deck, other.hands) != (state.deck, state.hands)
+        assert unseen_cards(other, player) == unseen_cards(state, player)
+        turns = [_turn(make_agent(SMALL, game, 3), w, player) for w in (state, other)]  # type: ignore[arg-type]
+        assert turns[0] == turns[1]
+
+
+def test_duel_bot_plays_legal_complete_games_from_both_seats() -> None:
+    game = teocalli.load("shifting-stones", players=2)
+    for seat in (0, 1):
+        state = game.new_state(20 + seat)
+        bots = [make_agent(SMALL, game, 1), make_agent("greedy", game, 1)]
+        if seat:
+            bots.reverse()
+        while not state.is_terminal():
+            player = state.to_move()[0]
+            action = bots[player].act(state, player)
+            assert action in state.legal_actions(player)
+            state.apply(action, player)
+        assert state.outcome().reason is not None
+
+
+def test_every_candidate_is_a_whole_legal_turn_and_the_greedy_one_comes_first() -> None:
+    game = teocalli.load("shifting-stones", players=2)
+    sizes = []
+    for state, player in greedy_positions(game, range(1))[::5]:
+        turns = candidate_turns(state, player, Budget(candidates=8))
+        assert turns[0] == tuple(_greedy_rest(state, player)), "the greedy turn comes first"
+        assert len(set(turns)) == len(turns) <= 9
+        sizes.append(len(turns))
+        for turn in turns:
+            world = state.clone()
+            for action in turn:
+                assert player in world.to_move() and not world.is_terminal()
+                world.apply(action, player)
+            assert world.is_terminal() or player not in world.to_move(), turn
+    assert max(sizes) == 9, "the budget's 8 outcomes besides the greedy turn were offered"
+
+
+def _greedy_rest(state: ShiftingStonesState, player: int) -> list[object]:
+    world = state.clone()
+    out = []
+    while not world.is_terminal() and player in world.to_move():
+        action = heuristic.choose(world, player, Rng(0))
+        out.append(action)
+        world.apply(action, player)
+    return out
+
+
+def test_duel_bot_does_not_end_a_lost_game_and_ends_a_won_one() -> None:
+    game = teocalli.load("shifting-stones", players=2)
+    lost = from_position(game, LOST_IF_ENDED)  # type: ignore[arg-type]
+    assert str(heuristic.choose(lost, 1, Rng(0))) == "score 21"  # greedy ends it, and loses
+    turn = _turn(make_agent("duel", game, 1), lost, 1)  # type: ignore[arg-type]
+    assert "score 21" not in turn, turn
+    won = from_position(game, WON_IF_ENDED)  # type: ignore[arg-type]
+    turn = _turn(make_agent("duel", game, 1), won, 1)  # type: ignore[arg-type]
+    assert "score 21" in turn, turn
+    ended = won.clone()
+    for action in turn:
+        ended.apply(action, 1)
+    assert ended.is_terminal() and ended.outcome().winners == (1,)
+
+
+def test_duel_bot_falls_back_to_the_search_bot_and_names_bad_options() -> None:
+    game = teocalli.load("shifting-stones", players=3)
+    bot = make_agent("duel:iterations=40", game, 1)
+    state = game.new_state(1)
+    assert bot.act(state, 0) in state.legal_actions(0)
+    with pytest.raises(InvalidOption, match="no option 'width'"):
+        make_agent("duel:width=3", game)
