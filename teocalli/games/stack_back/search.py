@@ -295,18 +295,92 @@ def _judge_all(
     return None
 
 
-CHUNK = 256
+CHUNKS = (16, 64, 256)
+"""Wood poses tested at once against every stick: small first (the first free pose is most
+often legal), then growing up to the last size; the size never changes which pose is found."""
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """What the lattice search has ruled out, kept along a game (replaced, never changed, so
+    clones share it). Per colour, `(count, idx)`: wood poses (indices into `wood_poses`, in
+    lattice order) outside `idx` touch one of the first `count` sticks (a superset of the free
+    poses: the exact test still runs on these). Per (support, support, colour), `(count, idx)`:
+    exactly the pair's poses (indices into `pair_poses`) that meet and rest on both supports and
+    touch no other stick of their level or above among the first `count`. Sticks only come and
+    never move, so a new stick only takes poses away: each call tests the new sticks alone."""
+
+    wood: tuple[tuple[int, npt.NDArray[np.intp]] | None, ...]
+    piles: dict[tuple[int, int, int], tuple[int, npt.NDArray[np.intp]]]
+
+    @staticmethod
+    def empty() -> Left:
+        return Left((None,) * NUM_COLOURS, {})
+
+
+def _near(
+    cx: Array, cy: Array, radius: float, layout: Layout, rows: npt.NDArray[np.intp]
+) -> npt.NDArray[np.bool_]:
+    """(K, M): whether the circumscribed circles of footprint i (`radius`) and stick rows[j]
+    meet: footprints farther apart never do."""
+    reach = radius + np.hypot(layout.half[rows], HALF_WIDTH) + 1e-6
+    dx = layout.cx[rows][None, :] - cx[:, None]
+    dy = layout.cy[rows][None, :] - cy[:, None]
+    out: npt.NDArray[np.bool_] = dx * dx + dy * dy < reach * reach
+    return out
+
+
+def _wood_left(state: StackBackState, colour: int) -> npt.NDArray[np.intp]:
+    """Indices into `wood_poses(colour)` from `wood_from` on that no stick surely takes: the
+    depth raster the first time in a game, then each new stick alone (its footprint shrunk by
+    1 mm still meeting the pose's shrunk by 1 mm: a disc of radius 1 mm in both, more than the
+    3 mm² tolerance). Kept in `state._left`."""
+    wp = wood_poses(colour)
+    n = len(state.sticks)
+    start = state.wood_from[colour]
+    known = state._left.wood[colour]
+    if known is None:
+        idx = _wood_survivors(colour, state.depths, start)
+    else:
+        count, idx = known
+        idx = idx[int(np.searchsorted(idx, start)) :]
+        if count < n and len(idx):
+            layout = state.layout
+            rows = np.arange(count, n)
+            h = HALF_LENGTHS[colour]
+            near = _near(wp.cx[idx], wp.cy[idx], math.hypot(h, HALF_WIDTH), layout, rows)
+            ci = np.nonzero(near.any(axis=1))[0]
+            if len(ci):
+                k = idx[ci]
+                sure = _sat(wp.cx[k], wp.cy[k], wp.ux[k], wp.uy[k], np.full(len(k), h - DEEP),
+                            HALF_WIDTH - DEEP, layout, rows, DEEP)  # fmt: skip
+                gone = np.zeros(len(idx), dtype=bool)
+                gone[ci] = (sure & near[ci]).any(axis=1)
+                idx = idx[~gone]
+    _keep_wood(state, colour, n, idx)
+    return idx
+
+
+def _keep_wood(state: StackBackState, colour: int, n: int, idx: npt.NDArray[np.intp]) -> None:
+    left = state._left
+    wood = (*left.wood[:colour], (n, idx), *left.wood[colour + 1 :])
+    state._left = Left(wood, left.piles)
 
 
 def find_wood(state: StackBackState, player: int, colour: int) -> tuple[Place, Verdict] | None:
     """The first lattice pose of `colour` on the wood legal now (None: there is none)."""
     wp = wood_poses(colour)
-    start = state.wood_from[colour]
-    idx = _wood_survivors(colour, state.depths, start)
+    idx = _wood_left(state, colour)
     layout = state.layout
     every = np.arange(len(layout.cx))
-    for start in range(0, len(idx), CHUNK):
-        part = idx[start : start + CHUNK]
+    touching: list[npt.NDArray[np.intp]] = []  # poses found touching a stick: gone for good
+    found = None
+    at = 0
+    for size in (*CHUNKS, *[CHUNKS[-1]] * (len(idx) // CHUNKS[-1] + 1)):
+        if at >= len(idx):
+            break
+        part = idx[at : at + size]
+        at += size
         n = len(part)
         hh = np.full(n, HALF_LENGTHS[colour])
         px, py, pux, puy = wp.cx[part], wp.cy[part], wp.ux[part], wp.uy[part]
@@ -321,6 +395,7 @@ def find_wood(state: StackBackState, player: int, colour: int) -> tuple[Place, V
                 q = quads(px[ci], py[ci], pux[ci], puy[ci], hh[ci])
                 area, _ = clip(q, layout.quads[sj])
                 free[ci[area > TOL]] = False
+        touching.append(part[~free])
         poses = [
             Place(Colour(colour), int(wp.x10[k]), int(wp.y10[k]), int(wp.a10[k]))
             for k in part[free].tolist()
@@ -329,10 +404,13 @@ def find_wood(state: StackBackState, player: int, colour: int) -> tuple[Place, V
         if found is not None:
             # the wood poses before it are refused now, so for the rest of the game
             k = int(part[free][poses.index(found[0])])
-            if k > start:
+            if k > state.wood_from[colour]:
                 state.wood_from = (*state.wood_from[:colour], k, *state.wood_from[colour + 1 :])
-            return found
-    return None
+            break
+    gone = np.concatenate(touching) if touching else np.zeros(0, dtype=np.intp)
+    if len(gone):
+        _keep_wood(state, colour, len(state.sticks), idx[~np.isin(idx, gone)])
+    return found
 
 
 def _reach(a: Stick, b: Stick, colour: int) -> bool:
@@ -589,18 +667,22 @@ def find_pile(state: StackBackState, player: int, colour: int) -> tuple[Place, V
             by_level.setdefault(s.level, []).append(i)
     dead = state.dead_pairs
     died: list[tuple[int, int, int]] = []
+    left = dict(state._left.piles)
     try:
-        return _find_pile(state, player, colour, by_level, dead, died)
+        return _find_pile(state, player, colour, by_level, dead, died, left)
     finally:
         if died:
             state.dead_pairs = dead | frozenset(died)
+        state._left = Left(state._left.wood, left)
 
 
 def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
     state: StackBackState, player: int, colour: int, by_level: dict[int, list[int]],
     dead: frozenset[tuple[int, int, int]], died: list[tuple[int, int, int]],
+    left: dict[tuple[int, int, int], tuple[int, npt.NDArray[np.intp]]],
 ) -> tuple[Place, Verdict] | None:  # fmt: skip
     sticks = state.sticks
+    n = len(sticks)
     pairs = {
         level: [p for p in _reaching(sticks, group, colour) if (*p, colour) not in dead]
         for level, group in by_level.items()
@@ -620,19 +702,28 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
         raster = _Others(depths, level)
         for i, j in pairs[level]:
             pp = pair_poses(sticks[i], sticks[j], colour)
-            keep = raster.refuse(pp, np.arange(len(pp.x)), first, i, j)
-            keep = _meets(pp, keep)
-            keep = raster.refuse(pp, keep, every, i, j)
-            if len(keep):
-                others = others_all[(others_all != i) & (others_all != j)]
-                x, y = pp.x[keep], pp.y[keep]
-                # only those whose box meets the poses' boxes
-                near = (ox := layout.cx[others]) + (oex := ex_all[others]) >= x.min() - reach
-                near &= ox - oex <= x.max() + reach
-                near &= (oy := layout.cy[others]) + (oey := ey_all[others]) >= y.min() - reach
-                near &= oy - oey <= y.max() + reach
-                keep = keep[~_touching(pp, keep, layout, others[near])]
-            keep = _rests(pp, keep)
+            known = left.get((i, j, colour))
+            if known is not None:  # kept: only the sticks come since can take poses away
+                count, keep = known
+                if count < n and len(keep):
+                    new = others_all[others_all >= count]
+                    keep = keep[~_touching(pp, keep, layout, new)]
+                left[i, j, colour] = (n, keep)
+            else:
+                keep = raster.refuse(pp, np.arange(len(pp.x)), first, i, j)
+                keep = _meets(pp, keep)
+                keep = raster.refuse(pp, keep, every, i, j)
+                if len(keep):
+                    others = others_all[(others_all != i) & (others_all != j)]
+                    x, y = pp.x[keep], pp.y[keep]
+                    # only those whose box meets the poses' boxes
+                    near = (ox := layout.cx[others]) + (oex := ex_all[others]) >= x.min() - reach
+                    near &= ox - oex <= x.max() + reach
+                    near &= (oy := layout.cy[others]) + (oey := ey_all[others]) >= y.min() - reach
+                    near &= oy - oey <= y.max() + reach
+                    keep = keep[~_touching(pp, keep, layout, others[near])]
+                keep = _rests(pp, keep)
+                left[i, j, colour] = (n, keep)
             if not len(keep):  # other sticks only come, so the pair stays without a pose
                 died.append((i, j, colour))
                 continue
