@@ -114,18 +114,9 @@ def wood_poses(colour: int) -> WoodPoses:
     a, x, y = ga.ravel(), gx.ravel(), gy.ravel()
     ux, uy = np.cos(np.radians(a)), np.sin(np.radians(a))
     q = quads(x, y, ux, uy, np.full(len(x), h))
-    lo, hi = q.min(axis=1), q.max(axis=1)
     on = []
     for board in SPEC.boards:
-        # only footprints crossing the board's edges are clipped: one inside it lies whole on
-        # it (4 h w, at least 108 mm², far above REST), one apart from it not at all
-        within = (lo[:, 0] > board[0] + 1e-6) & (lo[:, 1] > board[1] + 1e-6)
-        within &= (hi[:, 0] < board[2] - 1e-6) & (hi[:, 1] < board[3] - 1e-6)
-        apart = (hi[:, 0] < board[0] - 1e-6) | (hi[:, 1] < board[1] - 1e-6)
-        apart |= (lo[:, 0] > board[2] + 1e-6) | (lo[:, 1] > board[3] + 1e-6)
-        area = np.where(within, 4 * h * HALF_WIDTH, 0.0)
-        edge = np.nonzero(~within & ~apart)[0]
-        area[edge], _ = clip(q[edge], np.repeat(box(*board)[None], len(edge), axis=0))
+        area = board_areas(q, board, h)
         inside = np.minimum.reduce([x - board[0], board[2] - x, y - board[1], board[3] - y])
         on.append((area, inside))
     (area_a, in_a), (area_b, in_b) = on
@@ -146,6 +137,22 @@ def wood_poses(colour: int) -> WoodPoses:
         ux,
         uy,
     )
+
+
+def board_areas(q: Array, board: tuple[float, float, float, float], h: float) -> Array:
+    """The overlap (mm²) of each footprint `q` (half-length `h`) with `board`, for the
+    comparisons with TOL and REST: only footprints crossing the board's edges are clipped; one
+    whose box lies inside the board lies whole on it (4 h w, at least 108 mm², far above REST),
+    one whose box lies apart from it not at all (0)."""
+    lo, hi = q.min(axis=1), q.max(axis=1)
+    within = (lo[:, 0] > board[0] + 1e-6) & (lo[:, 1] > board[1] + 1e-6)
+    within &= (hi[:, 0] < board[2] - 1e-6) & (hi[:, 1] < board[3] - 1e-6)
+    apart = (hi[:, 0] < board[0] - 1e-6) | (hi[:, 1] < board[1] - 1e-6)
+    apart |= (lo[:, 0] > board[2] + 1e-6) | (lo[:, 1] > board[3] + 1e-6)
+    area: Array = np.where(within, 4 * h * HALF_WIDTH, 0.0)
+    edge = np.nonzero(~within & ~apart)[0]
+    area[edge], _ = clip(q[edge], np.repeat(box(*board)[None], len(edge), axis=0))
+    return area
 
 
 @dataclass(frozen=True, slots=True)
