@@ -36,8 +36,11 @@ before the first legal one found stay refused, so the next search starts there (
 Likewise a pair of supports and a colour left with no pose once the other sticks are taken away
 (before the full judgement) stays so, as sticks only come: `dead_pairs`. What is pure geometry is
 kept per process: a pair's poses, whether each meets both supports and whether it rests 6 x 6 mm
-on both (`pair_poses`, per two poses and a colour). None of these caches or filters changes
-which poses are judged legal, nor the order they are met in.
+on both (`pair_poses`, per two poses and a colour). What a search rules out is kept on the state
+for the next (`Left`): the wood poses read so far (lazily, a segment at a time) less those found
+touching a stick, and per pair and colour the poses left; the next search tests only the sticks
+placed since. None of these caches or filters changes which poses are judged legal, nor the
+order they are met in.
 
 tests/games/stack_back/test_pass_search.py checks the search against an exhaustive one on a
 1 mm / 1 degree lattice written independently, on sampled blocked positions.
