@@ -750,7 +750,7 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
         for i, j in pairs[level]:
             pp = pair_poses(sticks[i], sticks[j], colour)
             known = left.get((i, j, colour))
-            if known is not None:  # kept: only the sticks come since can take poses away
+            if known is not None:  # kept: only the sticks placed since can take poses away
                 count, keep = known
                 if count < n and len(keep):
                     new = others_all[others_all >= count]
