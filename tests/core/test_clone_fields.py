@@ -43,6 +43,8 @@ SHARED: dict[str, dict[str, str]] = {
         "(`_copy_into`: replaced, never changed)",
         "_free": "the free-wood mask: `_fold` replaces it, never changes it (`_copy_into`)",
         "_depths": "the search's depth raster: `depths` replaces it, never changes it",
+        "_left": "what the lattice search ruled out along the game (search.Left): replaced, "
+        "never changed",
         "_piles": "the piled candidates kept along the game (piles.py): `_candidates` replaces "
         "the table, never changes it (`_copy_into`)",
         "_cache": "the candidates of one step: replaced by `_candidates`, cleared by `_apply` "

@@ -36,8 +36,11 @@ before the first legal one found stay refused, so the next search starts there (
 Likewise a pair of supports and a colour left with no pose once the other sticks are taken away
 (before the full judgement) stays so, as sticks only come: `dead_pairs`. What is pure geometry is
 kept per process: a pair's poses, whether each meets both supports and whether it rests 6 x 6 mm
-on both (`pair_poses`, per two poses and a colour). None of these caches or filters changes
-which poses are judged legal, nor the order they are met in.
+on both (`pair_poses`, per two poses and a colour). What a search rules out is kept on the state
+for the next (`Left`): the wood poses read so far (lazily, a segment at a time) less those found
+touching a stick, and per pair and colour the poses left; the next search tests only the sticks
+placed since. None of these caches or filters changes which poses are judged legal, nor the
+order they are met in.
 
 tests/games/stack_back/test_pass_search.py checks the search against an exhaustive one on a
 1 mm / 1 degree lattice written independently, on sampled blocked positions.
@@ -116,7 +119,7 @@ def wood_poses(colour: int) -> WoodPoses:
     q = quads(x, y, ux, uy, np.full(len(x), h))
     on = []
     for board in SPEC.boards:
-        area, _ = clip(q, np.repeat(box(*board)[None], len(x), axis=0))
+        area = board_areas(q, board, h)
         inside = np.minimum.reduce([x - board[0], board[2] - x, y - board[1], board[3] - y])
         on.append((area, inside))
     (area_a, in_a), (area_b, in_b) = on
@@ -137,6 +140,22 @@ def wood_poses(colour: int) -> WoodPoses:
         ux,
         uy,
     )
+
+
+def board_areas(q: Array, board: tuple[float, float, float, float], h: float) -> Array:
+    """The overlap (mm²) of each footprint `q` (half-length `h`) with `board`, for the
+    comparisons with TOL and REST: only footprints crossing the board's edges are clipped; one
+    whose box lies inside the board lies whole on it (4 h w, at least 108 mm², far above REST),
+    one whose box lies apart from it not at all (0)."""
+    lo, hi = q.min(axis=1), q.max(axis=1)
+    within = (lo[:, 0] > board[0] + 1e-6) & (lo[:, 1] > board[1] + 1e-6)
+    within &= (hi[:, 0] < board[2] - 1e-6) & (hi[:, 1] < board[3] - 1e-6)
+    apart = (hi[:, 0] < board[0] - 1e-6) | (hi[:, 1] < board[1] - 1e-6)
+    apart |= (lo[:, 0] > board[2] + 1e-6) | (lo[:, 1] > board[3] + 1e-6)
+    area: Array = np.where(within, 4 * h * HALF_WIDTH, 0.0)
+    edge = np.nonzero(~within & ~apart)[0]
+    area[edge], _ = clip(q[edge], np.repeat(box(*board)[None], len(edge), axis=0))
+    return area
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,10 +290,13 @@ def _stamp(grid: Array, s: Stick) -> tuple[slice, slice, Array] | None:
     return si, sj, depth
 
 
-def _wood_survivors(colour: int, depths: Depths, start: int = 0) -> npt.NDArray[np.intp]:
-    """Indices (from `start` on) into `wood_poses(colour)` that the raster cannot refuse."""
+def _wood_survivors(
+    colour: int, depths: Depths, start: int = 0, stop: int | None = None
+) -> npt.NDArray[np.intp]:
+    """Indices (from `start` to `stop`) into `wood_poses(colour)` the raster cannot refuse."""
     wp = wood_poses(colour)
-    idx = start + np.nonzero(depths.at(wp.cx[start:], wp.cy[start:]) <= DEEP + 1e-9)[0]
+    stop = len(wp.cx) if stop is None else stop
+    idx = start + np.nonzero(depths.at(wp.cx[start:stop], wp.cy[start:stop]) <= DEEP + 1e-9)[0]
     reach = HALF_LENGTHS[colour] - DEEP
     for t in np.linspace(-reach, reach, SAMPLES):
         if not len(idx) or t == 0:
@@ -295,44 +317,147 @@ def _judge_all(
     return None
 
 
-CHUNK = 256
+CHUNKS = (16, 64, 256, 1024)
+"""Wood poses tested at once against every stick: small first (the first free pose is most
+often legal), then growing up to the last size; the size never changes which pose is found."""
+SEGMENT = 2048
+"""Wood poses read on the raster at once, in lattice order, beyond those already read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """What the lattice search has ruled out, kept along a game (replaced, never changed, so
+    clones share it). Per colour, `(count, idx, upto)`: of the wood poses (indices into
+    `wood_poses`, lattice order) before `upto`, those outside `idx` touch one of the first
+    `count` sticks (`idx` is a superset of the free ones: the exact test still runs on it); the
+    poses from `upto` on are not read yet. Per (support, support, colour), `(count, idx)`:
+    exactly the pair's poses (indices into `pair_poses`) that meet and rest on both supports and
+    touch no other stick of their level or above among the first `count`. Sticks only come and
+    never move, so a new stick only takes poses away: each call tests the new sticks alone."""
+
+    wood: tuple[tuple[int, npt.NDArray[np.intp], int] | None, ...]
+    piles: dict[tuple[int, int, int], tuple[int, npt.NDArray[np.intp]]]
+
+    @staticmethod
+    def empty() -> Left:
+        return Left((None,) * NUM_COLOURS, {})
+
+
+def _near(
+    cx: Array, cy: Array, radius: float, layout: Layout, rows: npt.NDArray[np.intp]
+) -> npt.NDArray[np.bool_]:
+    """(K, M): whether the circumscribed circles of footprint i (`radius`) and stick rows[j]
+    meet: footprints farther apart never do."""
+    reach = radius + np.hypot(layout.half[rows], HALF_WIDTH) + 1e-6
+    dx = layout.cx[rows][None, :] - cx[:, None]
+    dy = layout.cy[rows][None, :] - cy[:, None]
+    out: npt.NDArray[np.bool_] = dx * dx + dy * dy < reach * reach
+    return out
+
+
+def _wood_left(state: StackBackState, colour: int) -> tuple[npt.NDArray[np.intp], int]:
+    """The wood poses of `colour` read so far (indices into `wood_poses(colour)`, from
+    `wood_from` on) that no stick surely takes, and where the unread ones start. Each call tests
+    the sticks new since the last alone (a footprint shrunk by 1 mm still meeting the pose's
+    shrunk by 1 mm: a disc of radius 1 mm in both, more than the 3 mm² tolerance)."""
+    wp = wood_poses(colour)
+    n = len(state.sticks)
+    start = state.wood_from[colour]
+    known = state._left.wood[colour]
+    if known is None:
+        return np.zeros(0, dtype=np.intp), start
+    count, idx, upto = known
+    idx = idx[int(np.searchsorted(idx, start)) :]
+    if count < n and len(idx):
+        layout = state.layout
+        rows = np.arange(count, n)
+        h = HALF_LENGTHS[colour]
+        near = _near(wp.cx[idx], wp.cy[idx], math.hypot(h, HALF_WIDTH), layout, rows)
+        ci = np.nonzero(near.any(axis=1))[0]
+        if len(ci):
+            k = idx[ci]
+            sure = _sat(wp.cx[k], wp.cy[k], wp.ux[k], wp.uy[k], np.full(len(k), h - DEEP),
+                        HALF_WIDTH - DEEP, layout, rows, DEEP)  # fmt: skip
+            gone = np.zeros(len(idx), dtype=bool)
+            gone[ci] = (sure & near[ci]).any(axis=1)
+            idx = idx[~gone]
+    return idx, max(upto, start)
+
+
+def _free_wood(
+    wp: WoodPoses, part: npt.NDArray[np.intp], colour: int, layout: Layout
+) -> npt.NDArray[np.bool_]:
+    """Which wood poses `part` touch no placed stick (exactly: the rules' tolerance)."""
+    n = len(part)
+    h = HALF_LENGTHS[colour]
+    px, py, pux, puy = wp.cx[part], wp.cy[part], wp.ux[part], wp.uy[part]
+    free: npt.NDArray[np.bool_] = np.ones(n, dtype=bool)
+    if not len(layout.cx):
+        return free
+    # only pairs whose circumscribed circles meet can meet
+    every = np.arange(len(layout.cx))
+    ci, sj = np.nonzero(_near(px, py, math.hypot(h, HALF_WIDTH), layout, every))
+    if not len(ci):
+        return free
+    hh = np.full(len(ci), h)
+    x, y, ux, uy = px[ci], py[ci], pux[ci], puy[ci]
+    args = (layout.cx[sj], layout.cy[sj], layout.ux[sj], layout.uy[sj], layout.half[sj])
+    # shrunk by 1 mm and still meeting: a disc of radius 1 in both (> 3 mm²)
+    sure = _sat_flat(x, y, ux, uy, hh - DEEP, HALF_WIDTH - DEEP, *args, DEEP)
+    free[ci[sure]] = False
+    hits = _sat_flat(x, y, ux, uy, hh, HALF_WIDTH, *args, 0.0) & free[ci]
+    if hits.any():
+        c, k = ci[hits], sj[hits]
+        q = quads(px[c], py[c], pux[c], puy[c], hh[hits])
+        area, _ = clip(q, layout.quads[k])
+        free[c[area > TOL]] = False
+    return free
 
 
 def find_wood(state: StackBackState, player: int, colour: int) -> tuple[Place, Verdict] | None:
-    """The first lattice pose of `colour` on the wood legal now (None: there is none)."""
+    """The first lattice pose of `colour` on the wood legal now (None: there is none): the
+    poses read before (`_wood_left`), then the unread ones, read on the raster a segment at a
+    time; each tested exactly against every stick, then judged, in lattice order."""
     wp = wood_poses(colour)
-    start = state.wood_from[colour]
-    idx = _wood_survivors(colour, state.depths, start)
+    idx, upto = _wood_left(state, colour)
     layout = state.layout
-    every = np.arange(len(layout.cx))
-    for start in range(0, len(idx), CHUNK):
-        part = idx[start : start + CHUNK]
-        n = len(part)
-        hh = np.full(n, HALF_LENGTHS[colour])
-        px, py, pux, puy = wp.cx[part], wp.cy[part], wp.ux[part], wp.uy[part]
-        free: npt.NDArray[np.bool_] = np.ones(n, dtype=bool)
-        if len(layout.cx):
-            # shrunk by 1 mm and still meeting: a disc of radius 1 in both (> 3 mm²)
-            sure = _sat(px, py, pux, puy, hh - DEEP, HALF_WIDTH - DEEP, layout, every, DEEP)
-            free = np.logical_not(sure.any(axis=1))
-            hits = _sat(px, py, pux, puy, hh, HALF_WIDTH, layout, every, 0.0) & free[:, None]
-            ci, sj = np.nonzero(hits)
-            if len(ci):
-                q = quads(px[ci], py[ci], pux[ci], puy[ci], hh[ci])
-                area, _ = clip(q, layout.quads[sj])
-                free[ci[area > TOL]] = False
-        poses = [
-            Place(Colour(colour), int(wp.x10[k]), int(wp.y10[k]), int(wp.a10[k]))
-            for k in part[free].tolist()
-        ]
-        found = _judge_all(state, player, poses)
-        if found is not None:
-            # the wood poses before it are refused now, so for the rest of the game
-            k = int(part[free][poses.index(found[0])])
-            if k > start:
-                state.wood_from = (*state.wood_from[:colour], k, *state.wood_from[colour + 1 :])
-            return found
-    return None
+    kept: list[npt.NDArray[np.intp]] = []  # the poses read, less those found touching a stick
+    found = None
+    segment = SEGMENT
+    while found is None:
+        at = 0
+        sizes = (*CHUNKS, *[CHUNKS[-1]] * (len(idx) // CHUNKS[-1] + 1))
+        for size in sizes:
+            if at >= len(idx):
+                break
+            part = idx[at : at + size]
+            at += size
+            free = _free_wood(wp, part, colour, layout)
+            kept.append(part[free])
+            poses = [
+                Place(Colour(colour), int(wp.x10[k]), int(wp.y10[k]), int(wp.a10[k]))
+                for k in part[free].tolist()
+            ]
+            found = _judge_all(state, player, poses)
+            if found is not None:
+                # the wood poses before it are refused now, so for the rest of the game
+                k = int(part[free][poses.index(found[0])])
+                if k > state.wood_from[colour]:
+                    wood_from = state.wood_from
+                    state.wood_from = (*wood_from[:colour], k, *wood_from[colour + 1 :])
+                kept.append(idx[at:])
+                break
+        if found is None and upto < len(wp.cx):  # read the next poses on the raster
+            stop = min(len(wp.cx), upto + segment)
+            idx = _wood_survivors(colour, state.depths, upto, stop)
+            upto, segment = stop, 2 * segment
+        elif found is None:
+            break
+    left = state._left
+    read = np.concatenate(kept) if kept else np.zeros(0, dtype=np.intp)
+    record = (len(state.sticks), read, upto)
+    state._left = Left((*left.wood[:colour], record, *left.wood[colour + 1 :]), left.piles)
+    return found
 
 
 def _reach(a: Stick, b: Stick, colour: int) -> bool:
@@ -589,18 +714,22 @@ def find_pile(state: StackBackState, player: int, colour: int) -> tuple[Place, V
             by_level.setdefault(s.level, []).append(i)
     dead = state.dead_pairs
     died: list[tuple[int, int, int]] = []
+    left = dict(state._left.piles)
     try:
-        return _find_pile(state, player, colour, by_level, dead, died)
+        return _find_pile(state, player, colour, by_level, dead, died, left)
     finally:
         if died:
             state.dead_pairs = dead | frozenset(died)
+        state._left = Left(state._left.wood, left)
 
 
 def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
     state: StackBackState, player: int, colour: int, by_level: dict[int, list[int]],
     dead: frozenset[tuple[int, int, int]], died: list[tuple[int, int, int]],
+    left: dict[tuple[int, int, int], tuple[int, npt.NDArray[np.intp]]],
 ) -> tuple[Place, Verdict] | None:  # fmt: skip
     sticks = state.sticks
+    n = len(sticks)
     pairs = {
         level: [p for p in _reaching(sticks, group, colour) if (*p, colour) not in dead]
         for level, group in by_level.items()
@@ -620,19 +749,28 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
         raster = _Others(depths, level)
         for i, j in pairs[level]:
             pp = pair_poses(sticks[i], sticks[j], colour)
-            keep = raster.refuse(pp, np.arange(len(pp.x)), first, i, j)
-            keep = _meets(pp, keep)
-            keep = raster.refuse(pp, keep, every, i, j)
-            if len(keep):
-                others = others_all[(others_all != i) & (others_all != j)]
-                x, y = pp.x[keep], pp.y[keep]
-                # only those whose box meets the poses' boxes
-                near = (ox := layout.cx[others]) + (oex := ex_all[others]) >= x.min() - reach
-                near &= ox - oex <= x.max() + reach
-                near &= (oy := layout.cy[others]) + (oey := ey_all[others]) >= y.min() - reach
-                near &= oy - oey <= y.max() + reach
-                keep = keep[~_touching(pp, keep, layout, others[near])]
-            keep = _rests(pp, keep)
+            known = left.get((i, j, colour))
+            if known is not None:  # kept: only the sticks placed since can take poses away
+                count, keep = known
+                if count < n and len(keep):
+                    new = others_all[others_all >= count]
+                    keep = keep[~_touching(pp, keep, layout, new)]
+                left[i, j, colour] = (n, keep)
+            else:
+                keep = raster.refuse(pp, np.arange(len(pp.x)), first, i, j)
+                keep = _meets(pp, keep)
+                keep = raster.refuse(pp, keep, every, i, j)
+                if len(keep):
+                    others = others_all[(others_all != i) & (others_all != j)]
+                    x, y = pp.x[keep], pp.y[keep]
+                    # only those whose box meets the poses' boxes
+                    near = (ox := layout.cx[others]) + (oex := ex_all[others]) >= x.min() - reach
+                    near &= ox - oex <= x.max() + reach
+                    near &= (oy := layout.cy[others]) + (oey := ey_all[others]) >= y.min() - reach
+                    near &= oy - oey <= y.max() + reach
+                    keep = keep[~_touching(pp, keep, layout, others[near])]
+                keep = _rests(pp, keep)
+                left[i, j, colour] = (n, keep)
             if not len(keep):  # other sticks only come, so the pair stays without a pose
                 died.append((i, j, colour))
                 continue

@@ -73,6 +73,9 @@ class StackBackState(State):
         """Per colour, where the search's wood poses may start: those before it were refused
         (wood only goes, so they stay refused; a cache of search.find, never saved)."""
         self.dead_pairs: frozenset[tuple[int, int, int]] = frozenset()
+        self._left = search.Left.empty()
+        """What the lattice search has ruled out along the game (search.Left: replaced, never
+        changed, shared by clones; a cache, never saved)."""
         """(support, support, colour) the search found without a pose once the other sticks
         are taken away: sticks only come, so they stay so (a cache of search.find, replaced,
         never changed, never saved)."""

@@ -1,6 +1,7 @@
-"""The pass search's caches (search.py: `pair_poses`, `_blocked`, `dead_pairs`, `wood_from`,
-`no_wood`) never change its answer: a search that has met earlier positions of the game (warm
-caches) finds the same poses, with the same placements, as one starting from nothing."""
+"""The pass search's caches (search.py: `pair_poses`, `dead_pairs`, `wood_from`, `no_wood`,
+the poses ruled out along the game, `_left`) never change its answer: a search that has met
+earlier positions of the game (warm caches) finds the same poses, with the same placements, as
+one starting from nothing."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ def _cold(state: StackBackState, player: int) -> list[tuple[object, object]]:
     fresh.no_wood = 0
     fresh.dead_pairs = frozenset()
     fresh.wood_from = (0,) * len(fresh.wood_from)
+    fresh._left = search.Left.empty()
     search._PAIR_MEMO.clear()
     return [(p, v.stick) for p, v in search.find(fresh, player)]
 
