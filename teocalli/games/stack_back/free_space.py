@@ -35,8 +35,9 @@ inside the hull of its two contacts, as the rules measure) and the survivors are
 the rules `apply` uses, the first legal one returned. What the refinement may miss is a legal
 pose whose legal region is narrower than the samples' spacing: the measured figure is in the
 docs. Every resource is bounded: at most `MAX_SAMPLES` samples
-per polygon and `MAX_JUDGED` poses judged per search. Poses are sought where the action ids name
-them (centres x 0-240, y 0-104 mm; ids.py), so a pose found always has an id to mask. A stage
+per polygon and `MAX_JUDGED` poses judged per search. Poses are sought wherever the rules allow
+them, beyond the boards too (every centre has an action id: ids.py), so a pose found always has
+an id to mask. A stage
 that found nothing is remembered for the same sticks (`_NOTHING`), as the other player, blocked
 in turn, meets the same polygons.
 
@@ -84,8 +85,6 @@ MAX_SAMPLES = 4_000
 """Samples per polygon (a bound on the refinement's cost)."""
 MAX_JUDGED = 3_000
 """Poses judged in full per search (a bound on its cost)."""
-BINS = (0.0, 0.0, 239.9, 103.9)
-"""Where centres are sought: the action ids' extent (ids.py)."""
 
 _DELTA = math.radians(ASTEP10 / 20)
 """Half an interval (radians)."""
@@ -453,7 +452,6 @@ def _piles(
     a10 = _CENTRES10
     grow = HALF_LENGTHS[colour] * math.sin(_DELTA) + 1e-6
     pose = _pose_rects(colour, a10, grow, REST_INSET).corners()
-    bins = shapely.box(*BINS)
     for i, j in _pairs(state, player, colour):
         sup = _stick_rects([sticks[i], sticks[j]], REST_INSET).corners()
         on_a = _rest_region(sticks[i], colour, a10, pose, sup[0])
@@ -462,9 +460,6 @@ def _piles(
         hull = shapely.convex_hull(shapely.multipoints(full.reshape(8, 2))).buffer(
             -SPEC.margin, join_style="mitre"
         )
-        hull = shapely.intersection(hull, bins)
-        if hull.is_empty:
-            continue
         lens = shapely.intersection(shapely.intersection(on_a, on_b), hull)
         live = np.nonzero(~shapely.is_empty(lens) & (shapely.area(lens) > 0))[0]
         if not len(live):
