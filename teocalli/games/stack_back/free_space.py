@@ -501,21 +501,26 @@ def _piles(
                 ok = _stands_alone(colour, x10, y10, p10, sticks[i], sticks[j])
             order = _spread(int(ok.sum()))
             left = (x10[ok][order], y10[ok][order], p10[ok][order])
-            found = _judge(state, player, colour, tuple(v[:ROUND] for v in left), budget)
+            found = _judge(state, player, colour, _rows(left, 0, ROUND), budget)
             if found is not None or budget.judged >= MAX_JUDGED:
                 return found
             if len(order) > ROUND:
-                later.append(tuple(v[ROUND:] for v in left))
+                later.append(_rows(left, ROUND, len(order)))
     # the rest of every polygon, `ROUND` samples of each in turn: a region wide enough to hold
     # many samples that stand is met before one polygon's samples that fall use up the budget
     for start in range(0, max((len(v[0]) for v in later), default=0), ROUND):
         for rows in later:
             if start < len(rows[0]):
-                part = tuple(v[start : start + ROUND] for v in rows)
+                part = _rows(rows, start, start + ROUND)
                 found = _judge(state, player, colour, part, budget)
                 if found is not None or budget.judged >= MAX_JUDGED:
                     return found
     return None
+
+
+def _rows(poses: tuple[Array, Array, Array], lo: int, hi: int) -> tuple[Array, Array, Array]:
+    """Samples lo to hi of poses given as three columns."""
+    return poses[0][lo:hi], poses[1][lo:hi], poses[2][lo:hi]
 
 
 def _spread(n: int) -> npt.NDArray[np.intp]:
