@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -180,46 +181,96 @@ def endings(games: int = 20) -> None:
     )
 
 
-def blocked(count: int = 20) -> None:
-    """The pass search against the exhaustive fine search of tests/games/stack_back/
-    test_pass_search.py on `count` blocked positions (its `blocked_positions`: the engine offers
-    only `pass`): in how many the fine search finds a legal pose anyway (issue 17 asks for at
-    most 2%), in how many one centred where the action ids name poses (x 0-240, y 0-104 mm: the
-    free-space search looks only there), and in how many one with room (every pose within 2 mm
-    and 2 degrees of it legal). Then the engine's search at the first position of up to 10
-    seeded random games where the 4 mm / 5 degree lattice finds nothing, timed in CPU on fresh
-    copies: the lattice alone (what decided a pass before free_space.py) and the whole search
-    (the lattice, then the free space): `python -m benchmarks.bench_stack_back --blocked N`."""
+def _pass_check() -> Any:
+    """tests/games/stack_back/test_pass_search.py as a module (its slow search and samplers)."""
     import importlib.util
 
-    from teocalli.games.stack_back import free_space, from_position, search, to_position
-    from teocalli.games.stack_back.ids import bin_of
-
+    name = "stack_back_pass_search"
+    if name in sys.modules:
+        return sys.modules[name]
     path = ROOT / "tests" / "games" / "stack_back" / "test_pass_search.py"
-    spec = importlib.util.spec_from_file_location("stack_back_pass_search", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     check = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = check  # its dataclasses look their module up
     spec.loader.exec_module(check)
+    return check
+
+
+def _blocked_seed(seed: int) -> tuple[int, str, list[str], int, bool, float] | None:
+    """One seeded game's blocked position checked by the slow search: (seed, what it found
+    first or 'no pose', each legal pose's text, poses judged, whether one has room, CPU s);
+    None when the game gives no blocked position."""
+    check = _pass_check()
+    c = time.process_time()
+    found = check.blocked_position(seed)
+    if found is None:
+        return None
+    state, player = found
+    result = check.exhaustive(state, player, want=20, max_judged=50_000)
+    roomy = any(check.has_room(state, player, p) for p in result.found)
+    head = (
+        f"{len(state.sticks)} sticks, supply {state.supply[player]}: "
+        f"{result.found[0] if result.found else 'no pose'}"
+    )
+    return (
+        seed,
+        head,
+        [str(p) for p in result.found],
+        result.judged,
+        roomy,
+        (time.process_time() - c),
+    )
+
+
+def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of k successes in n trials (95% for z = 1.96)."""
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def blocked(count: int = 20, workers: int = 2) -> None:
+    """The pass search against the exhaustive fine search of tests/games/stack_back/
+    test_pass_search.py on `count` blocked positions (its `blocked_position` of seeded games
+    0, 1, ..., skipping games that give none: the engine offers only `pass`): in how many the
+    fine search finds a legal pose anyway (issue 17 asks for at most 2%; with the Wilson 95%
+    interval), in how many one with room (every pose within 2 mm and 2 degrees of it legal),
+    each position's seed printed. `workers` processes share the seeds. Then the engine's search
+    at the first position of up to 10 seeded random games where the 4 mm / 5 degree lattice
+    finds nothing, timed in CPU on fresh copies: the lattice alone (what decided a pass before
+    free_space.py) and the whole search (the lattice, then the free space):
+    `python -m benchmarks.bench_stack_back --blocked N [--workers W]`."""
+    import multiprocessing
+
+    from teocalli.games.stack_back import free_space, from_position, search, to_position
+
+    check = _pass_check()
     t = time.perf_counter()
-    found = named = roomy = judged = 0
-    for state, player in check.blocked_positions(count):
-        result = check.exhaustive(state, player, want=20, max_judged=50_000)
-        judged += result.judged
-        if result.found:
-            found += 1
-            named += any(bin_of(p.colour, p.x10, p.y10, p.a10) is not None for p in result.found)
-            roomy += any(check.has_room(state, player, p) for p in result.found)
-        print(
-            f"  {len(state.sticks)} sticks, supply {state.supply[player]}: "
-            f"{result.found[0] if result.found else 'no pose'}",
-            flush=True,
-        )
+    found = roomy = judged = seen = 0
+    cpu = 0.0
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for row in pool.imap(_blocked_seed, range(100_000)):
+            if row is None:
+                continue
+            seed, head, poses, n, room, spent = row
+            seen += 1
+            judged += n
+            cpu += spent
+            found += bool(poses)
+            roomy += room
+            print(f"  seed {seed}: {head}" + (f" (all: {' '.join(poses)})" if poses else ""),
+                  flush=True)  # fmt: skip
+            if seen >= count:
+                pool.terminate()
+                break
+    lo, hi = _wilson(found, count)
     print(
         f"blocked positions: {count}, the fine search finds a legal pose in {found} "
-        f"({100 * found / count:.1f}%), one the action ids name in {named} "
-        f"({100 * named / count:.1f}%), one with room in {roomy}; {judged} poses judged, "
-        f"{time.perf_counter() - t:.0f} s"
+        f"({100 * found / count:.1f}%, Wilson 95% {100 * lo:.1f}-{100 * hi:.1f}%), one with "
+        f"room in {roomy}; {judged} poses judged, {cpu:.0f} CPU s, "
+        f"{time.perf_counter() - t:.0f} s with {workers} workers"
     )
     game = teocalli.load("stack-back")
     costs: dict[str, list[float]] = {"lattice": [], "whole": []}
@@ -384,7 +435,8 @@ if __name__ == "__main__":
         endings()
     elif "--blocked" in sys.argv:
         at = sys.argv.index("--blocked")
-        blocked(int(sys.argv[at + 1]) if len(sys.argv) > at + 1 else 20)
+        workers = int(sys.argv[sys.argv.index("--workers") + 1]) if "--workers" in sys.argv else 2
+        blocked(int(sys.argv[at + 1]) if len(sys.argv) > at + 1 else 20, min(2, workers))
     elif "--hashes" in sys.argv:
         print(json.dumps(hashes()))
     elif "--figures" in sys.argv:

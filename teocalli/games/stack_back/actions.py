@@ -9,7 +9,7 @@ Notation:
   `pass`             nothing can be placed anywhere (the search of search.py finds no pose)
 
 Action ids (for learning agents and the adapters): ids.py, docs/games/stack-back.md "Action
-ids". An id names a bin of poses (colour, 8 mm in x and y, 15 degrees) and a position decodes it
+ids". An id names a bin of poses (colour, 12 mm in x and y, 15 degrees) and a position decodes it
 to a legal pose of that bin; 14,041 ids with `pass`.
 
 The pose key (`lattice_index`, below) is no action id: a number for each pose of the 2 mm / 5

@@ -32,13 +32,16 @@ then a grid in it (`RES` mm on the wood, at the interval's centre angle and `SPR
 either side; `RES_PILE` mm for piles, at the centre angle); each sample is first
 clipped exactly against the sticks near it (touching, resting 6 x 6 mm, a pile's centre 1 mm
 inside the hull of its two contacts, as the rules measure) and the survivors are judged by
-the rules `apply` uses, the first legal one returned. What the refinement may miss is a legal
-pose whose legal region is narrower than the samples' spacing: the measured figure is in the
-docs. Every resource is bounded: at most `MAX_SAMPLES` samples
-per polygon and `MAX_JUDGED` poses judged per search. Poses are sought where the action ids name
-them (centres x 0-240, y 0-104 mm; ids.py), so a pose found always has an id to mask. A stage
-that found nothing is remembered for the same sticks (`_NOTHING`), as the other player, blocked
-in turn, meets the same polygons.
+the rules `apply` uses, the first legal one returned. A pile polygon's survivors are judged
+`ROUND` at a time, spread over it (`_spread`): its first round as it is met, the rest in rounds
+over all the colour's polygons, so that polygons whose samples stand are not starved by one whose
+samples all fall (a support's balance, which only the judgement checks). What the refinement
+may miss is a legal pose whose legal region is narrower than the samples' spacing: the measured
+figure is in the docs. Every resource is bounded: at most `MAX_SAMPLES` samples per polygon
+and `MAX_JUDGED` poses judged per search. Poses are sought wherever the rules allow them, beyond
+the boards too (every centre has an action id: ids.py), so a pose found always has an id to
+mask. A stage that found nothing is remembered for the same sticks (`_NOTHING`), as the other
+player, blocked in turn, meets the same polygons.
 
 Only poses whose verdict `apply` would also give are returned (each is judged by
 `state.judge`): the engine offers them as its candidates instead of `pass`.
@@ -82,10 +85,11 @@ REST_INSET = 0.2
 (search.REST_INSET)."""
 MAX_SAMPLES = 4_000
 """Samples per polygon (a bound on the refinement's cost)."""
-MAX_JUDGED = 3_000
+MAX_JUDGED = 6_000
 """Poses judged in full per search (a bound on its cost)."""
-BINS = (0.0, 0.0, 239.9, 103.9)
-"""Where centres are sought: the action ids' extent (ids.py)."""
+ROUND = 8
+"""Pile samples judged per polygon in turn: its first `ROUND` (spread over it) as it is met, the
+rest in rounds over every polygon of the colour once all are met."""
 
 _DELTA = math.radians(ASTEP10 / 20)
 """Half an interval (radians)."""
@@ -209,7 +213,7 @@ def _samples(region: shapely.Geometry, res: float) -> tuple[Array, Array]:
             step = math.ceil(math.sqrt(len(xs) * len(ys) / (40 * MAX_SAMPLES)))
             xs, ys = xs[::step], ys[::step]
         gx, gy = (g.ravel() for g in np.meshgrid(xs, ys, indexing="ij"))
-        inside = shapely.contains_xy(part, gx, gy)
+        inside = shapely.intersects_xy(part, gx, gy)  # its edge too: a slot may be that thin
         xs_all.append(gx[inside])
         ys_all.append(gy[inside])
     gx = np.concatenate(xs_all) if xs_all else np.zeros(0)
@@ -453,7 +457,7 @@ def _piles(
     a10 = _CENTRES10
     grow = HALF_LENGTHS[colour] * math.sin(_DELTA) + 1e-6
     pose = _pose_rects(colour, a10, grow, REST_INSET).corners()
-    bins = shapely.box(*BINS)
+    later: list[tuple[Array, Array, Array]] = []
     for i, j in _pairs(state, player, colour):
         sup = _stick_rects([sticks[i], sticks[j]], REST_INSET).corners()
         on_a = _rest_region(sticks[i], colour, a10, pose, sup[0])
@@ -462,9 +466,6 @@ def _piles(
         hull = shapely.convex_hull(shapely.multipoints(full.reshape(8, 2))).buffer(
             -SPEC.margin, join_style="mitre"
         )
-        hull = shapely.intersection(hull, bins)
-        if hull.is_empty:
-            continue
         lens = shapely.intersection(shapely.intersection(on_a, on_b), hull)
         live = np.nonzero(~shapely.is_empty(lens) & (shapely.area(lens) > 0))[0]
         if not len(live):
@@ -498,10 +499,43 @@ def _piles(
             if ok.any():
                 x10, y10, p10 = x10[ok], y10[ok], p10[ok]
                 ok = _stands_alone(colour, x10, y10, p10, sticks[i], sticks[j])
-            found = _judge(state, player, colour, (x10[ok], y10[ok], p10[ok]), budget)
+            order = _spread(int(ok.sum()))
+            left = (x10[ok][order], y10[ok][order], p10[ok][order])
+            found = _judge(state, player, colour, _rows(left, 0, ROUND), budget)
             if found is not None or budget.judged >= MAX_JUDGED:
                 return found
+            if len(order) > ROUND:
+                later.append(_rows(left, ROUND, len(order)))
+    # the rest of every polygon, `ROUND` samples of each in turn: a region wide enough to hold
+    # many samples that stand is met before one polygon's samples that fall use up the budget
+    for start in range(0, max((len(v[0]) for v in later), default=0), ROUND):
+        for rows in later:
+            if start < len(rows[0]):
+                part = _rows(rows, start, start + ROUND)
+                found = _judge(state, player, colour, part, budget)
+                if found is not None or budget.judged >= MAX_JUDGED:
+                    return found
     return None
+
+
+def _rows(poses: tuple[Array, Array, Array], lo: int, hi: int) -> tuple[Array, Array, Array]:
+    """Samples lo to hi of poses given as three columns."""
+    return poses[0][lo:hi], poses[1][lo:hi], poses[2][lo:hi]
+
+
+def _spread(n: int) -> npt.NDArray[np.intp]:
+    """An order of n samples that spreads each prefix over them all: the most interior point
+    (the first) first, then the rest by bit-reversed index (0, n/2, n/4, 3n/4, ...)."""
+    if n <= 2:
+        return np.arange(n)
+    bits = max(1, (n - 2).bit_length())
+    k = np.arange(1 << bits)
+    rev = np.zeros_like(k)
+    for b in range(bits):
+        rev |= ((k >> b) & 1) << (bits - 1 - b)
+    rest = rev[rev < n - 1] + 1
+    out: npt.NDArray[np.intp] = np.concatenate(([0], rest))
+    return out
 
 
 _NOTHING: dict[tuple[object, ...], None] = {}

@@ -5,18 +5,22 @@ keep every pose with 2 mm of room has hundreds of thousands of points). An id na
 poses instead, and a position decodes it to one concrete legal pose inside that bin, found by the
 engine's own search (docs/games/stack-back.md, "Action ids"):
 
-  place: ((colour * 12 + angle bin) * 30 + x bin) * 13 + y bin          (0 .. 14039)
-         x bin = floor(x / 8 mm) for x in [0, 240), y bin = floor(y / 8 mm) for y in [0, 104),
-         angle bin = floor(angle / 15 degrees) for the angle in [0, 180)
-  pass:  14040 (= 3 * 12 * 30 * 13); 14041 ids in all
+  place: ((colour * 12 + angle bin) * 26 + x bin) * 15 + y bin          (0 .. 14039)
+         x bin = floor((x + 36 mm) / 12 mm), y bin = floor((y + 36 mm) / 12 mm), each clamped to
+         its range (0-25, 0-14): 12 mm squares over x -36 to 276 mm and y -36 to 144 mm, the
+         outermost ring reaching on to any distance; angle bin = floor(angle / 15 degrees)
+  pass:  14040 (= 3 * 12 * 26 * 15); 14041 ids in all
 
-- Encoding needs no position: `to_int` is the bin a pose lies in (InvalidAction for a centre
-  outside x 0-240, y 0-104 mm, where no pile and no wood pose can lie), and `pass` is 14040.
-- Decoding does: `snap(state, player, id)` is the bin's *snap*, the first legal pose in this
-  order: the candidates of `legal_actions` lying in the bin (in their order), then the poses of
-  the search's lattice (search.py: 4 mm, 5 degrees, the 12 of the bin) nearest the bin's centre
-  first (at equal distance a wood pose first). An id whose bin holds no legal pose is refused
-  (IllegalAction, naming the bin). Without a position (`from_int`), an id reads as its bin's
+- Every pose has an id (`to_int`: the bin it lies in, `pass` is 14040). The squares cover every
+  centre a stick on the wood or a first-level pile can have (the boards' 236 x 100 mm and 34.1 mm
+  beyond each side; the derivation: `REACH` below and the docs); a higher pile hanging farther
+  out lies in the outermost ring of bins, so no legal pose is left without an id.
+- Decoding needs a position: `snap(state, player, id)` is the bin's *snap*, the first legal pose
+  in this order: the candidates of `legal_actions` lying in the bin (in their order), then the
+  poses of the search's lattice (search.py: 4 mm, 5 degrees, the 27 of a square; in the
+  outermost ring also those beyond it, farther out later) nearest the bin's centre first (at
+  equal distance a wood pose first). An id whose bin holds no legal pose is refused
+  (IllegalAction, naming the bin). Without a position (`from_int`), an id reads as its square's
   centre pose, a name only.
 - The mask (`legal_ids`) is the bins holding a legal candidate or a legal lattice pose, from the
   same lattice search that decides a pass: `pass` alone when the engine offers a pass (no lattice
@@ -61,27 +65,47 @@ from .rules import TOL, Footprints, Touch, piled, settle, touches
 if TYPE_CHECKING:
     from .state import StackBackState
 
-BIN_MM = 8
-"""Bin side in x and y (mm): two lattice centres of the search (4 mm) each way."""
+BIN_MM = 12
+"""Bin side in x and y (mm): three lattice centres of the search (4 mm) each way."""
 BIN_DEG = 15
 """Bin width in angle (degrees): three lattice angles of the search (5 degrees)."""
-X_BINS = 30
-"""x in [0, 240) mm: the boards and the gap (0-236 mm)."""
-Y_BINS = 13
-"""y in [0, 104) mm: the boards (0-100 mm)."""
+X0_MM, Y0_MM = -36, -36
+"""The squares' lower left corner (mm): a multiple of the search's 4 mm, so each square holds
+the same 3 x 3 lattice centres, and 0 (the boards' edge) is a bin edge."""
+X_BINS = 26
+"""x in [-36, 276) mm: the boards and the gap (0-236 mm), 36 and 40 mm beyond."""
+Y_BINS = 15
+"""y in [-36, 144) mm: the boards (0-100 mm), 36 and 44 mm beyond."""
+REACH = 34.2
+"""mm beyond the boards' hull (x 0-236, y 0-100) within which lies the centre of every legal
+stick on the wood and of every legal pile on two sticks on the wood (34.125, rounded up). A new
+stick carries nothing, so it stands only with its centre 1 mm inside its support polygon: on the
+wood that polygon lies on the boards (a straddle's spans both), so a wood stick's centre lies
+1 mm inside the hull; its footprint reaches at most sqrt(36² + 3²) = 36.125 mm from its centre
+(the yellow's half-diagonal), so 35.125 mm beyond the hull. A pile's support polygon is the hull
+of its contacts with its two supports, inside their footprints, and its centre lies 1 mm inside
+it: 34.125 mm beyond at most. The squares reach 36 mm and more beyond each side. Each higher
+level may reach about 35 mm farther out again, when what lies under it is counterweighted so
+that it balances: such poses lie in the outermost ring of bins, which reach on to any distance,
+so no legal pose is without an id."""
 A_BINS = 180 // BIN_DEG
 NUM_PLACES = NUM_COLOURS * A_BINS * X_BINS * Y_BINS
 PASS_ID = NUM_PLACES
 NUM_IDS = NUM_PLACES + 1
 
 _BIN10, _ABIN10 = BIN_MM * 10, BIN_DEG * 10
+_X010, _Y010 = X0_MM * 10, Y0_MM * 10
 
 
-def bin_of(colour: int, x10: int, y10: int, a10: int) -> int | None:
-    """The id of the bin holding a pose (tenths of mm and degrees), None outside the bins."""
-    if not (0 <= x10 < X_BINS * _BIN10 and 0 <= y10 < Y_BINS * _BIN10 and 0 <= a10 < 1800):
-        return None
-    return ((colour * A_BINS + a10 // _ABIN10) * X_BINS + x10 // _BIN10) * Y_BINS + y10 // _BIN10
+def _axis_bin(v10: int, origin10: int, count: int) -> int:
+    """The bin of a coordinate (tenths of mm) along one axis, the outermost bins unbounded."""
+    return min(max((v10 - origin10) // _BIN10, 0), count - 1)
+
+
+def bin_of(colour: int, x10: int, y10: int, a10: int) -> int:
+    """The id of the bin holding a pose (tenths of mm and degrees)."""
+    xb, yb = _axis_bin(x10, _X010, X_BINS), _axis_bin(y10, _Y010, Y_BINS)
+    return ((colour * A_BINS + (a10 % 1800) // _ABIN10) * X_BINS + xb) * Y_BINS + yb
 
 
 def to_int(action: object) -> int:
@@ -89,14 +113,7 @@ def to_int(action: object) -> int:
     if isinstance(action, Pass):
         return PASS_ID
     if isinstance(action, Place):
-        index = bin_of(action.colour, action.x10, action.y10, action.a10)
-        if index is None:
-            raise InvalidAction(
-                f"{action} has no action id: ids name the poses centred at x 0 to "
-                f"{X_BINS * BIN_MM} mm and y 0 to {Y_BINS * BIN_MM} mm (see docs/games/"
-                "stack-back.md, Action ids); `apply` takes the pose all the same"
-            )
-        return index
+        return bin_of(action.colour, action.x10, action.y10, action.a10)
     raise InvalidAction(f"{action!r} is not a Stack Back action")
 
 
@@ -116,14 +133,17 @@ def parts(index: int) -> tuple[int, int, int, int]:
 
 
 def from_int(index: int) -> Action:
-    """An id without a position: `pass`, or its bin's centre pose (a name: in a position the id
-    plays the bin's snap, `snap`)."""
+    """An id without a position: `pass`, or its square's centre pose (a name: in a position the
+    id plays the bin's snap, `snap`)."""
     if check(index) == PASS_ID:
         return PASS
     colour, ab, xb, yb = parts(index)
     half = _BIN10 // 2
     return Place(
-        Colour(colour), xb * _BIN10 + half, yb * _BIN10 + half, ab * _ABIN10 + _ABIN10 // 2
+        Colour(colour),
+        _X010 + xb * _BIN10 + half,
+        _Y010 + yb * _BIN10 + half,
+        ab * _ABIN10 + _ABIN10 // 2,
     )
 
 
@@ -153,18 +173,29 @@ def _rank_table() -> npt.NDArray[np.int64]:
 def _ranks(
     x10: npt.NDArray[np.int64], y10: npt.NDArray[np.int64], a10: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:
-    """Snap rank of lattice poses within their bins."""
+    """Snap rank of lattice poses within their bins: by the table within a square; a pose beyond
+    the squares (in an outermost bin) after every pose of its square, by its distance in lattice
+    steps (the farther, the later)."""
     table = _rank_table()
-    return table[(a10 % _ABIN10) // _ASTEP10, (x10 % _BIN10) // _STEP10, (y10 % _BIN10) // _STEP10]
+    rx, ry = x10 - _X010, y10 - _Y010
+    inside = table[(a10 % _ABIN10) // _ASTEP10, (rx % _BIN10) // _STEP10,
+                   (ry % _BIN10) // _STEP10]  # fmt: skip
+    span_x, span_y = X_BINS * _BIN10, Y_BINS * _BIN10
+    beyond = np.maximum.reduce([
+        np.zeros_like(rx), -rx, rx - (span_x - _STEP10), -ry, ry - (span_y - _STEP10)
+    ])  # fmt: skip
+    out: npt.NDArray[np.int64] = inside + table.size * (-(-beyond // _STEP10))
+    return out
 
 
 def _bins(
     colour: int, x10: npt.NDArray[np.int64], y10: npt.NDArray[np.int64], a10: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:
-    """Bin ids of lattice poses (-1 outside the bins)."""
-    inside = (x10 >= 0) & (x10 < X_BINS * _BIN10) & (y10 >= 0) & (y10 < Y_BINS * _BIN10)
-    ids = ((colour * A_BINS + a10 // _ABIN10) * X_BINS + x10 // _BIN10) * Y_BINS + y10 // _BIN10
-    return np.where(inside, ids, -1)
+    """Bin ids of lattice poses (`bin_of` on arrays)."""
+    xb = np.clip((x10 - _X010) // _BIN10, 0, X_BINS - 1)
+    yb = np.clip((y10 - _Y010) // _BIN10, 0, Y_BINS - 1)
+    out: npt.NDArray[np.int64] = ((colour * A_BINS + a10 // _ABIN10) * X_BINS + xb) * Y_BINS + yb
+    return out
 
 
 # --- wood: the search's lattice poses on the bare boards, less those a stick touches ------------
@@ -468,7 +499,7 @@ def _table(state: StackBackState, player: int) -> Table:
     for action in candidates:
         assert isinstance(action, Place), action
         b = bin_of(action.colour, action.x10, action.y10, action.a10)
-        if b is not None and b not in snaps:
+        if b not in snaps:
             snaps[b] = action
     # the lattice: per bin, its poses nearest the centre first (a free wood pose needs no
     # judgement; at equal rank it comes first), judged in rounds (each open bin's next pose), a
@@ -520,6 +551,16 @@ def legal_ids(state: StackBackState, player: int) -> list[int]:
     return list(table(state, player).ids)
 
 
+def _span(b: int, origin: int, count: int) -> str:
+    """A bin's range along one axis, in words (the outermost bins reach on without end)."""
+    lo, hi = origin + b * BIN_MM, origin + (b + 1) * BIN_MM
+    if b == 0:
+        return f"below {hi}"
+    if b == count - 1:
+        return f"{lo} or more"
+    return f"{lo}-{hi}"
+
+
 def snap(state: StackBackState, player: int, index: int) -> Action:
     """The action id `index` plays for `player` now: `pass`, or its bin's snap; IllegalAction
     for a bin holding no legal pose now (naming the bin)."""
@@ -530,9 +571,8 @@ def snap(state: StackBackState, player: int, index: int) -> Action:
         colour, ab, xb, yb = parts(index)
         raise IllegalAction(
             f"action id {index} names no legal pose now: no {Colour(colour).name.lower()} stick "
-            f"fits centred at x {xb * BIN_MM}-{(xb + 1) * BIN_MM} mm, y {yb * BIN_MM}-"
-            f"{(yb + 1) * BIN_MM} mm, at {ab * BIN_DEG}-{(ab + 1) * BIN_DEG} degrees "
-            "(see the action mask)"
+            f"fits centred at x {_span(xb, X0_MM, X_BINS)} mm, y {_span(yb, Y0_MM, Y_BINS)} mm, "
+            f"at {ab * BIN_DEG}-{(ab + 1) * BIN_DEG} degrees (see the action mask)"
         )
     return found
 

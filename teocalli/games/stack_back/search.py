@@ -84,8 +84,6 @@ SAMPLES = 9
 """Centre-line points tested per wood pose by the raster filter."""
 PAD = 40
 """mm of raster beyond the boards on each side."""
-INDEXED = (0.0, 0.0, (SPEC.x_cells - 1) * SPEC.step, (SPEC.y_cells - 1) * SPEC.step)
-"""Where a centre has a dense index (x0, y0, x1, y1): pile poses are sought there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -526,8 +524,7 @@ def _pair_poses(a: Stick, b: Stick, colour: int) -> tuple[Array, Array, Array]:
         sy = s.half * abs(s.uy) + HALF_WIDTH * abs(s.ux)
         lo_x, hi_x = np.maximum(lo_x, s.cx - sx - ex), np.minimum(hi_x, s.cx + sx + ex)
         lo_y, hi_y = np.maximum(lo_y, s.cy - sy - ey), np.minimum(hi_y, s.cy + sy + ey)
-    lo_x, hi_x = np.maximum(lo_x, INDEXED[0]), np.minimum(hi_x, INDEXED[2])
-    lo_y, hi_y = np.maximum(lo_y, INDEXED[1]), np.minimum(hi_y, INDEXED[3])
+    # no other bound: a pile may hang beyond the boards, and every centre has an action id
     ix0, ix1 = np.ceil(lo_x / STEP), np.floor(hi_x / STEP)
     iy0, iy1 = np.ceil(lo_y / STEP), np.floor(hi_y / STEP)
     nx = np.where(lo_x <= hi_x, ix1 - ix0 + 1, 0).clip(0).astype(np.int64)
