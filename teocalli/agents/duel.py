@@ -10,18 +10,15 @@ public piles, and `determinize`). In any other game or player count it plays as 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from teocalli.core import Action, Game, State
 
-from .base import Agent
+from .turn_plan import TurnPlanAgent
 
 
-def _is_duel_stones(game: Game) -> bool:
-    return game.info.name == "shifting-stones" and game.num_players == 2
-
-
-class DuelAgent(Agent):
+class DuelAgent(TurnPlanAgent):
     name = "duel"
     options: ClassVar[dict[str, Any]] = {
         "worlds": 24,
@@ -32,15 +29,9 @@ class DuelAgent(Agent):
         "iterations": 1500,
     }
 
-    def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
-        super().__init__(game, seed, **options)
-        self._plan: list[Action] = []
-        self._expect: int | None = None
-        self._fallback: Agent | None = None
-        if not _is_duel_stones(game):
-            from .mcts import ISMCTSAgent
-
-            self._fallback = ISMCTSAgent(game, seed, iterations=int(self.settings["iterations"]))
+    @staticmethod
+    def plays(game: Game) -> bool:
+        return game.info.name == "shifting-stones" and game.num_players == 2
 
     def budget(self) -> Any:
         from .heuristics.shifting_stones.duel import Budget
@@ -54,18 +45,10 @@ class DuelAgent(Agent):
             confidence=float(s["confidence"]),
         )
 
-    def act(self, state: State, player: int) -> Action:
-        if self._fallback is not None:
-            return self._fallback.act(state, player)
+    def plan(self, state: State, player: int) -> Sequence[Action]:
         from .heuristics.shifting_stones.duel import duel_turn
 
-        step = len(state.history)
-        if not (
-            self._plan and self._expect == step and self._plan[0] in state.legal_actions(player)
-        ):
-            self._plan = duel_turn(state, player, self.rng, self.budget())
-        self._expect = step + 1
-        return self._plan.pop(0)
+        return duel_turn(state, player, self.rng, self.budget())
 
 
 __all__ = ["DuelAgent"]

@@ -18,11 +18,12 @@ actions taken so far, never the deal), so the same visible game gives the same h
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from teocalli.core import Action, Game, Information, State
 
-from .base import Agent
+from .turn_plan import TurnPlanAgent
 
 HINT_ITERATIONS = 300
 """The search bot's playouts for a hint outside solo (about 0.2 s a turn in Shifting Stones)."""
@@ -32,7 +33,7 @@ def _is_solo_stones(game: Game) -> bool:
     return game.info.name == "shifting-stones" and game.num_players == 1
 
 
-class SoloAgent(Agent):
+class SoloAgent(TurnPlanAgent):
     name = "solo"
     options: ClassVar[dict[str, Any]] = {
         "worlds": 16,
@@ -44,15 +45,7 @@ class SoloAgent(Agent):
         "iterations": 1500,
     }
 
-    def __init__(self, game: Game, seed: int = 0, **options: Any) -> None:
-        super().__init__(game, seed, **options)
-        self._plan: list[Action] = []
-        self._expect: int | None = None
-        self._fallback: Agent | None = None
-        if not _is_solo_stones(game):
-            from .mcts import ISMCTSAgent
-
-            self._fallback = ISMCTSAgent(game, seed, iterations=int(self.settings["iterations"]))
+    plays = staticmethod(_is_solo_stones)
 
     def budget(self) -> Any:
         from .heuristics.shifting_stones.solo import Budget
@@ -67,18 +60,10 @@ class SoloAgent(Agent):
             endgame_nodes=int(s["endgame_nodes"]),
         )
 
-    def act(self, state: State, player: int) -> Action:
-        if self._fallback is not None:
-            return self._fallback.act(state, player)
+    def plan(self, state: State, player: int) -> Sequence[Action]:
         from .heuristics.shifting_stones.solo import solo_turn
 
-        step = len(state.history)
-        if not (
-            self._plan and self._expect == step and self._plan[0] in state.legal_actions(player)
-        ):
-            self._plan = list[Action](solo_turn(state, self.rng, self.budget()))
-        self._expect = step + 1
-        return self._plan.pop(0)
+        return solo_turn(state, self.rng, self.budget())
 
 
 def public_seed(state: State) -> int:
