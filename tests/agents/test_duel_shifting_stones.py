@@ -15,22 +15,9 @@ from teocalli.games.shifting_stones.position import from_position
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
 from .positions import greedy_positions
+from .stones_race import LOST_IF_ENDED, WON_IF_ENDED
 
 SMALL = "duel:worlds=6,candidates=6"
-
-LOST_IF_ENDED = """
-grid: Tr Tr Tr / Fi Bi Su / Ho Bo Ho
-hands: 40 41 42 43 | 20 21
-scored: 33 35 66 | 9 10 11 12 13 14 15 16 24
-deck: rest
-turn: 1
-"""
-"""Seat 1, the last seat, holds card 21 (1 point, matches now) and card 20 (5 points, out of
-reach this turn). Seat 0 has 15 points; seat 1 has nine 1-point cards (9 points, +3 for the most
-1-point cards). Scoring 21 makes ten cards: the game ends at once, 13 to 15, lost."""
-
-WON_IF_ENDED = LOST_IF_ENDED.replace("scored: 33 35 66 |", "scored: 33 |")
-"""The same with seat 0 on 3 points: scoring 21 ends the game at once, 13 to 3, won."""
 
 
 def _turn(agent: DuelAgent, state: ShiftingStonesState, player: int) -> list[str]:

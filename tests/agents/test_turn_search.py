@@ -17,6 +17,7 @@ from teocalli.games.shifting_stones.position import from_position
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
 from .positions import greedy_positions
+from .stones_race import LOST_IF_ENDED
 
 
 def _positions(seeds: range) -> list[tuple[ShiftingStonesState, int]]:
@@ -96,19 +97,6 @@ def test_turn_search_is_reproducible_with_a_seed() -> None:
 def test_turns_are_refused_for_a_game_without_proposals() -> None:
     with pytest.raises(InvalidOption, match="turn proposals"):
         make_agent("ismcts:turns=1", teocalli.load("space-aztecs", players=2))
-
-
-LOST_IF_ENDED = """
-grid: Tr Tr Tr / Fi Bi Su / Ho Bo Ho
-hands: 40 41 42 43 | 20 21
-scored: 33 35 66 | 9 10 11 12 13 14 15 16 24
-deck: rest
-turn: 1
-"""
-"""Seat 1, the last seat, holds card 21 (1 point, matches now) and card 20 (5 points, two moves
-away, out of reach with one spare card). Seat 0 has 15 points; seat 1 has nine 1-point cards
-(9 points, +3 for the most 1-point cards). Scoring 21 makes ten cards: the game ends at once,
-13 to 15, lost. Keeping the game going leaves a chance (card 20 next turn makes 17)."""
 
 
 def test_the_turn_search_does_not_end_a_lost_game_that_greedy_ends() -> None:
