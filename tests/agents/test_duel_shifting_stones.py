@@ -15,27 +15,13 @@ from teocalli.games.shifting_stones.position import from_position
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
 from .positions import greedy_positions
-from .stones_race import LOST_IF_ENDED, WON_IF_ENDED
+from .stones import LOST_IF_ENDED, WON_IF_ENDED, redealt
 
 SMALL = "duel:worlds=6,candidates=6"
 
 
 def _turn(agent: DuelAgent, state: ShiftingStonesState, player: int) -> list[str]:
     return [str(a) for a in [agent.act(state, player), *agent._plan]]
-
-
-def _redealt(state: ShiftingStonesState, player: int, seed: int) -> ShiftingStonesState:
-    """The same position for `player` with the opponent's hand and the deck order dealt again
-    (and the reshuffle generator changed)."""
-    other = state.clone()
-    assert isinstance(other, ShiftingStonesState)
-    unknown = other.deck + other.hands[1 - player]
-    Rng(seed).shuffle(unknown)
-    k = len(other.hands[1 - player])
-    other.hands[1 - player] = sorted(unknown[:k])
-    other.deck = unknown[k:]
-    other.rng = Rng(seed + 1)
-    return other
 
 
 def test_duel_bot_uses_only_what_the_player_knows() -> None:
@@ -46,7 +32,7 @@ def test_duel_bot_uses_only_what_the_player_knows() -> None:
     assert len(positions) >= 4
     for state, player in positions:
         assert isinstance(state, ShiftingStonesState)
-        other = _redealt(state, player, 11)
+        other = redealt(state, player, 11)
         assert other.view(player) == state.view(player)
         assert (other.deck, other.hands) != (state.deck, state.hands)
         assert unseen_cards(other, player) == unseen_cards(state, player)

@@ -17,7 +17,7 @@ from teocalli.games.shifting_stones.position import from_position
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
 from .positions import greedy_positions
-from .stones_race import LOST_IF_ENDED
+from .stones import LOST_IF_ENDED, redealt
 
 
 def _positions(seeds: range) -> list[tuple[ShiftingStonesState, int]]:
@@ -163,22 +163,6 @@ def test_a_turn_replaces_the_greedy_one_only_on_evidence() -> None:
     assert str(eager.act(state, 1)) != "score 21"
 
 
-def _redealt(state: ShiftingStonesState, player: int, seed: int) -> ShiftingStonesState:
-    """The same position for `player` with what it cannot see dealt again: the other hands and
-    the deck (same sizes), and the reshuffle generator."""
-    other = state.clone()
-    assert isinstance(other, ShiftingStonesState)
-    unknown = other.deck + [c for p, h in enumerate(other.hands) if p != player for c in h]
-    Rng(seed).shuffle(unknown)
-    for p, hand in enumerate(other.hands):
-        if p != player:
-            other.hands[p] = sorted(unknown[: len(hand)])
-            unknown = unknown[len(hand) :]
-    other.deck = unknown
-    other.rng = Rng(seed + 1)
-    return other
-
-
 @pytest.mark.parametrize("spec", ["ismcts:iterations=60", "ismcts:iterations=60,depth=0,width=24"])
 def test_two_player_search_uses_only_what_the_player_knows(spec: str) -> None:
     """Two worlds that differ only in the opponent's hand and the deck order give the same turn."""
@@ -186,7 +170,7 @@ def test_two_player_search_uses_only_what_the_player_knows(spec: str) -> None:
     assert len(positions) >= 4
     for state, player in positions:
         assert isinstance(state, ShiftingStonesState)
-        other = _redealt(state, player, 11)
+        other = redealt(state, player, 11)
         assert other.view(player) == state.view(player)
         assert (other.deck, other.hands) != (state.deck, state.hands)
         turns = []
