@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from teocalli.core import State
 from teocalli.games.shifting_stones.actions import (
     END_INDEX,
     FLIP_BASE,
@@ -43,17 +44,22 @@ from teocalli.games.shifting_stones.components import (
 )
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
-from .base import Array, Encoder, FloatView, Layout, Memo, one_hot, scaled
+from .base import Array, Encoder, FloatView, Layout, Mask, Memo, one_hot, scaled
 
 _GRID_SIZE = CELLS * len(SYMBOLS)
 _CELL_OFFSETS = tuple(c * len(SYMBOLS) for c in range(CELLS))
 _ZEROS = np.zeros(max(NUM_CARDS, _GRID_SIZE), np.float32).data
 _SWAPS = len(SWAPS)
-_ONES_SWAPS, _ONES_CELLS = b"\x01" * _SWAPS, b"\x01" * CELLS
-_TENTHS = tuple(scaled(k, 10) for k in range(11))
-_QUARTERS = tuple(scaled(k, 4) for k in range(5))
-"""`scaled(k, 10)` and `scaled(k, 4)` by k, clipped counts looked up (the view encoding's
-values exactly)."""
+_TENTHS = tuple(scaled(k, 10) for k in range(NUM_CARDS + 1))
+_QUARTERS = tuple(scaled(k, 4) for k in range(NUM_CARDS + 1))
+"""`scaled(k, 10)` and `scaled(k, 4)` by count k, looked up (the view encoding's values
+exactly)."""
+_SHIFTS = (0, *(SHIFT_BASE + (card - 1) * _SWAPS for card in range(1, NUM_CARDS + 1)))
+_FLIPS = (0, *(FLIP_BASE + (card - 1) * CELLS for card in range(1, NUM_CARDS + 1)))
+"""By card id: the first id of its 12 shifts, of its 9 flips."""
+_ONES_SWAPS, _ONES_CELLS = np.ones(_SWAPS, np.int8).data, np.ones(CELLS, np.int8).data
+_NO_SWAPS, _NO_CELLS = np.zeros(_SWAPS, np.int8).data, np.zeros(CELLS, np.int8).data
+"""Runs of ones and zeros to mark a card's shifts or flips in a mask (its format, int8)."""
 
 
 class ShiftingStonesEncoder(Encoder):
@@ -75,6 +81,12 @@ class ShiftingStonesEncoder(Encoder):
         self.f_skipped = layout.add("skipped_last_turn", n, "last turn was a skip")
         self.f_strikes = layout.add("strikes", 1, "solo: strikes / 4")
         self.f_hand = layout.add("hand", NUM_CARDS, "the observer's hand")
+        self._grid, self._acted = self.f_grid.start, self.f_acted.start
+        self._scored_now, self._sizes = self.f_scored_now.start, self.f_hand_sizes.start
+        self._deck, self._discard = self.f_deck.start, self.f_discard.start
+        self._scored, self._points = self.f_scored.start, self.f_points.start
+        self._hand = self.f_hand.start
+        self._masks: dict[int, tuple[Mask, Any, Memo]] = {}
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         cells = [tok for row in state["grid"].split("/") for tok in row.split()]
@@ -109,38 +121,54 @@ class ShiftingStonesEncoder(Encoder):
     def _observe(
         self, state: ShiftingStonesState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
-        n = self.num_players
+        """A step of random play changes one or two grid cells, one card of the mover's hand,
+        one discard, `acted` and a hand size: those are written one value at a time, each
+        field compared with the engine value it was last written from (memoryview slices cost
+        five item writes, so runs are cleared only on a full rewrite)."""
         grid = state.grid
-        if memo.get("grid") != grid:
+        old = memo.get("grid")
+        if old != grid:
+            start = self._grid
+            if old is None:  # first write: the whole field
+                mv[start : start + _GRID_SIZE] = _ZEROS[:_GRID_SIZE]
+                for offset, symbol in zip(_CELL_OFFSETS, grid, strict=True):
+                    mv[start + offset + symbol] = 1.0
+            else:  # the cells that changed
+                for offset, was, symbol in zip(_CELL_OFFSETS, old, grid, strict=True):
+                    if was != symbol:
+                        mv[start + offset + was] = 0.0
+                        mv[start + offset + symbol] = 1.0
             memo["grid"] = grid.copy()
-            start = self.f_grid.start
-            mv[start : start + _GRID_SIZE] = _ZEROS[:_GRID_SIZE]
-            for offset, symbol in zip(_CELL_OFFSETS, grid, strict=True):
-                mv[start + offset + symbol] = 1.0
-        turn = self.f_turn.start
-        mv[turn : turn + n] = _ZEROS[:n]
-        mv[turn + state.turn] = 1.0
-        rounds = state.turns // n
-        limit = self._round_limit
-        mv[self.f_round.start] = rounds / limit if rounds < limit else 1.0
-        mv[self.f_acted.start] = 1.0 if state.acted else 0.0
-        mv[self.f_scored_now.start] = _QUARTERS[min(state.turn_scored, 4)]
-        sizes = self.f_hand_sizes.start
+        # whose turn, the round, the skips and the strikes change only when a turn ends
+        turns, last_skip, strikes = state.turns, state.last_skip, state.strikes
+        if (
+            memo.get("turns") != turns
+            or memo.get("last_skip") != last_skip
+            or memo.get("strikes") != strikes
+        ):
+            memo["turns"], memo["last_skip"], memo["strikes"] = turns, last_skip.copy(), strikes
+            self._turn_fields(state, mv)
+        mv[self._acted] = 1.0 if state.acted else 0.0
+        mv[self._scored_now] = _QUARTERS[state.turn_scored]
+        sizes = self._sizes
         for p, hand in enumerate(state.hands):
-            mv[sizes + p] = _TENTHS[min(len(hand), 10)]
-        mv[self.f_deck.start] = len(state.deck) / NUM_CARDS
+            mv[sizes + p] = _TENTHS[len(hand)]
+        mv[self._deck] = len(state.deck) / NUM_CARDS
         discard = state.discard
         old = memo.get("discard")
         if old != discard:
-            memo["discard"] = discard.copy()
-            start = self.f_discard.start - 1  # card id k at start + k
-            if old is not None and len(old) < len(discard) and old == discard[: len(old)]:
-                cards = discard[len(old) :]  # only new discards: set them
+            start = self._discard - 1  # card id k at start + k
+            count = len(old) if old is not None else len(discard)
+            if old is not None and count < len(discard):
+                old.extend(discard[count:])  # the last written pile and the new discards
+            if old == discard:  # it continues the pile last written: set the new ones
+                for card in discard[count:]:
+                    mv[start + card] = 1.0
             else:
                 mv[start + 1 : start + 1 + NUM_CARDS] = _ZEROS[:NUM_CARDS]
-                cards = discard
-            for card in cards:
-                mv[start + card] = 1.0
+                for card in discard:
+                    mv[start + card] = 1.0
+            memo["discard"] = discard.copy()
         scored = state.scored
         old_rows = memo.get("scored")
         if old_rows != scored:
@@ -148,34 +176,76 @@ class ShiftingStonesEncoder(Encoder):
             for p, cards in enumerate(scored):
                 if old_rows is not None and old_rows[p] == cards:
                     continue
-                self._cards(mv, self.f_scored.start + p * NUM_CARDS, cards)
+                self._cards(mv, self._scored + p * NUM_CARDS, cards)
                 points = sum(POINTS[c] for c in cards)
-                mv[self.f_points.start + p] = points / 100 if points < 100 else 1.0
+                mv[self._points + p] = points / 100 if points < 100 else 1.0
+        hand = state.hands[player]
+        old = memo.get("hand")
+        if old != hand:
+            start = self._hand - 1  # card id k at start + k
+            if old is None:
+                self._cards(mv, self._hand, hand)
+            else:  # a step plays or draws a few cards: clear the gone, set the present
+                for card in old:
+                    if card not in hand:
+                        mv[start + card] = 0.0
+                for card in hand:
+                    mv[start + card] = 1.0
+            memo["hand"] = hand.copy()
+
+    def _turn_fields(self, state: ShiftingStonesState, mv: FloatView) -> None:
+        """Whose turn, the round, the skips of the last turns and the solo strikes."""
+        n = self.num_players
+        turn = self.f_turn.start
+        mv[turn : turn + n] = _ZEROS[:n]
+        mv[turn + state.turn] = 1.0
+        rounds, limit = state.turns // n, self._round_limit
+        mv[self.f_round.start] = rounds / limit if rounds < limit else 1.0
         skipped = self.f_skipped.start
         for p, skip in enumerate(state.last_skip):
             mv[skipped + p] = 1.0 if skip else 0.0
         mv[self.f_strikes.start] = _QUARTERS[min(state.strikes, 4)] if n == 1 else 0.0
-        hand = state.hands[player]
-        if memo.get("hand") != hand:
-            memo["hand"] = hand.copy()
-            self._cards(mv, self.f_hand.start, hand)
 
-    def mark_legal(self, state: ShiftingStonesState, player: int, marks: bytearray) -> None:
-        """The ids of `legal_action_ints` from the same tables, without listing them: the
-        scorable cards (the engine's `scorable`, kept for `legal_actions` of the same step),
-        each hand card's 12 shifts and 9 flips (two runs of ids: one slice write each), end,
-        and skip when allowed. A list of ~100 ids costs more to build and mark than the
-        engine's whole step."""
-        for card in state.scorable(player):
-            marks[SCORE_BASE + card - 1] = 1
-        for card in state.hands[player]:
-            shift = SHIFT_BASE + (card - 1) * _SWAPS
-            marks[shift : shift + _SWAPS] = _ONES_SWAPS
-            flip = FLIP_BASE + (card - 1) * CELLS
-            marks[flip : flip + CELLS] = _ONES_CELLS
-        marks[END_INDEX] = 1
-        if state.can_skip(player):
-            marks[SKIP_INDEX] = 1
+    def mask(self, state: State, player: int) -> Mask:
+        """The ids of `legal_action_ints`, kept per player in an int8 array and changed where
+        the engine's values changed since it was last marked: each card that left or joined
+        the hand (its 12 shifts and 9 flips, two runs of ids), the scorable cards (the
+        engine's `scorable`, kept for `legal_actions` of the same step), and skip (end is
+        always legal); handed out as a copy. Listing and marking some hundred ids afresh costs
+        more than the engine's whole step."""
+        assert isinstance(state, ShiftingStonesState)
+        if state.ended is not None or state.turn != player:
+            return np.zeros(self.game.num_distinct_actions, np.int8)
+        entry = self._masks.get(player)
+        if entry is None:
+            marks = np.zeros(self.game.num_distinct_actions, np.int8)
+            marks[END_INDEX] = 1
+            entry = self._masks[player] = (marks, marks.data, {})
+        marks, mb, memo = entry
+        hand = state.hands[player]
+        old = memo.get("hand", ())
+        if old != hand:
+            for card in old:
+                if card not in hand:
+                    shift, flip = _SHIFTS[card], _FLIPS[card]
+                    mb[shift : shift + _SWAPS] = _NO_SWAPS
+                    mb[flip : flip + CELLS] = _NO_CELLS
+            for card in hand:
+                if card not in old:
+                    shift, flip = _SHIFTS[card], _FLIPS[card]
+                    mb[shift : shift + _SWAPS] = _ONES_SWAPS
+                    mb[flip : flip + CELLS] = _ONES_CELLS
+            memo["hand"] = hand.copy()
+        scorable = state.scorable(player)  # the state's own list, replaced when it changes
+        old = memo.get("scorable", ())
+        if old is not scorable:
+            for card in old:
+                mb[SCORE_BASE - 1 + card] = 0
+            for card in scorable:
+                mb[SCORE_BASE - 1 + card] = 1
+            memo["scorable"] = scorable
+        mb[SKIP_INDEX] = 0 if state.acted or state.last_skip[player] else 1
+        return marks.copy()
 
     @staticmethod
     def _cards(mv: FloatView, start: int, cards: list[int]) -> None:
