@@ -120,6 +120,47 @@ def test_observe_from_the_engine_equals_the_view_encoding(
             assert np.flatnonzero(mask).tolist() == sorted(state.legal_action_ints(player))
 
 
+INCREMENTAL = [c for c in CONFIGS if encoder_class(c.values[0]).incremental]
+
+
+@pytest.mark.parametrize(("name", "options"), INCREMENTAL)
+def test_observe_follows_the_states_it_observed_as_they_are_played(
+    name: str, options: dict[str, Any]
+) -> None:
+    """The adapters observe the very state object they play, some steps on each time: an
+    encoder may bring its buffer up to date from the steps applied since (Shifting Stones
+    replays them). Two deals played in turn on their own state objects, each player observed
+    after random gaps (none, one step, a turn, more than a dozen steps), twice at a step now
+    and then, and at the end: always exactly the view encoding, and the mask the legal ids."""
+    game = teocalli.load(name, **options)
+    encoder = encoder_for(game)
+    rng = Rng(5)
+    states = [game.new_state(seed) for seed in (21, 22)]
+    observed = 0
+    while True:
+        live = [s for s in states if not s.is_terminal()]
+        for state in states:
+            for player in range(game.num_players):
+                if live and rng.randrange(4) != 0:
+                    continue
+                for _ in range(1 + (rng.randrange(5) == 0)):
+                    expected = encoder.encode(state.view(player))
+                    assert np.array_equal(encoder.observe(state, player), expected), (
+                        f"deal {state.seed}, step {len(state.history)}, player {player}"
+                    )
+                    legal = sorted(state.legal_action_ints(player))
+                    assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
+                    observed += 1
+        if not live:
+            break
+        for state in live:
+            movers = state.to_move()
+            player = movers[rng.randrange(len(movers))]
+            actions = state.legal_actions(player)
+            state.apply(actions[rng.randrange(len(actions))], player)
+    assert observed >= 10
+
+
 # Games whose ids name fixed actions (Stack Back's name bins of poses decoded in the position,
 # and its mask is tested with the game).
 FIXED_IDS = [c for c in CONFIGS if not teocalli.load(c.values[0], **c.values[1]).positional_ids]

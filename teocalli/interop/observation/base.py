@@ -59,7 +59,7 @@ ZEROS = np.zeros(1024, np.float32).data
 (for runs up to 1024 long)."""
 
 _DECISIONS = ("turn", "simultaneous", "race")
-_MOVERS, _DECISION = "header movers", "header decision"
+HEADER_MOVERS, _DECISION = "header movers", "header decision"
 """Memo keys: the movers and the decision the header was last written for (movers None: the
 header must be rewritten, as after the end's)."""
 _TURN, _SIMULTANEOUS = Decision(_DECISIONS[0]), Decision(_DECISIONS[1])
@@ -219,7 +219,7 @@ class Encoder(ABC):
             mv[self._terminal] = 1.0
             out[self.f_result.start : self.f_result.stop] = state.returns()
             mv[self._progress] = scaled(len(state.history), self._max_length)
-            memo[_MOVERS] = None  # the header is the end's now: rewrite it at the next step
+            memo[HEADER_MOVERS] = None  # the header is the end's now: rewrite it at the next step
             self._observe(state, player, out, mv, memo)
             np.clip(out, self.low, self.high, out=out)
             return out.copy()
@@ -231,7 +231,7 @@ class Encoder(ABC):
         out, mv, memo = entry
         movers = state._to_move()
         decision = state._decision()  # by identity: an Enum's hash is a Python call
-        if memo.get(_MOVERS) != movers or memo.get(_DECISION) is not decision:
+        if memo.get(HEADER_MOVERS) != movers or memo.get(_DECISION) is not decision:
             # the header but the progress changes only with the movers or the decision
             mv[: self._header_stop] = self._zeros[: self._header_stop]
             mv[self._seat + player] = 1.0
@@ -240,7 +240,7 @@ class Encoder(ABC):
                 mv[start + p] = 1.0
             index = 0 if decision is _TURN else 1 if decision is _SIMULTANEOUS else 2
             mv[self._decision_start + index] = 1.0
-            memo[_MOVERS], memo[_DECISION] = movers, decision
+            memo[HEADER_MOVERS], memo[_DECISION] = movers, decision
         steps = len(state.history)
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         self._observe(state, player, out, mv, memo)

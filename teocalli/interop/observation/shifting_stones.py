@@ -34,6 +34,11 @@ from teocalli.games.shifting_stones.actions import (
     SCORE_BASE,
     SHIFT_BASE,
     SKIP_INDEX,
+    End,
+    Flip,
+    Score,
+    Shift,
+    Skip,
 )
 from teocalli.games.shifting_stones.components import (
     CELLS,
@@ -44,7 +49,7 @@ from teocalli.games.shifting_stones.components import (
 )
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
-from .base import Array, Encoder, FloatView, Layout, Mask, Memo, one_hot, scaled
+from .base import HEADER_MOVERS, Array, Encoder, FloatView, Layout, Mask, Memo, one_hot, scaled
 
 _GRID_SIZE = CELLS * len(SYMBOLS)
 _CELL_OFFSETS = tuple(c * len(SYMBOLS) for c in range(CELLS))
@@ -60,6 +65,9 @@ _FLIPS = (0, *(FLIP_BASE + (card - 1) * CELLS for card in range(1, NUM_CARDS + 1
 _ONES_SWAPS, _ONES_CELLS = np.ones(_SWAPS, np.int8).data, np.ones(CELLS, np.int8).data
 _NO_SWAPS, _NO_CELLS = np.zeros(_SWAPS, np.int8).data, np.zeros(CELLS, np.int8).data
 """Runs of ones and zeros to mark a card's shifts or flips in a mask (its format, int8)."""
+_REPLAY = 12
+"""At most this many steps since the last observation of the same state are replayed; more
+(another player's whole turns) are compared field by field."""
 
 
 class ShiftingStonesEncoder(Encoder):
@@ -118,13 +126,102 @@ class ShiftingStonesEncoder(Encoder):
 
     incremental = True
 
+    def observe(self, state: ShiftingStonesState, player: int) -> Array:  # type: ignore[override]
+        """The same state object a few steps on (the common case: an env observing its game)
+        is brought up to date from the steps applied since (`_replay`: they change neither the
+        movers nor the decision, so the header's progress alone), any other state by the base
+        class (its header, then `_observe`: every field compared with the engine values)."""
+        entry = self._buffers.get(player)
+        if entry is not None and state.ended is None:
+            out, mv, memo = entry
+            if memo.get("state") is state:
+                steps = len(state.history)
+                since = steps - memo["steps"]
+                if 0 <= since <= _REPLAY and self._replay(state, player, mv, memo, since):
+                    memo["steps"] = steps
+                    limit = self._max_length
+                    mv[self._progress] = steps / limit if steps < limit else 1.0
+                    return out.copy()
+        return super().observe(state, player)
+
+    def _replay(
+        self, state: ShiftingStonesState, player: int, mv: FloatView, memo: Memo, since: int
+    ) -> bool:
+        """Write what the last `since` steps of `state` changed, which the buffer holds as of
+        `since` steps ago (a state changes only through `apply`, as `State.legal_ids` assumes
+        too). A shift or a flip changes its cells, the mover's hand and the discard pile; a
+        score, the mover's hand and scored cards; an end or a skip passes the turn and draws
+        (the turn's fields, the deck, the drawer's hand, the discard pile if it was
+        reshuffled: compared by value after the steps). False (the buffer and memo consistent
+        for the steps written so far) at an action it does not know."""
+        grid, old_grid, hands = state.grid, memo["grid"], state.hands
+        start = self._grid
+        history = state.history
+        passed = drew = False  # a turn passed; the observer drew (its hand: compare by value)
+        for step in history[-1:] if since == 1 else history[len(history) - since :]:
+            action: Any = step.action
+            kind, mover = type(action), step.player
+            if kind is Shift:
+                cells: tuple[int, ...] = (action.p, action.q)
+            elif kind is Flip:
+                cells = (action.cell,)
+            elif kind is Score:
+                cells = ()
+            elif kind is End or kind is Skip:
+                passed = True
+                drew = drew or mover == player
+                mv[self._sizes + mover] = _TENTHS[len(hands[mover])]
+                continue
+            else:
+                return False
+            card = action.card
+            for c in cells:
+                was, symbol = old_grid[c], grid[c]
+                if was != symbol:
+                    mv[start + _CELL_OFFSETS[c] + was] = 0.0
+                    mv[start + _CELL_OFFSETS[c] + symbol] = 1.0
+                    old_grid[c] = symbol
+            if kind is Score:
+                row = memo["scored"][mover]
+                row.append(card)
+                mv[self._scored + mover * NUM_CARDS + card - 1] = 1.0
+                points = sum(POINTS[c] for c in row)
+                mv[self._points + mover] = points / 100 if points < 100 else 1.0
+            else:
+                memo["discard"].append(card)
+                mv[self._discard + card - 1] = 1.0
+            if mover == player and not drew:
+                memo["hand"].remove(card)
+                mv[self._hand + card - 1] = 0.0
+            mv[self._sizes + mover] = _TENTHS[len(hands[mover])]
+        mv[self._acted] = 1.0 if state.acted else 0.0
+        mv[self._scored_now] = _QUARTERS[state.turn_scored]
+        if passed:
+            self._turn_fields(state, mv, memo)
+            mv[self._deck] = len(state.deck) / NUM_CARDS
+            if memo["discard"] != state.discard:  # reshuffled into the deck
+                self._discard_pile(state.discard, mv, memo)
+            if drew:
+                self._own_hand(state.hands[player], mv, memo)
+            movers = state._to_move()  # the header's movers (the decision is always a turn)
+            to_move = self._to_move_start
+            for p in memo[HEADER_MOVERS]:
+                mv[to_move + p] = 0.0
+            for p in movers:
+                mv[to_move + p] = 1.0
+            memo[HEADER_MOVERS] = movers
+        return True
+
     def _observe(
         self, state: ShiftingStonesState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
-        """A step of random play changes one or two grid cells, one card of the mover's hand,
-        one discard, `acted` and a hand size: those are written one value at a time, each
-        field compared with the engine value it was last written from (memoryview slices cost
-        five item writes, so runs are cleared only on a full rewrite)."""
+        self._diff(state, player, mv, memo)
+        memo["state"], memo["steps"] = state, len(state.history)
+
+    def _diff(self, state: ShiftingStonesState, player: int, mv: FloatView, memo: Memo) -> None:
+        """Every field compared with the engine value it was last written from; those that
+        differ rewritten one value at a time where a step changes a few (memoryview slices
+        cost five item writes, so runs are cleared only on a full rewrite)."""
         grid = state.grid
         old = memo.get("grid")
         if old != grid:
@@ -140,14 +237,12 @@ class ShiftingStonesEncoder(Encoder):
                         mv[start + offset + symbol] = 1.0
             memo["grid"] = grid.copy()
         # whose turn, the round, the skips and the strikes change only when a turn ends
-        turns, last_skip, strikes = state.turns, state.last_skip, state.strikes
         if (
-            memo.get("turns") != turns
-            or memo.get("last_skip") != last_skip
-            or memo.get("strikes") != strikes
+            memo.get("turns") != state.turns
+            or memo.get("last_skip") != state.last_skip
+            or memo.get("strikes") != state.strikes
         ):
-            memo["turns"], memo["last_skip"], memo["strikes"] = turns, last_skip.copy(), strikes
-            self._turn_fields(state, mv)
+            self._turn_fields(state, mv, memo)
         mv[self._acted] = 1.0 if state.acted else 0.0
         mv[self._scored_now] = _QUARTERS[state.turn_scored]
         sizes = self._sizes
@@ -157,18 +252,15 @@ class ShiftingStonesEncoder(Encoder):
         discard = state.discard
         old = memo.get("discard")
         if old != discard:
-            start = self._discard - 1  # card id k at start + k
             count = len(old) if old is not None else len(discard)
             if old is not None and count < len(discard):
                 old.extend(discard[count:])  # the last written pile and the new discards
             if old == discard:  # it continues the pile last written: set the new ones
+                start = self._discard - 1  # card id k at start + k
                 for card in discard[count:]:
                     mv[start + card] = 1.0
             else:
-                mv[start + 1 : start + 1 + NUM_CARDS] = _ZEROS[:NUM_CARDS]
-                for card in discard:
-                    mv[start + card] = 1.0
-            memo["discard"] = discard.copy()
+                self._discard_pile(discard, mv, memo)
         scored = state.scored
         old_rows = memo.get("scored")
         if old_rows != scored:
@@ -179,25 +271,36 @@ class ShiftingStonesEncoder(Encoder):
                 self._cards(mv, self._scored + p * NUM_CARDS, cards)
                 points = sum(POINTS[c] for c in cards)
                 mv[self._points + p] = points / 100 if points < 100 else 1.0
-        hand = state.hands[player]
-        old = memo.get("hand")
-        if old != hand:
-            start = self._hand - 1  # card id k at start + k
-            if old is None:
-                self._cards(mv, self._hand, hand)
-            else:  # a step plays or draws a few cards: clear the gone, set the present
-                for card in old:
-                    if card not in hand:
-                        mv[start + card] = 0.0
-                for card in hand:
-                    mv[start + card] = 1.0
-            memo["hand"] = hand.copy()
+        self._own_hand(state.hands[player], mv, memo)
 
-    def _turn_fields(self, state: ShiftingStonesState, mv: FloatView) -> None:
+    def _own_hand(self, hand: list[int], mv: FloatView, memo: Memo) -> None:
+        """The observer's hand, compared with the one last written (a step plays or draws a
+        few cards: the gone cleared, the present set)."""
+        old = memo.get("hand")
+        if old == hand:
+            return
+        if old is None:
+            self._cards(mv, self._hand, hand)
+        else:
+            start = self._hand - 1  # card id k at start + k
+            for card in old:
+                if card not in hand:
+                    mv[start + card] = 0.0
+            for card in hand:
+                mv[start + card] = 1.0
+        memo["hand"] = hand.copy()
+
+    def _discard_pile(self, discard: list[int], mv: FloatView, memo: Memo) -> None:
+        """The discard pile rewritten (a new deal, a reshuffle)."""
+        self._cards(mv, self._discard, discard)
+        memo["discard"] = discard.copy()
+
+    def _turn_fields(self, state: ShiftingStonesState, mv: FloatView, memo: Memo) -> None:
         """Whose turn, the round, the skips of the last turns and the solo strikes."""
         n = self.num_players
         turn = self.f_turn.start
-        mv[turn : turn + n] = _ZEROS[:n]
+        for p in range(n):
+            mv[turn + p] = 0.0
         mv[turn + state.turn] = 1.0
         rounds, limit = state.turns // n, self._round_limit
         mv[self.f_round.start] = rounds / limit if rounds < limit else 1.0
@@ -205,6 +308,8 @@ class ShiftingStonesEncoder(Encoder):
         for p, skip in enumerate(state.last_skip):
             mv[skipped + p] = 1.0 if skip else 0.0
         mv[self.f_strikes.start] = _QUARTERS[min(state.strikes, 4)] if n == 1 else 0.0
+        memo["turns"], memo["last_skip"] = state.turns, state.last_skip.copy()
+        memo["strikes"] = state.strikes
 
     def mask(self, state: State, player: int) -> Mask:
         """The ids of `legal_action_ints`, kept per player in an int8 array and changed where
