@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 
-from teocalli.core import State
 from teocalli.games.shifting_stones.actions import (
     END_INDEX,
     FLIP_BASE,
@@ -49,7 +48,7 @@ from teocalli.games.shifting_stones.components import (
 )
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
-from .base import HEADER_MOVERS, Array, Encoder, FloatView, Layout, Mask, Memo, one_hot, scaled
+from .base import Array, Encoder, FloatView, Layout, Mask, Memo, one_hot, scaled
 
 _GRID_SIZE = CELLS * len(SYMBOLS)
 _CELL_OFFSETS = tuple(c * len(SYMBOLS) for c in range(CELLS))
@@ -65,6 +64,8 @@ _FLIPS = (0, *(FLIP_BASE + (card - 1) * CELLS for card in range(1, NUM_CARDS + 1
 _ONES_SWAPS, _ONES_CELLS = np.ones(_SWAPS, np.int8).data, np.ones(CELLS, np.int8).data
 _NO_SWAPS, _NO_CELLS = np.zeros(_SWAPS, np.int8).data, np.zeros(CELLS, np.int8).data
 """Runs of ones and zeros to mark a card's shifts or flips in a mask (its format, int8)."""
+_PAID = frozenset((Shift, Flip, Score))
+"""The actions that take one card from the mover's hand and nothing else from it."""
 _REPLAY = 12
 """At most this many steps since the last observation of the same state are replayed; more
 (another player's whole turns) are compared field by field."""
@@ -94,7 +95,12 @@ class ShiftingStonesEncoder(Encoder):
         self._deck, self._discard = self.f_deck.start, self.f_discard.start
         self._scored, self._points = self.f_scored.start, self.f_points.start
         self._hand = self.f_hand.start
+        self._cells = tuple(self._grid + offset for offset in _CELL_OFFSETS)
         self._masks: dict[int, tuple[Mask, Any, Memo]] = {}
+        shared = np.zeros(layout.size, np.float32)
+        shared[self.f_decision.start] = 1.0  # a turn, always (the end is not observed here)
+        self._shared: tuple[Array, FloatView, Memo] = (shared, shared.data, {})
+        """The observation without seat and hand, and the engine values it was written from."""
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         cells = [tok for row in state["grid"].split("/") for tok in row.split()]
@@ -127,73 +133,98 @@ class ShiftingStonesEncoder(Encoder):
     incremental = True
 
     def observe(self, state: ShiftingStonesState, player: int) -> Array:  # type: ignore[override]
-        """The same state object a few steps on (the common case: an env observing its game)
-        is brought up to date from the steps applied since (`_replay`: they change neither the
-        movers nor the decision, so the header's progress alone), any other state by the base
-        class (its header, then `_observe`: every field compared with the engine values)."""
-        entry = self._buffers.get(player)
-        if entry is not None and state.ended is None:
-            out, mv, memo = entry
-            if memo.get("state") is state:
-                steps = len(state.history)
-                since = steps - memo["steps"]
-                if 0 <= since <= _REPLAY and self._replay(state, player, mv, memo, since):
-                    memo["steps"] = steps
-                    limit = self._max_length
-                    mv[self._progress] = steps / limit if steps < limit else 1.0
-                    return out.copy()
-        return super().observe(state, player)
+        """Everything but the seat and the hand is the same for every observer of a position,
+        so one buffer holds it, brought up to date for whoever observes (`_public`); the copy
+        handed out gets the observer's seat and hand (a few cards) written in. The end (its
+        view shows every hand) is the base class's."""
+        if state.ended is not None:
+            return super().observe(state, player)
+        obs = self._public(state).copy()
+        ov: FloatView = obs.data
+        ov[self._seat + player] = 1.0
+        start = self._hand - 1  # card id k at start + k
+        for card in state.hands[player]:
+            ov[start + card] = 1.0
+        return obs
 
-    def _replay(
-        self, state: ShiftingStonesState, player: int, mv: FloatView, memo: Memo, since: int
-    ) -> bool:
-        """Write what the last `since` steps of `state` changed, which the buffer holds as of
-        `since` steps ago (a state changes only through `apply`, as `State.legal_ids` assumes
-        too). A shift or a flip changes its cells, the mover's hand and the discard pile; a
-        score, the mover's hand and scored cards; an end or a skip passes the turn and draws
-        (the turn's fields, the deck, the drawer's hand, the discard pile if it was
-        reshuffled: compared by value after the steps). False (the buffer and memo consistent
-        for the steps written so far) at an action it does not know."""
-        grid, old_grid, hands = state.grid, memo["grid"], state.hands
-        start = self._grid
+    def _public(self, state: ShiftingStonesState) -> Array:
+        """The shared buffer (seat and hand zero) at `state`: the same state object a few steps
+        on (an env observing its game, whoever the observer: usually one step) brought up to
+        date from the steps applied since (one shift or flip inline, else `_replay`), any other
+        state by comparing every field with the engine values (`_diff`)."""
+        out, mv, memo = self._shared
         history = state.history
-        passed = drew = False  # a turn passed; the observer drew (its hand: compare by value)
-        for step in history[-1:] if since == 1 else history[len(history) - since :]:
+        steps = len(history)
+        if memo.get("state") is state:
+            since = steps - memo["steps"]
+            if since == 1:  # the common case, inline: one shift or flip since
+                step = history[-1]
+                action: Any = step.action
+                kind = type(action)
+                if kind is Shift or kind is Flip:
+                    grid, old_grid, cells = state.grid, memo["grid"], self._cells
+                    for c in (action.p, action.q) if kind is Shift else (action.cell,):
+                        was, symbol = old_grid[c], grid[c]
+                        if was != symbol:
+                            mv[cells[c] + was] = 0.0
+                            mv[cells[c] + symbol] = 1.0
+                            old_grid[c] = symbol
+                    card, mover = action.card, step.player
+                    memo["discard"].append(card)
+                    mv[self._discard + card - 1] = 1.0
+                    mv[self._sizes + mover] = _TENTHS[len(state.hands[mover])]
+                    mv[self._acted] = 1.0
+                    since = 0
+            if since and not (0 < since <= _REPLAY and self._replay(state, mv, memo, since)):
+                self._diff(state, mv, memo)
+        else:
+            self._diff(state, mv, memo)
+            memo["state"] = state
+        memo["steps"] = steps
+        limit = self._max_length
+        mv[self._progress] = steps / limit if steps < limit else 1.0
+        return out
+
+    def _replay(self, state: ShiftingStonesState, mv: FloatView, memo: Memo, since: int) -> bool:
+        """Write what the last `since` steps of `state` changed, which the shared buffer holds
+        as of `since` steps ago (a state changes only through `apply`, as `State.legal_ids`
+        assumes too). A shift or a flip changes its cells, the mover's hand size and the
+        discard pile; a score, the mover's hand size and scored cards; an end or a skip passes
+        the turn and draws (the turn's fields, the deck, the discard pile if it was reshuffled:
+        compared by value after the steps). False (the buffer and memo consistent for the
+        steps written so far) at an action it does not know."""
+        grid, old_grid, hands, cells = state.grid, memo["grid"], state.hands, self._cells
+        history = state.history
+        passed = False
+        for step in history[len(history) - since :]:
             action: Any = step.action
             kind, mover = type(action), step.player
+            mv[self._sizes + mover] = _TENTHS[len(hands[mover])]
             if kind is Shift:
-                cells: tuple[int, ...] = (action.p, action.q)
+                changed: tuple[int, ...] = (action.p, action.q)
             elif kind is Flip:
-                cells = (action.cell,)
+                changed = (action.cell,)
             elif kind is Score:
-                cells = ()
-            elif kind is End or kind is Skip:
-                passed = True
-                drew = drew or mover == player
-                mv[self._sizes + mover] = _TENTHS[len(hands[mover])]
-                continue
-            else:
-                return False
-            card = action.card
-            for c in cells:
-                was, symbol = old_grid[c], grid[c]
-                if was != symbol:
-                    mv[start + _CELL_OFFSETS[c] + was] = 0.0
-                    mv[start + _CELL_OFFSETS[c] + symbol] = 1.0
-                    old_grid[c] = symbol
-            if kind is Score:
+                card = action.card
                 row = memo["scored"][mover]
                 row.append(card)
                 mv[self._scored + mover * NUM_CARDS + card - 1] = 1.0
                 points = sum(POINTS[c] for c in row)
                 mv[self._points + mover] = points / 100 if points < 100 else 1.0
+                continue
+            elif kind is End or kind is Skip:
+                passed = True
+                continue
             else:
-                memo["discard"].append(card)
-                mv[self._discard + card - 1] = 1.0
-            if mover == player and not drew:
-                memo["hand"].remove(card)
-                mv[self._hand + card - 1] = 0.0
-            mv[self._sizes + mover] = _TENTHS[len(hands[mover])]
+                return False
+            for c in changed:
+                was, symbol = old_grid[c], grid[c]
+                if was != symbol:
+                    mv[cells[c] + was] = 0.0
+                    mv[cells[c] + symbol] = 1.0
+                    old_grid[c] = symbol
+            memo["discard"].append(action.card)
+            mv[self._discard + action.card - 1] = 1.0
         mv[self._acted] = 1.0 if state.acted else 0.0
         mv[self._scored_now] = _QUARTERS[state.turn_scored]
         if passed:
@@ -201,40 +232,25 @@ class ShiftingStonesEncoder(Encoder):
             mv[self._deck] = len(state.deck) / NUM_CARDS
             if memo["discard"] != state.discard:  # reshuffled into the deck
                 self._discard_pile(state.discard, mv, memo)
-            if drew:
-                self._own_hand(state.hands[player], mv, memo)
-            movers = state._to_move()  # the header's movers (the decision is always a turn)
-            to_move = self._to_move_start
-            for p in memo[HEADER_MOVERS]:
-                mv[to_move + p] = 0.0
-            for p in movers:
-                mv[to_move + p] = 1.0
-            memo[HEADER_MOVERS] = movers
         return True
 
-    def _observe(
-        self, state: ShiftingStonesState, player: int, out: Array, mv: FloatView, memo: Memo
-    ) -> None:
-        self._diff(state, player, mv, memo)
-        memo["state"], memo["steps"] = state, len(state.history)
-
-    def _diff(self, state: ShiftingStonesState, player: int, mv: FloatView, memo: Memo) -> None:
+    def _diff(self, state: ShiftingStonesState, mv: FloatView, memo: Memo) -> None:
         """Every field compared with the engine value it was last written from; those that
         differ rewritten one value at a time where a step changes a few (memoryview slices
         cost five item writes, so runs are cleared only on a full rewrite)."""
         grid = state.grid
         old = memo.get("grid")
         if old != grid:
-            start = self._grid
             if old is None:  # first write: the whole field
+                start = self._grid
                 mv[start : start + _GRID_SIZE] = _ZEROS[:_GRID_SIZE]
                 for offset, symbol in zip(_CELL_OFFSETS, grid, strict=True):
                     mv[start + offset + symbol] = 1.0
             else:  # the cells that changed
-                for offset, was, symbol in zip(_CELL_OFFSETS, old, grid, strict=True):
+                for cell, was, symbol in zip(self._cells, old, grid, strict=True):
                     if was != symbol:
-                        mv[start + offset + was] = 0.0
-                        mv[start + offset + symbol] = 1.0
+                        mv[cell + was] = 0.0
+                        mv[cell + symbol] = 1.0
             memo["grid"] = grid.copy()
         # whose turn, the round, the skips and the strikes change only when a turn ends
         if (
@@ -271,24 +287,6 @@ class ShiftingStonesEncoder(Encoder):
                 self._cards(mv, self._scored + p * NUM_CARDS, cards)
                 points = sum(POINTS[c] for c in cards)
                 mv[self._points + p] = points / 100 if points < 100 else 1.0
-        self._own_hand(state.hands[player], mv, memo)
-
-    def _own_hand(self, hand: list[int], mv: FloatView, memo: Memo) -> None:
-        """The observer's hand, compared with the one last written (a step plays or draws a
-        few cards: the gone cleared, the present set)."""
-        old = memo.get("hand")
-        if old == hand:
-            return
-        if old is None:
-            self._cards(mv, self._hand, hand)
-        else:
-            start = self._hand - 1  # card id k at start + k
-            for card in old:
-                if card not in hand:
-                    mv[start + card] = 0.0
-            for card in hand:
-                mv[start + card] = 1.0
-        memo["hand"] = hand.copy()
 
     def _discard_pile(self, discard: list[int], mv: FloatView, memo: Memo) -> None:
         """The discard pile rewritten (a new deal, a reshuffle)."""
@@ -296,12 +294,13 @@ class ShiftingStonesEncoder(Encoder):
         memo["discard"] = discard.copy()
 
     def _turn_fields(self, state: ShiftingStonesState, mv: FloatView, memo: Memo) -> None:
-        """Whose turn, the round, the skips of the last turns and the solo strikes."""
+        """Whose turn (and so the header's mover), the round, the skips of the last turns and
+        the solo strikes."""
         n = self.num_players
-        turn = self.f_turn.start
+        turn, to_move = self.f_turn.start, self._to_move_start
         for p in range(n):
-            mv[turn + p] = 0.0
-        mv[turn + state.turn] = 1.0
+            mv[turn + p] = mv[to_move + p] = 0.0
+        mv[turn + state.turn] = mv[to_move + state.turn] = 1.0
         rounds, limit = state.turns // n, self._round_limit
         mv[self.f_round.start] = rounds / limit if rounds < limit else 1.0
         skipped = self.f_skipped.start
@@ -311,36 +310,53 @@ class ShiftingStonesEncoder(Encoder):
         memo["turns"], memo["last_skip"] = state.turns, state.last_skip.copy()
         memo["strikes"] = state.strikes
 
-    def mask(self, state: State, player: int) -> Mask:
+    def mask(self, state: ShiftingStonesState, player: int) -> Mask:  # type: ignore[override]
         """The ids of `legal_action_ints`, kept per player in an int8 array and changed where
         the engine's values changed since it was last marked: each card that left or joined
-        the hand (its 12 shifts and 9 flips, two runs of ids), the scorable cards (the
-        engine's `scorable`, kept for `legal_actions` of the same step), and skip (end is
-        always legal); handed out as a copy. Listing and marking some hundred ids afresh costs
-        more than the engine's whole step."""
-        assert isinstance(state, ShiftingStonesState)
+        the hand (its 12 shifts and 9 flips, two runs of ids: the card the player's last step
+        paid with or scored, when the mask was marked the step before on the same state; else
+        the hand compared with the one last marked), the scorable cards (the engine's
+        `scorable`, kept for `legal_actions` of the same step), and skip (end is always
+        legal); handed out as a copy. Listing and marking some hundred ids afresh costs more
+        than the engine's whole step."""
         if state.ended is not None or state.turn != player:
             return np.zeros(self.game.num_distinct_actions, np.int8)
         entry = self._masks.get(player)
         if entry is None:
             marks = np.zeros(self.game.num_distinct_actions, np.int8)
             marks[END_INDEX] = 1
-            entry = self._masks[player] = (marks, marks.data, {})
+            entry = self._masks[player] = (marks, marks.data, {"hand": []})
         marks, mb, memo = entry
-        hand = state.hands[player]
-        old = memo.get("hand", ())
-        if old != hand:
-            for card in old:
-                if card not in hand:
-                    shift, flip = _SHIFTS[card], _FLIPS[card]
-                    mb[shift : shift + _SWAPS] = _NO_SWAPS
-                    mb[flip : flip + CELLS] = _NO_CELLS
-            for card in hand:
-                if card not in old:
-                    shift, flip = _SHIFTS[card], _FLIPS[card]
-                    mb[shift : shift + _SWAPS] = _ONES_SWAPS
-                    mb[flip : flip + CELLS] = _ONES_CELLS
-            memo["hand"] = hand.copy()
+        history = state.history
+        steps = len(history)
+        step = history[-1] if history else None
+        if (
+            memo.get("state") is state
+            and memo["steps"] == steps - 1
+            and step is not None
+            and step.player == player
+            and type(step.action) in _PAID
+        ):  # the last step played a card: unmark it
+            card = step.action.card  # type: ignore[attr-defined]
+            memo["hand"].remove(card)
+            shift, flip = _SHIFTS[card], _FLIPS[card]
+            mb[shift : shift + _SWAPS] = _NO_SWAPS
+            mb[flip : flip + CELLS] = _NO_CELLS
+        else:
+            hand, old = state.hands[player], memo["hand"]
+            if old != hand:
+                for card in old:
+                    if card not in hand:
+                        shift, flip = _SHIFTS[card], _FLIPS[card]
+                        mb[shift : shift + _SWAPS] = _NO_SWAPS
+                        mb[flip : flip + CELLS] = _NO_CELLS
+                for card in hand:
+                    if card not in old:
+                        shift, flip = _SHIFTS[card], _FLIPS[card]
+                        mb[shift : shift + _SWAPS] = _ONES_SWAPS
+                        mb[flip : flip + CELLS] = _ONES_CELLS
+                memo["hand"] = hand.copy()
+        memo["state"], memo["steps"] = state, steps
         scorable = state.scorable(player)  # the state's own list, replaced when it changes
         old = memo.get("scorable", ())
         if old is not scorable:
