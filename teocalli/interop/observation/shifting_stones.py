@@ -99,8 +99,12 @@ class ShiftingStonesEncoder(Encoder):
         self._masks: dict[int, tuple[Mask, Any, Memo]] = {}
         shared = np.zeros(layout.size, np.float32)
         shared[self.f_decision.start] = 1.0  # a turn, always (the end is not observed here)
-        self._shared: tuple[Array, FloatView, Memo] = (shared, shared.data, {})
-        """The observation without seat and hand, and the engine values it was written from."""
+        self._shared: tuple[Array, FloatView, Memo] = (
+            shared,
+            shared.data,
+            {"seat": None, "hand": []},
+        )
+        """The observation last handed out, and the engine values it was written from."""
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         cells = [tok for row in state["grid"].split("/") for tok in row.split()]
@@ -134,24 +138,15 @@ class ShiftingStonesEncoder(Encoder):
 
     def observe(self, state: ShiftingStonesState, player: int) -> Array:  # type: ignore[override]
         """Everything but the seat and the hand is the same for every observer of a position,
-        so one buffer holds it, brought up to date for whoever observes (`_public`); the copy
-        handed out gets the observer's seat and hand (a few cards) written in. The end (its
-        view shows every hand) is the base class's."""
+        so one buffer holds the observation of a position for one observer (the last one: in
+        an env, the player to move, who keeps the turn for several steps), handed out as a
+        copy. The same state object a few steps on (an env observing its game, whoever the
+        observer: usually one step) is brought up to date from the steps applied since (one
+        shift or flip inline, else `_replay`), any other state by comparing every field with
+        the engine values (`_diff`); the seat and hand of another observer are swapped in.
+        The end (its view shows every hand) is the base class's."""
         if state.ended is not None:
             return super().observe(state, player)
-        obs = self._public(state).copy()
-        ov: FloatView = obs.data
-        ov[self._seat + player] = 1.0
-        start = self._hand - 1  # card id k at start + k
-        for card in state.hands[player]:
-            ov[start + card] = 1.0
-        return obs
-
-    def _public(self, state: ShiftingStonesState) -> Array:
-        """The shared buffer (seat and hand zero) at `state`: the same state object a few steps
-        on (an env observing its game, whoever the observer: usually one step) brought up to
-        date from the steps applied since (one shift or flip inline, else `_replay`), any other
-        state by comparing every field with the engine values (`_diff`)."""
         out, mv, memo = self._shared
         history = state.history
         steps = len(history)
@@ -174,6 +169,9 @@ class ShiftingStonesEncoder(Encoder):
                     mv[self._discard + card - 1] = 1.0
                     mv[self._sizes + mover] = _TENTHS[len(state.hands[mover])]
                     mv[self._acted] = 1.0
+                    if mover == memo["seat"]:  # the hand in the buffer is the mover's
+                        memo["hand"].remove(card)
+                        mv[self._hand + card - 1] = 0.0
                     since = 0
             if since and not (0 < since <= _REPLAY and self._replay(state, mv, memo, since)):
                 self._diff(state, mv, memo)
@@ -183,7 +181,22 @@ class ShiftingStonesEncoder(Encoder):
         memo["steps"] = steps
         limit = self._max_length
         mv[self._progress] = steps / limit if steps < limit else 1.0
-        return out
+        if memo["seat"] != player:
+            if memo["seat"] is not None:
+                mv[self._seat + memo["seat"]] = 0.0
+            mv[self._seat + player] = 1.0
+            memo["seat"] = player
+        hand = state.hands[player]
+        old = memo["hand"]
+        if old != hand:  # the observer's hand: a step plays or draws a few cards
+            start = self._hand - 1  # card id k at start + k
+            for card in old:
+                if card not in hand:
+                    mv[start + card] = 0.0
+            for card in hand:
+                mv[start + card] = 1.0
+            memo["hand"] = hand.copy()
+        return out.copy()
 
     def _replay(self, state: ShiftingStonesState, mv: FloatView, memo: Memo, since: int) -> bool:
         """Write what the last `since` steps of `state` changed, which the shared buffer holds
