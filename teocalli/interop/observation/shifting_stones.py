@@ -96,7 +96,7 @@ class ShiftingStonesEncoder(Encoder):
         self._scored, self._points = self.f_scored.start, self.f_points.start
         self._hand = self.f_hand.start
         self._cells = tuple(self._grid + offset for offset in _CELL_OFFSETS)
-        self._masks: dict[int, tuple[Mask, Any, Memo]] = {}
+        self._masks: dict[int, tuple[Mask, Any, list[Any]]] = {}
         shared = np.zeros(layout.size, np.float32)
         shared[self.f_decision.start] = 1.0  # a turn, always (the end is not observed here)
         self._shared: tuple[Array, FloatView, Memo] = (
@@ -338,25 +338,26 @@ class ShiftingStonesEncoder(Encoder):
         if entry is None:
             marks = np.zeros(self.game.num_distinct_actions, np.int8)
             marks[END_INDEX] = 1
-            entry = self._masks[player] = (marks, marks.data, {"hand": []})
-        marks, mb, memo = entry
+            entry = self._masks[player] = (marks, marks.data, [None, 0, [], []])
+        marks, mb, memo = entry  # memo: the state and step marked, the hand, the scorable
         history = state.history
         steps = len(history)
         step = history[-1] if history else None
         if (
-            memo.get("state") is state
-            and memo["steps"] == steps - 1
+            memo[0] is state
+            and memo[1] == steps - 1
             and step is not None
-            and step.player == player
             and type(step.action) in _PAID
-        ):  # the last step played a card: unmark it
+            and step.player == player
+        ):  # the last step played a card (and so acted: no skip now): unmark it
             card = step.action.card  # type: ignore[attr-defined]
-            memo["hand"].remove(card)
+            memo[2].remove(card)
             shift, flip = _SHIFTS[card], _FLIPS[card]
             mb[shift : shift + _SWAPS] = _NO_SWAPS
             mb[flip : flip + CELLS] = _NO_CELLS
+            mb[SKIP_INDEX] = 0
         else:
-            hand, old = state.hands[player], memo["hand"]
+            hand, old = state.hands[player], memo[2]
             if old != hand:
                 for card in old:
                     if card not in hand:
@@ -368,17 +369,18 @@ class ShiftingStonesEncoder(Encoder):
                         shift, flip = _SHIFTS[card], _FLIPS[card]
                         mb[shift : shift + _SWAPS] = _ONES_SWAPS
                         mb[flip : flip + CELLS] = _ONES_CELLS
-                memo["hand"] = hand.copy()
-        memo["state"], memo["steps"] = state, steps
+                memo[2] = hand.copy()
+            mb[SKIP_INDEX] = 0 if state.acted or state.last_skip[player] else 1
+            memo[0] = state
+        memo[1] = steps
         scorable = state.scorable(player)  # the state's own list, replaced when it changes
-        old = memo.get("scorable", ())
+        old = memo[3]
         if old is not scorable:
             for card in old:
                 mb[SCORE_BASE - 1 + card] = 0
             for card in scorable:
                 mb[SCORE_BASE - 1 + card] = 1
-            memo["scorable"] = scorable
-        mb[SKIP_INDEX] = 0 if state.acted or state.last_skip[player] else 1
+            memo[3] = scorable
         return marks.copy()
 
     @staticmethod
