@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from teocalli.games.stakz.actions import EndTurn, Place
 from teocalli.games.stakz.components import (
     COLOUR,
     COLOUR_LETTERS,
@@ -53,6 +54,12 @@ _SLOTS = range(MAX_STACKS)
 _TILES = range(NUM_TILES)
 _COLOUR_KEYS = tuple(f"colours{p}" for p in range(16))
 """Memo keys: a hand's tile counts as last written, and its counts per colour."""
+_TENTHS = tuple(scaled(k, 10) for k in range(TOTAL_TILES + 1))
+"""`scaled(k, 10)` by count k (a hand's tiles of a colour), looked up."""
+_TILES_OF = tuple(tuple(t for t in _TILES if COLOUR[t] == c) for c in range(NUM_COLOURS))
+"""The tile types of each colour."""
+_REPLAY = 16
+"""At most this many steps since the last observation of the same state are replayed."""
 
 
 def _tile(text: str) -> int:
@@ -120,43 +127,20 @@ class StakzEncoder(Encoder):
     def _observe(
         self, state: StakzState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
-        n = self.num_players
-        # round, target, starter and scores change only between rounds
-        round_key = (len(state.rounds), state.target, state.starter)
-        if memo.get("round") != round_key or memo.get("scores") != state.scores:
-            memo["round"], memo["scores"] = round_key, state.scores.copy()
-            mv[self.f_round.start] = scaled(len(state.rounds) + 1, 50)
-            mv[self.f_target.start] = scaled(state.target, 100)
-            starter = self.f_starter.start
-            mv[starter : starter + n] = ZEROS[:n]
-            mv[starter + state.starter] = 1.0
-            scores = self.f_scores.start
-            for p, score in enumerate(state.scores):
-                mv[scores + p] = scaled(score, 200)
-        stacks = state.stacks
-        old: list[tuple[int, ...]] = memo.get("stacks", [])
-        if old != stacks:
-            colour, symbol = self.f_colour.start, self.f_symbol.start
-            exists, height = self.f_exists.start, self.f_height.start
-            # the stacks that are not the very tuples last written (a stack is rewritten
-            # only when it changed: equal but distinct tuples are rewritten too, harmlessly)
-            dirty = [s for s, a, b in zip(_SLOTS, old, stacks, strict=False) if a is not b]
-            dirty += range(min(len(old), len(stacks)), max(len(old), len(stacks)))
-            for s in dirty:
-                stack = stacks[s] if s < len(stacks) else None
-                row_c, row_s = colour + s * _ROW_C, symbol + s * _ROW_S
-                mv[row_c : row_c + _ROW_C] = ZEROS[:_ROW_C]
-                mv[row_s : row_s + _ROW_S] = ZEROS[:_ROW_S]
-                if stack is None:
-                    mv[exists + s] = mv[height + s] = 0.0
-                    continue
-                mv[exists + s] = 1.0
-                mv[height + s] = _EIGHTHS[min(len(stack), MAX_HEIGHT)]
-                for k, t in enumerate(stack[:MAX_HEIGHT]):
-                    mv[row_c + k * NUM_COLOURS + t // NUM_SYMBOLS] = 1.0
-                    mv[row_s + k * NUM_SYMBOLS + t % NUM_SYMBOLS] = 1.0
-            memo["stacks"] = stacks.copy()  # of tuples: immutable
-        bits = state.used & ((1 << len(stacks)) - 1)  # the view lists only existing stacks
+        """The same state object a few steps on (the common case: an env observing its game)
+        is brought up to date from the steps applied since (`_replay`), any other state by
+        comparing every field with the engine values (`_diff`); then the small fields every
+        step changes."""
+        steps = len(state.history)
+        if not (
+            memo.get("state") is state
+            and 0 <= steps - memo["steps"] <= _REPLAY
+            and self._replay(state, player, mv, memo, steps - memo["steps"])
+        ):
+            self._diff(state, player, mv, memo)
+            memo["state"] = state
+        memo["steps"] = steps
+        bits = state.used & ((1 << len(state.stacks)) - 1)  # the view lists only existing stacks
         if memo.get("used") != bits:
             memo["used"] = bits
             used = self.f_used.start
@@ -174,11 +158,106 @@ class StakzEncoder(Encoder):
             pile_colours = self.f_pile_colours.start
             for c, count in enumerate(state.pile_colours):
                 mv[pile_colours + c] = count / 15 if count < 15 else 1.0
-        sizes, hand_colours = self.f_hand_sizes.start, self.f_hand_colours.start
-        hand_size = state.hand_size
-        for p, hand in enumerate(state.hands):
-            size = hand_size[p]
+
+    def _replay(
+        self, state: StakzState, player: int, mv: FloatView, memo: Memo, since: int
+    ) -> bool:
+        """Write what the last `since` steps of `state` changed in the stacks and hands, which
+        the buffer holds as of `since` steps ago (a state changes only through `apply`, as
+        `State.legal_ids` assumes too): a placement takes a known tile from its player's hand
+        and changes its stack (and the new one a split makes); a turn's end draws a tile of a
+        known colour (that colour's five tile types compared by value after the steps). False
+        (nothing written) if a round ended since (a new deal: `_diff`)."""
+        if memo["round"][0] != len(state.rounds):
+            return False
+        history, hands = state.history, state.hands
+        hand_colours = self.f_hand_colours.start
+        tiles = self.f_hand_tiles.start + player * NUM_TILES
+        dirty: set[int] = set()
+        drew: list[tuple[int, int]] = []
+        movers: set[int] = set()
+        for step in history[len(history) - since :]:
+            action, mover = step.action, step.player
+            movers.add(mover)
+            if type(action) is Place:
+                t = action.tile
+                memo_hand = memo[_HAND_KEYS[mover]]
+                memo_hand[t] -= 1
+                counts = memo[_COLOUR_KEYS[mover]]
+                c = COLOUR[t]
+                counts[c] -= 1
+                mv[hand_colours + mover * NUM_COLOURS + c] = _TENTHS[counts[c]]
+                if mover == player:
+                    mv[tiles + t] = memo_hand[t] * 0.25
+                dirty.add(action.stack)
+            elif type(action) is EndTurn:
+                if action.draw is not None:
+                    drew.append((mover, action.draw))
+            else:
+                return False
+        for mover, c in drew:
+            hand, memo_hand = hands[mover], memo[_HAND_KEYS[mover]]
+            counts = memo[_COLOUR_KEYS[mover]]
+            for t in _TILES_OF[c]:
+                k = hand[t]
+                if k != memo_hand[t]:
+                    counts[c] += k - memo_hand[t]
+                    memo_hand[t] = k
+                    if mover == player:
+                        mv[tiles + t] = k * 0.25
+            mv[hand_colours + mover * NUM_COLOURS + c] = _TENTHS[counts[c]]
+        stacks, old = state.stacks, memo["stacks"]
+        if len(stacks) > len(old):  # splits: new stacks on top of the list
+            dirty.update(range(len(old), len(stacks)))
+            old.extend(stacks[len(old) :])
+        for s in dirty:
+            was, stack = old[s], stacks[s]
+            if len(was) < len(stack) <= MAX_HEIGHT and stack[: len(was)] == was:
+                # tiles placed on top: write them alone
+                row_c = self.f_colour.start + s * _ROW_C
+                row_s = self.f_symbol.start + s * _ROW_S
+                for k in range(len(was), len(stack)):
+                    t = stack[k]
+                    mv[row_c + k * NUM_COLOURS + t // NUM_SYMBOLS] = 1.0
+                    mv[row_s + k * NUM_SYMBOLS + t % NUM_SYMBOLS] = 1.0
+                mv[self.f_height.start + s] = _EIGHTHS[len(stack)]
+            else:
+                self._stack(mv, s, stack)
+            old[s] = stack
+        sizes = self.f_hand_sizes.start
+        for p in movers:
+            size = state.hand_size[p]
             mv[sizes + p] = size / 20 if size < 20 else 1.0
+        return True
+
+    def _diff(self, state: StakzState, player: int, mv: FloatView, memo: Memo) -> None:
+        """The round's fields, the stacks and the hands, compared with the engine values they
+        were last written from."""
+        n = self.num_players
+        # round, target, starter and scores change only between rounds
+        round_key = (len(state.rounds), state.target, state.starter)
+        if memo.get("round") != round_key or memo.get("scores") != state.scores:
+            memo["round"], memo["scores"] = round_key, state.scores.copy()
+            mv[self.f_round.start] = scaled(len(state.rounds) + 1, 50)
+            mv[self.f_target.start] = scaled(state.target, 100)
+            starter = self.f_starter.start
+            mv[starter : starter + n] = ZEROS[:n]
+            mv[starter + state.starter] = 1.0
+            scores = self.f_scores.start
+            for p, score in enumerate(state.scores):
+                mv[scores + p] = scaled(score, 200)
+        stacks = state.stacks
+        old: list[tuple[int, ...]] = memo.get("stacks", [])
+        if old != stacks:
+            # the stacks that are not the very tuples last written (a stack is rewritten
+            # only when it changed: equal but distinct tuples are rewritten too, harmlessly)
+            dirty = [s for s, a, b in zip(_SLOTS, old, stacks, strict=False) if a is not b]
+            dirty += range(min(len(old), len(stacks)), max(len(old), len(stacks)))
+            for s in dirty:
+                self._stack(mv, s, stacks[s] if s < len(stacks) else None)
+            memo["stacks"] = stacks.copy()  # of tuples: immutable
+        hand_colours = self.f_hand_colours.start
+        for p, hand in enumerate(state.hands):
             key = _HAND_KEYS[p]
             old_hand = memo.get(key)
             if old_hand == hand:
@@ -200,7 +279,25 @@ class StakzEncoder(Encoder):
                         mv[tiles + t] = k * 0.25
             row = hand_colours + p * NUM_COLOURS
             for c, count in enumerate(counts):
-                mv[row + c] = count / 10 if count < 10 else 1.0
+                mv[row + c] = _TENTHS[count]
+        sizes = self.f_hand_sizes.start
+        for p, size in enumerate(state.hand_size):
+            mv[sizes + p] = size / 20 if size < 20 else 1.0
+
+    def _stack(self, mv: FloatView, s: int, stack: tuple[int, ...] | None) -> None:
+        """Stack slot `s` rewritten (None: no stack there)."""
+        row_c, row_s = self.f_colour.start + s * _ROW_C, self.f_symbol.start + s * _ROW_S
+        exists, height = self.f_exists.start, self.f_height.start
+        mv[row_c : row_c + _ROW_C] = ZEROS[:_ROW_C]
+        mv[row_s : row_s + _ROW_S] = ZEROS[:_ROW_S]
+        if stack is None:
+            mv[exists + s] = mv[height + s] = 0.0
+            return
+        mv[exists + s] = 1.0
+        mv[height + s] = _EIGHTHS[min(len(stack), MAX_HEIGHT)]
+        for k, t in enumerate(stack[:MAX_HEIGHT]):
+            mv[row_c + k * NUM_COLOURS + t // NUM_SYMBOLS] = 1.0
+            mv[row_s + k * NUM_SYMBOLS + t % NUM_SYMBOLS] = 1.0
 
 
 ENCODER = StakzEncoder
