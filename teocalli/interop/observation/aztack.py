@@ -107,6 +107,7 @@ class AztackEncoder(Encoder):
     incremental = True
     final_is_shared = True  # `_encode` never reads the player
     final_from_fields = True  # hands are public; the final view adds only the unseen stones' ids
+    shared_buffer = True  # `_observe` never reads the player: every field is public
 
     def _observe(
         self, state: AztackState, player: int, out: Array, mv: FloatView, memo: Memo

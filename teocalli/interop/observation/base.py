@@ -59,9 +59,9 @@ ZEROS = np.zeros(1024, np.float32).data
 (for runs up to 1024 long)."""
 
 _DECISIONS = ("turn", "simultaneous", "race")
-HEADER_MOVERS, _DECISION = "header movers", "header decision"
-"""Memo keys: the movers and the decision the header was last written for (movers None: the
-header must be rewritten, as after the end's)."""
+HEADER_MOVERS, _DECISION, _SEAT = "header movers", "header decision", "header seat"
+"""Memo keys: the movers, the decision and the seat the header was last written for (movers
+None: the header must be rewritten, as after the end's)."""
 _TURN, _SIMULTANEOUS = Decision(_DECISIONS[0]), Decision(_DECISIONS[1])
 
 
@@ -156,6 +156,9 @@ class Encoder(ABC):
         self._zeros = np.zeros(self.layout.size, np.float32).data
         self._max_length = game.max_length  # a property some games compute on every call
         self._buffers: dict[int, tuple[Array, FloatView, Memo]] = {}
+        if self.shared_buffer:  # one entry under every player's key
+            shared = self._buffer(0)
+            self._buffers.update(dict.fromkeys(range(n), shared))
         self._final_key: tuple[State, int] | None = None
         self._final_view: dict[str, Any] = {}
         self._final_obs: Array | None = None
@@ -231,8 +234,11 @@ class Encoder(ABC):
         out, mv, memo = entry
         movers = state._to_move()
         decision = state._decision()  # by identity: an Enum's hash is a Python call
-        if memo.get(HEADER_MOVERS) != movers or memo.get(_DECISION) is not decision:
-            # the header but the progress changes only with the movers or the decision
+        if (
+            memo.get(HEADER_MOVERS) != movers
+            or memo.get(_DECISION) is not decision
+            or memo.get(_SEAT) != player
+        ):  # the header but the progress changes only with these (the seat: shared buffers)
             mv[: self._header_stop] = self._zeros[: self._header_stop]
             mv[self._seat + player] = 1.0
             start = self._to_move_start
@@ -240,7 +246,7 @@ class Encoder(ABC):
                 mv[start + p] = 1.0
             index = 0 if decision is _TURN else 1 if decision is _SIMULTANEOUS else 2
             mv[self._decision_start + index] = 1.0
-            memo[HEADER_MOVERS], memo[_DECISION] = movers, decision
+            memo[HEADER_MOVERS], memo[_DECISION], memo[_SEAT] = movers, decision, player
         steps = len(state.history)
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         self._observe(state, player, out, mv, memo)
@@ -253,6 +259,11 @@ class Encoder(ABC):
             buffer = np.zeros(self.layout.size, np.float32)
             entry = self._buffers[player] = (buffer, buffer.data, {})
         return entry
+
+    shared_buffer = False
+    """True when nothing `_observe` writes depends on the observer (only the header's seat
+    does): one buffer serves every player, so each step's changes are written once, not once
+    per observer (an env observing each player in turn)."""
 
     final_from_fields = False
     """True when `_observe` is right at the end too: the final view (which shows everything)
