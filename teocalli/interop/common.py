@@ -107,13 +107,15 @@ def next_mover(state: State, rng: np.random.Generator) -> int | None:
     movers = state.to_move()
     if not movers:
         return None
-    if state.decision() is Decision.RACE and len(movers) > 1:
+    if len(movers) > 1 and state.decision() is Decision.RACE:
         return movers[int(rng.integers(len(movers)))]
     return movers[0]
 
 
 def as_index(game: Game, action: Any) -> int:
     """A dense action index from an int-like (NumPy integers included); InvalidAction if none."""
+    if type(action) is int and 0 <= action < game.codec.size:  # the usual case, in two checks
+        return action
     if isinstance(action, bool) or not isinstance(action, int | np.integer):
         raise IllegalAction(
             f"an action is a dense index of {game.info.name} (0 to "

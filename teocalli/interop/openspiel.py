@@ -180,6 +180,8 @@ class TeocalliState(pyspiel.State):
         self._shared = shared
         self._core: _Core | None = None
         self._racer = -1  # in a race: the player the last chance node let act first
+        self._asked: tuple[int, int, int] | None = None
+        """`current_player`'s last answer: (steps taken, racer, answer); reset with `_core`."""
 
     @property
     def teocalli_state(self) -> State | None:
@@ -191,18 +193,26 @@ class TeocalliState(pyspiel.State):
 
     def current_player(self) -> int:
         # OpenSpiel asks this several times per step (is_chance_node, legal_actions, ...): the
-        # race and simultaneous checks run only for the games that have such decisions.
+        # answer is kept until a step is taken (the teocalli state's history grows) or the racer
+        # changes; the race and simultaneous checks run only for the games that have them.
         if self._core is None:
             return _CHANCE
         state = self._core.state
-        if state.is_terminal():
-            return _TERMINAL
+        steps = len(state.history)
+        asked = self._asked
+        if asked is not None and asked[0] == steps and asked[1] == self._racer:
+            return asked[2]
         shared = self._shared
-        if shared.race and self._race_pending(state):
-            return _CHANCE
-        if shared.simultaneous and state.decision() is Decision.SIMULTANEOUS:
-            return _SIMULTANEOUS
-        return self._racer if self._racer >= 0 else state.to_move()[0]
+        if state.is_terminal():
+            answer = _TERMINAL
+        elif shared.race and self._race_pending(state):
+            answer = _CHANCE
+        elif shared.simultaneous and state.decision() is Decision.SIMULTANEOUS:
+            answer = _SIMULTANEOUS
+        else:
+            answer = self._racer if self._racer >= 0 else state.to_move()[0]
+        self._asked = (steps, self._racer, answer)
+        return answer
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self._core is not None
@@ -221,6 +231,7 @@ class TeocalliState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         if self._core is None:
             self._core = _Core(self._shared.game.new_state(int(action)))
+            self._asked = None
             return
         state = self._core.state
         if self._race_pending(state):
@@ -242,6 +253,7 @@ class TeocalliState(pyspiel.State):
         for p in movers:
             trial.apply(int(actions[p]), p)
         self._core = _Core(trial)
+        self._asked = None
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TeocalliState:
         """A state consistent with everything `player_id` knows here, the rest sampled: the
@@ -254,6 +266,7 @@ class TeocalliState(pyspiel.State):
         sampled = self._core.state.determinize(player_id, rng)
         sampled.rng = rng.spawn()
         world._core = _Core(sampled)
+        world._asked = None
         return world
 
     def _action_to_string(self, player: int, action: int) -> str:

@@ -180,12 +180,17 @@ def from_int(index: int) -> Action:
         raise InvalidAction(
             f"{index!r} is not an action index of shifting-stones (0 to {NUM_ACTIONS - 1})"
         )
-    if index < SHIFT_BASE:
-        return Score(index - SCORE_BASE + 1)
-    if index < FLIP_BASE:
-        card, s = divmod(index - SHIFT_BASE, len(SWAPS))
-        return Shift(card + 1, *SWAPS[s])
-    if index < END_INDEX:
-        card, cell = divmod(index - FLIP_BASE, CELLS)
-        return Flip(card + 1, cell)
-    return END if index == END_INDEX else SKIP
+    return BY_INDEX[index]
+
+
+BY_INDEX: tuple[Action, ...] = (
+    *(Score(card) for card in range(1, NUM_CARDS + 1)),
+    *(Shift(card, p, q) for card in range(1, NUM_CARDS + 1) for p, q in SWAPS),
+    *(Flip(card, cell) for card in range(1, NUM_CARDS + 1) for cell in range(CELLS)),
+    END,
+    SKIP,
+)
+"""Every action by its dense index, built once (actions are immutable values): an adapter's
+step decodes its index by a lookup, not by building the object."""
+if len(BY_INDEX) != NUM_ACTIONS or any(to_int(a) != i for i, a in enumerate(BY_INDEX)):
+    raise AssertionError("shifting-stones: the action table disagrees with the index layout")
