@@ -24,7 +24,7 @@ policy everywhere (teocalli's `Rng.randrange` over the legal actions, seeded by 
   returns a Python list, a copy that costs more than our encoding), `apply_action`.
 
 and the slowdown raw / adapter for each (the target is at most 2). Figures compare within one
-run only.
+run only. `--clock cpu` times every loop by this process's CPU time instead of the wall clock.
 """
 
 from __future__ import annotations
@@ -47,23 +47,30 @@ GOALS = ("encoders", "pettingzoo", "parallel", "gymnasium", "openspiel")
 """The columns held to TARGET (aec-floor is a reference, not an adapter)."""
 
 
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+"""`--clock`: wall time, or this process's CPU time (steadier on a machine shared with other
+work: another process's load slows the loops less than it stretches the wall clock)."""
+
+
 class _Loop:
     """One way of playing (raw or an adapter): episodes played in turn, steps and time summed."""
 
-    def __init__(self, play: Callable[[int], int]) -> None:
+    def __init__(self, play: Callable[[int], int], clock: Callable[[], float]) -> None:
         self.play = play
+        self.clock = clock
         self.episodes = self.steps = 0
         self.elapsed = 0.0
 
     def run(self, seconds: float) -> None:
-        """Play whole episodes (the next deals) for at least `seconds`."""
-        start = time.perf_counter()
+        """Play whole episodes (the next deals) for at least `seconds` of the loop's clock."""
+        clock = self.clock
+        start = clock()
         while True:
             self.steps += self.play(self.episodes)
             self.episodes += 1
-            if time.perf_counter() - start >= seconds:
+            if clock() - start >= seconds:
                 break
-        self.elapsed += time.perf_counter() - start
+        self.elapsed += clock() - start
 
     @property
     def rate(self) -> float:
@@ -227,7 +234,11 @@ ADAPTERS: dict[str, Callable[[str], Callable[[int], int] | None]] = {
 
 
 def measure(
-    name: str, seconds: float, turns: int = 6, adapters: list[str] | None = None
+    name: str,
+    seconds: float,
+    turns: int = 6,
+    adapters: list[str] | None = None,
+    clock: str = "wall",
 ) -> dict[str, float]:
     """Steps per second of the raw engine and of each adapter (those the game has).
 
@@ -235,13 +246,14 @@ def measure(
     that all see the same machine load: on a shared machine only such interleaved figures give
     meaningful ratios. Every loop plays the same deals (0, 1, 2, ...) in the same order.
     """
-    loops = {"raw": _Loop(raw(name))}
+    tick = CLOCKS[clock]
+    loops = {"raw": _Loop(raw(name), tick)}
     for adapter, make in ADAPTERS.items():
         if adapters is not None and adapter not in adapters:
             continue
         play = make(name)
         if play is not None:
-            loops[adapter] = _Loop(play)
+            loops[adapter] = _Loop(play, tick)
     for _ in range(turns):
         for loop in loops.values():
             loop.run(seconds / turns)
@@ -266,6 +278,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="the columns to measure besides raw (default: all)",
     )
+    parser.add_argument(
+        "--clock",
+        choices=list(CLOCKS),
+        default="wall",
+        help="time the loops by the wall clock or by this process's CPU time (steadier when "
+        "other work shares the machine)",
+    )
     args = parser.parse_args(argv)
     if args.turns < 1:
         parser.error("--turns must be at least 1")
@@ -276,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     misses: list[str] = []
     for name in names:
-        rates = measure(name, args.seconds, args.turns, args.adapters)
+        rates = measure(name, args.seconds, args.turns, args.adapters, args.clock)
         row = f"{name:<16} {rates['raw']:>12.0f}"
         for adapter in ADAPTERS:
             if adapter in rates:

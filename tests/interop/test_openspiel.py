@@ -105,6 +105,22 @@ def test_race_has_a_chance_node_for_who_acts_first() -> None:
     assert state.current_player() == outcomes[-1]
 
 
+def test_current_player_follows_steps_taken_on_the_teocalli_state() -> None:
+    """`current_player` is kept between OpenSpiel's many questions of one step, but a step
+    applied to the teocalli state itself (the rich protocol) is seen at once."""
+    game = tos.load("stakz", deals=2)
+    state = game.new_initial_state()
+    state.apply_action(1)
+    core = state.teocalli_state
+    assert core is not None
+    first = state.current_player()
+    assert first == core.to_move()[0]
+    while core.to_move()[0] == first:  # the first player ends the turn: the other one moves
+        core.apply(state.legal_actions()[-1], first)
+    assert state.current_player() == core.to_move()[0] != first
+    assert state.legal_actions() == sorted(core.legal_action_ints())
+
+
 def test_clone_is_independent_and_serialization_round_trips() -> None:
     game = tos.load("shifting-stones", deals=3)
     state = game.new_initial_state()
