@@ -9,10 +9,14 @@ gives it symbolically.
 
 Speed: building a view (a JSON-ready dict) costs more than an engine step, so the adapters call
 `Encoder.observe(state, player)` instead, which a game's encoder may implement from the engine's
-own fields (`_observe`): it writes into a buffer kept per observing player and rewrites only the
-fields whose engine values differ from those it last wrote (a value diff, so it is right for any
-state, not only the next one of the same game), single values through a memoryview of the
-buffer (`FloatView`: a quarter of the cost of a NumPy item assignment). It must equal
+own fields (`_observe`): it writes into a buffer kept per observing player (one for all when
+only the seat depends on the observer: `shared_buffer`) and rewrites only the fields whose
+engine values differ from those it last wrote (a value diff, so it is right for any state, not
+only the next one of the same game), single values through a memoryview of the buffer
+(`FloatView`: a quarter of the cost of a NumPy item assignment). An encoder may also bring the
+buffer up to date from the steps applied to the same state object since it last wrote it (a
+replay of `state.history`: Stakz, Shifting Stones), trusting, as `State.legal_ids` does, that a
+state object changes only through `apply`. It must equal
 `encode(state.view(player))` exactly, which tests/interop/test_observation.py checks on many
 random games of every game and variant, so the no-leak guarantee of views carries over. Masks
 come from the engine's own legal ids (`State.legal_ids`: each game's move generator yields
@@ -59,7 +63,7 @@ ZEROS = np.zeros(1024, np.float32).data
 (for runs up to 1024 long)."""
 
 _DECISIONS = ("turn", "simultaneous", "race")
-HEADER_MOVERS, _DECISION, _SEAT = "header movers", "header decision", "header seat"
+_MOVERS, _DECISION, _SEAT = "header movers", "header decision", "header seat"
 """Memo keys: the movers, the decision and the seat the header was last written for (movers
 None: the header must be rewritten, as after the end's)."""
 _TURN, _SIMULTANEOUS = Decision(_DECISIONS[0]), Decision(_DECISIONS[1])
@@ -222,7 +226,7 @@ class Encoder(ABC):
             mv[self._terminal] = 1.0
             out[self.f_result.start : self.f_result.stop] = state.returns()
             mv[self._progress] = scaled(len(state.history), self._max_length)
-            memo[HEADER_MOVERS] = None  # the header is the end's now: rewrite it at the next step
+            memo[_MOVERS] = None  # the header is the end's now: rewrite it at the next step
             self._observe(state, player, out, mv, memo)
             np.clip(out, self.low, self.high, out=out)
             return out.copy()
@@ -235,7 +239,7 @@ class Encoder(ABC):
         movers = state._to_move()
         decision = state._decision()  # by identity: an Enum's hash is a Python call
         if (
-            memo.get(HEADER_MOVERS) != movers
+            memo.get(_MOVERS) != movers
             or memo.get(_DECISION) is not decision
             or memo.get(_SEAT) != player
         ):  # the header but the progress changes only with these (the seat: shared buffers)
@@ -246,7 +250,7 @@ class Encoder(ABC):
                 mv[start + p] = 1.0
             index = 0 if decision is _TURN else 1 if decision is _SIMULTANEOUS else 2
             mv[self._decision_start + index] = 1.0
-            memo[HEADER_MOVERS], memo[_DECISION], memo[_SEAT] = movers, decision, player
+            memo[_MOVERS], memo[_DECISION], memo[_SEAT] = movers, decision, player
         steps = len(state.history)
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         self._observe(state, player, out, mv, memo)
