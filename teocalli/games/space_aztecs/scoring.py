@@ -39,6 +39,33 @@ _CODEX_COLOUR = {
 }
 
 
+_RULE = tuple(int(r) for r in RULE)
+"""Per card, its rule as a plain int: the rules compare ints (an Enum member's lookup on its
+class costs as much as a dozen list reads, and the cities are scored at every observation)."""
+_WARRIOR, _PRIEST, _ALIEN, _ARCHIVIST = (
+    int(Rule.WARRIOR),
+    int(Rule.PRIEST),
+    int(Rule.ALIEN),
+    int(Rule.ARCHIVIST),
+)
+_BY_COLOUR, _BY_TEMPLE, _BY_TEMPLED, _BY_PEOPLE, _BY_TOKEN = range(1, 6)
+_BONUS_KIND = {
+    Rule.PYRAMIDS: _BY_TEMPLE,
+    Rule.SHELTER: _BY_TEMPLED,
+    Rule.FOUR_PEOPLES: _BY_PEOPLE,
+    Rule.SUN: _BY_TOKEN,
+}
+_CODEX_BONUS = tuple(
+    (
+        _BY_COLOUR if RULE[c] in _CODEX_COLOUR else _BONUS_KIND.get(RULE[c], 0),
+        _CODEX_COLOUR.get(RULE[c], -1),
+        CODEX_RATE.get(RULE[c], 0),
+    )
+    for c in range(len(RULE))
+)
+"""Per card, what its Codex bonus counts (0 for no Codex), the colour counted and the rate."""
+
+
 @dataclass(frozen=True, slots=True)
 class City:
     """One player's cards at the end, as the count needs them."""
@@ -93,18 +120,16 @@ def codex_points(city: City) -> int:
     total = 0
     aztecs = city.aztecs
     for card in city.codex:
-        rule = RULE[card]
-        rate = CODEX_RATE[rule]
-        if rule in _CODEX_COLOUR:
-            colour = _CODEX_COLOUR[rule]
+        bonus, colour, rate = _CODEX_BONUS[card]
+        if bonus == _BY_COLOUR:
             total += rate * sum(1 for a in aztecs if COLOUR[a] == colour)
-        elif rule is Rule.PYRAMIDS:
+        elif bonus == _BY_TEMPLE:
             total += rate * len(city.temples)
-        elif rule is Rule.SHELTER:
+        elif bonus == _BY_TEMPLED:
             total += rate * len(city.templed)
-        elif rule is Rule.FOUR_PEOPLES:
+        elif bonus == _BY_PEOPLE:
             total += rate * len({COLOUR[a] for a in aztecs})
-        elif rule is Rule.SUN:
+        elif bonus == _BY_TOKEN:
             total += rate if city.token else 0
     return total
 
@@ -120,19 +145,18 @@ def aztec_points(city: City) -> tuple[int, int, int, int]:
     warrior_colour = [0] * len(WARRIOR_TYPES)
     priests = 0
     aliens: list[int] = []
-    templed = set(city.templed)
     for card in city.aztecs:
-        rule = RULE[card]
+        rule = _RULE[card]
         colour = COLOUR[card]
-        if rule is Rule.WARRIOR:
+        if rule == _WARRIOR:
             warriors[WARRIOR_TYPE[card]] += 1
             warrior_colour[WARRIOR_TYPE[card]] = colour
-        elif rule is Rule.PRIEST:
+        elif rule == _PRIEST:
             priests += 1
-        elif rule is Rule.ALIEN:
+        elif rule == _ALIEN:
             aliens.append(card)
-        elif rule is Rule.ARCHIVIST:
-            per[colour] += POINTS[card] + (BONUS[card] if card in templed else 0)
+        elif rule == _ARCHIVIST:
+            per[colour] += POINTS[card] + (BONUS[card] if card in city.templed else 0)
         else:
             per[colour] += POINTS[card]
     for kind, count in enumerate(warriors):

@@ -36,10 +36,14 @@ actions use) and the 8 piles A-H:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
 
+from teocalli.core import State
+from teocalli.games.space_aztecs.actions import NUM_ACTIONS
 from teocalli.games.space_aztecs.components import (
     CARD_BY_ID,
     COLOUR,
@@ -52,7 +56,7 @@ from teocalli.games.space_aztecs.components import (
     PINK_PENALTY,
     Kind,
 )
-from teocalli.games.space_aztecs.scoring import Sheet, aztec_points, codex_points, pink_count
+from teocalli.games.space_aztecs.scoring import City, Sheet, aztec_points, codex_points, pink_count
 from teocalli.games.space_aztecs.state import (
     CAPTURED,
     CITY,
@@ -61,7 +65,7 @@ from teocalli.games.space_aztecs.state import (
     SpaceAztecsState,
 )
 
-from .base import ZEROS, Array, Encoder, FloatView, Layout, Memo, changed, one_hot, scaled
+from .base import ZEROS, Array, Encoder, FloatView, Layout, Mask, Memo, one_hot, scaled
 
 PHASES = ("pick", "choose", "resolve", "capture", "tuck", "over")
 assert tuple(p.name.lower() for p in Phase) == PHASES, "PHASES must follow the engine's Phase"
@@ -73,45 +77,178 @@ def _card(card_id: str) -> int:
     return CARD_BY_ID[card_id]
 
 
-_CACHE_SIZE = 4096
-"""Entries kept by the score caches before they start again (positions of a few games)."""
 assert CITY % 8 == TEMPLED % 8 == CAPTURED % 8 == 0, "a city's places are CITY + p, ..."
+_RANGE = range(NUM_CARDS)
+_ROWS = NUM_PILES * NUM_CARDS
 _TENTHS = tuple(scaled(k, 10) for k in range(NUM_CARDS + 1))
 """scaled(pile size, 10) by size, as the view path computes it."""
-_TOPS = np.array([KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in range(NUM_CARDS)] + [False])
+_TOPS = (*(KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in _RANGE), False)
 """Cards that hold others under them (index -1, no host, is False)."""
+_ROUNDS = tuple(scaled(k, MAX_ROUND) for k in range(MAX_ROUND))
+"""scaled(round, 20) for the rounds below 20, as the view path computes it."""
+_OVER, _CHOOSE, _CAPTURE, _TUCK = Phase.OVER, Phase.CHOOSE, Phase.CAPTURE, Phase.TUCK
+_KINDS = tuple(int(k) for k in KIND)
+_AZTEC, _TEMPLE, _CODEX = int(Kind.AZTEC), int(Kind.TEMPLE), int(Kind.CODEX)
+_UNSEEN = -2
+"""A place no card has (the engine's places are OUT = -1 and up): what `_Placement` starts from."""
+Lines = tuple[int, tuple[int, int, int, int], int, int]
+"""A city's score lines: Codex points, Aztec points per colour, pink Aztecs, captured cards."""
 
 
-class _Cards:
-    """One placement of the cards (the engine's `where` and `host`): the piles' cards, the city
-    and tucked rows of the observation (every observer's) and the cities' keys. Read from the
-    engine's lists in one Python pass (cheaper than making them arrays); the city rows are built
-    with NumPy only when the cards in cities changed."""
+class _Placement:
+    """Where the cards are, as every observer's observation shows it: the piles' cards (8 rows of
+    72, for `your_pile_cards` and `memory_cards`), the `city` and `tucked` rows and the cities'
+    running totals. One per encoder, shared by all observers (the AEC and Parallel envs observe
+    several players at one position: one update serves them all), and kept by a value diff of
+    the engine's `where` and `host` against copies of the last ones seen, so it is right for any
+    state. The diff looks first at the cards in the engine's `chosen` (a choice, a reveal and a
+    tuck move only those) and checks with one list comparison that nothing else moved; only
+    then does it compare all 72 places. Version numbers (ticks) tell each observer's buffer
+    which rows it must copy again."""
 
-    cities: Array
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.where = [_UNSEEN] * NUM_CARDS
+        self.host = [_UNSEEN] * NUM_CARDS
+        self.piles = np.zeros(_ROWS, np.float32)
+        self.pile_mv: FloatView = self.piles.data
+        self.pile_version = [0] * NUM_PILES
+        """Per pile, the tick at which its row last changed."""
+        self.cities = np.zeros(2 * n * NUM_CARDS, np.float32)
+        self.cities_mv: FloatView = self.cities.data
+        self.cities_version = 0
+        self.cell = [-1] * NUM_CARDS  # the index each card has set in `cities` (city row)
+        self.tucked_cell = [-1] * NUM_CARDS  # (tucked row)
+        self.members: list[dict[int, int]] = [{} for _ in range(n)]  # per city: card -> place
+        self.dirty = set(range(n))  # cities whose key must be made again
+        self.tick = 0
+        self.city_lines: list[Lines] = [(0, (0, 0, 0, 0), 0, 0)] * n
+        self.start = self.removed = _UNSEEN  # what the totals were computed with
+        self.totals: list[float] = []
+        self.totals_version = 0
 
-    def __init__(self, state: SpaceAztecsState, n: int, last: _Cards | None) -> None:
-        where, host = state.where, state.host
-        self.where_list, self.host_list = where.copy(), host.copy()
-        piles: list[list[int]] = [[] for _ in range(NUM_PILES)]
-        in_cities: list[list[int]] = [[] for _ in range(n)]  # per city: card, place, ...
-        for c, x in enumerate(where):
-            if x >= CITY:  # in view, templed or captured: in city x & 7
-                in_cities[x & 7] += (c, x)
-            elif 0 <= x < NUM_PILES:
-                piles[x].append(c)
-        self.piles = piles
-        self.city_cards = [cards[0::2] for cards in in_cities]  # card ids, in card order
-        # what scores and cities depend on: the cards in each city (in view, templed, captured)
-        self.city_keys = tuple(bytes(cards) for cards in in_cities)
-        if last is not None and last.city_keys == self.city_keys and last.host_list == host:
-            self.cities = last.cities
+    def update(self, state: SpaceAztecsState) -> None:
+        """Follow the engine's `where` and `host` (when unchanged: two list comparisons)."""
+        where, host, mine = state.where, state.host, self.where
+        moved: list[tuple[int, int]] = []  # (card, its place before)
+        if where != mine:
+            for c in state.chosen:
+                if c >= 0 and where[c] != mine[c]:
+                    moved.append((c, mine[c]))
+                    mine[c] = where[c]
+            if where != mine:  # more moved than the chosen cards
+                moved += [(c, mine[c]) for c in compress(_RANGE, map(ne, where, mine))]
+                mine[:] = where
+        hosted: list[int] = []
+        if host != self.host:
+            hosted = list(compress(_RANGE, map(ne, host, self.host)))
+            self.host[:] = host
+        if not moved and not hosted:
             return
-        w, h = np.array(where), np.array(host)
-        places = CITY + np.arange(n)[:, None]
-        city = w == places
-        tucked = (w >= TEMPLED) & _TOPS[h] & (w[h] == places)
-        self.cities = np.concatenate([city.ravel(), tucked.ravel()]).astype(np.float32)
+        self.tick = tick = self.tick + 1
+        pile_mv, version, members, dirty = self.pile_mv, self.pile_version, self.members, self.dirty
+        look = hosted
+        for c, o in moved:
+            x = where[c]
+            if o >= CITY or x >= CITY:  # elsewhere a card has no cell (a new deal: none has)
+                look.append(c)
+            if 0 <= o < NUM_PILES:
+                pile_mv[o * NUM_CARDS + c] = 0.0
+                version[o] = tick
+            elif o >= CITY:
+                del members[o & 7][c]
+                dirty.add(o & 7)
+            if 0 <= x < NUM_PILES:
+                pile_mv[x * NUM_CARDS + c] = 1.0
+                version[x] = tick
+            elif x >= CITY:
+                members[x & 7][c] = x
+                dirty.add(x & 7)
+            if _TOPS[c] and c in host:  # the cards under it follow it
+                look += [d for d in _RANGE if host[d] == c]
+        self._cells(where, host, look, tick)
+
+    def _cells(self, where: list[int], host: list[int], look: list[int], tick: int) -> None:
+        """Set the `city` and `tucked` cells of the cards in `look` (moved, or under a card that
+        moved, or given another host) as the view would show them."""
+        n, cell, tucked_cell, cities_mv = self.n, self.cell, self.tucked_cell, self.cities_mv
+        first, last = CITY, CITY + n  # a city row: the card is in view in city x - CITY
+        tucked = n * NUM_CARDS
+        changed = False
+        for c in look:
+            x = where[c]
+            at = (x - CITY) * NUM_CARDS + c if first <= x < last else -1
+            under = -1
+            if x >= TEMPLED:
+                h = host[c]
+                if _TOPS[h] and first <= where[h] < last:
+                    under = tucked + (where[h] - CITY) * NUM_CARDS + c
+            if at != cell[c]:
+                if cell[c] >= 0:
+                    cities_mv[cell[c]] = 0.0
+                if at >= 0:
+                    cities_mv[at] = 1.0
+                cell[c] = at
+                changed = True
+            if under != tucked_cell[c]:
+                if tucked_cell[c] >= 0:
+                    cities_mv[tucked_cell[c]] = 0.0
+                if under >= 0:
+                    cities_mv[under] = 1.0
+                tucked_cell[c] = under
+                changed = True
+        if changed:
+            self.cities_version = tick
+
+    def scores(self, state: SpaceAztecsState) -> None:
+        """`totals`: `state.sheets()` totals / 100 in [-1, 1]. They depend only on the cards in
+        each city (with their places), the Starting Player and the removed set: a city's lines
+        are made again only when its cards changed or the token came or went."""
+        dirty, start, removed = self.dirty, state.start, state.removed
+        if not dirty and start == self.start and removed == self.removed:
+            return
+        if start != self.start:  # the Codex of the Sun follows the token
+            if 0 <= self.start < self.n:
+                dirty.add(self.start)
+            dirty.add(start)
+        self.start, self.removed = start, removed
+        lines, members = self.city_lines, self.members
+        for p in dirty:
+            lines[p] = _lines(members[p], start == p)
+        dirty.clear()
+        pink_in_game = removed != PINK
+        fewest = min(part[2] for part in lines)
+        totals = []
+        for codex, aztecs, pinks, captured in lines:
+            penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
+            total = Sheet(codex, aztecs, penalty, captured).total
+            totals.append(max(-1.0, min(1.0, total / 100)))
+        if totals != self.totals:
+            self.totals = totals
+            self.totals_version += 1
+
+
+def _lines(members: dict[int, int], token: bool) -> Lines:
+    """A city's score lines from its cards and their places (card -> place, as `where`): the
+    engine's `City` (as `State.city` makes it) scored by the engine's own rules."""
+    visible, templed, temples, codex = [], [], [], []
+    captured = 0
+    for c in sorted(members):
+        x = members[c]
+        if x >= CAPTURED:
+            captured += 1
+        elif x >= TEMPLED:
+            templed.append(c)
+        else:
+            kind = _KINDS[c]
+            if kind == _AZTEC:
+                visible.append(c)
+            elif kind == _TEMPLE:
+                temples.append(c)
+            elif kind == _CODEX:
+                codex.append(c)
+    city = City(tuple(visible), tuple(templed), tuple(temples), tuple(codex), captured, token)
+    return (codex_points(city) if codex else 0, aztec_points(city), pink_count(city), captured)
 
 
 class SpaceAztecsEncoder(Encoder):
@@ -119,9 +256,7 @@ class SpaceAztecsEncoder(Encoder):
 
     def _build(self, layout: Layout) -> None:
         n, c = self.num_players, NUM_CARDS
-        self._totals: dict[tuple[tuple[bytes, ...], int, int], list[float]] = {}
-        self._cities: dict[tuple[bytes, bool], tuple[Any, ...]] = {}
-        self._last_cards: _Cards | None = None
+        self._placement = _Placement(n)
         self.f_round = layout.add("round", 1, "the round / 20")
         self.f_phase = layout.add("phase", len(PHASES), "one-hot phase")
         self.f_start = layout.add("starting_player", n, "one-hot starting player")
@@ -148,6 +283,34 @@ class SpaceAztecsEncoder(Encoder):
         self.f_your_choice = layout.add("your_choice", c, "the observer's hidden choice")
         self.f_memory_round = layout.add("memory_round", NUM_PILES, "round a pile was held / 20")
         self.f_memory = layout.add("memory_cards", (NUM_PILES, c), "cards known in that pile")
+        # the offsets `observe` writes at, as plain ints
+        self._round, self._head, self._head_stop = (
+            self.f_round.start,
+            self.f_phase.start,
+            self.f_pile_size.start,
+        )
+        self._start, self._removed = self.f_start.start, self.f_removed.start
+        self._codex, self._saucers = self.f_codex.start, self.f_saucers.start
+        self._codex_value = 1.0 if self.game.options["codex"] else 0.0
+        self._pile_size, self._holder = self.f_pile_size.start, self.f_holder.start
+        self._cities, self._cities_stop = self.f_city.start, self.f_tucked.stop
+        self._score = self.f_score.start
+        self._tail, self._tail_stop = self.f_chosen.start, self.f_choices.stop
+        self._announced, self._order, self._played = (
+            self.f_announced.start,
+            self.f_order.start,
+            self.f_played.start,
+        )
+        self._last = self.f_last.start
+        self._pending_kind, self._pending_player = (
+            self.f_pending_kind.start,
+            self.f_pending_player.start,
+        )
+        self._pending_card, self._victim = self.f_pending_card.start, self.f_victim.start
+        self._choices = self.f_choices.start
+        self._your_pile, self._your_cards = self.f_your_pile.start, self.f_your_cards.start
+        self._your_choice = self.f_your_choice.start
+        self._memory_round, self._memory = self.f_memory_round.start, self.f_memory.start
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         n = self.num_players
@@ -208,137 +371,180 @@ class SpaceAztecsEncoder(Encoder):
     incremental = True
     final_is_shared = True  # `_encode` never reads the player
 
+    def observe(self, state: State, player: int) -> Array:
+        """`Encoder.observe` with the header written here: outside the end, `seat` is set once
+        per buffer, `terminal` and `result` stay 0, and `decision` follows the phase (written
+        with it), so only `to_move` and `progress` are left to write."""
+        assert isinstance(state, SpaceAztecsState)
+        if state.phase is _OVER:
+            return self._final_observation(state, player)
+        entry = self._buffers.get(player)
+        if entry is None:
+            entry = self._buffer(player)
+            entry[1][self._seat + player] = 1.0
+        out, mv, memo = entry
+        movers = state._to_move()
+        if memo.get("movers") != movers:
+            memo["movers"] = movers
+            at, n = self._to_move_start, self.num_players
+            mv[at : at + n] = ZEROS[:n]
+            for p in movers:
+                mv[at + p] = 1.0
+        steps = len(state.history)
+        mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+        self._observe(state, player, out, mv, memo)
+        return out.copy()
+
+    def mask(self, state: State, player: int) -> Mask:
+        """`Encoder.mask`, asking the phase who may act instead of building `to_move`."""
+        assert isinstance(state, SpaceAztecsState)
+        marks = bytearray(NUM_ACTIONS)
+        phase = state.phase
+        if phase is _CHOOSE:
+            may = state.chosen[player] < 0
+        else:
+            may = phase is not _OVER and player in state._to_move()
+        if may:
+            for i in state.legal_ids(player):
+                marks[i] = 1
+        return np.frombuffer(marks, np.int8)
+
     def _observe(
         self, state: SpaceAztecsState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
+        """The game part, and `decision`: small fields written every time, the cities, pile
+        rows and memory copied from the shared `_Placement` when its versions moved on."""
         n = self.num_players
         phase = state.phase
-        mv[self.f_round.start] = scaled(state.round, MAX_ROUND)
-        head, stop = self.f_phase.start, self.f_pile_size.start  # phase to saucers
-        mv[head:stop] = ZEROS[: stop - head]
-        mv[head + int(phase)] = 1.0
-        mv[self.f_start.start + state.start] = 1.0
+        placement = self._placement
+        placement.update(state)
+        placement.scores(state)
+        choose = phase is _CHOOSE
+        at = self._decision_start
+        mv[at] = 0.0 if choose else 1.0
+        mv[at + 1] = 1.0 if choose else 0.0
+        mv[self._round] = _ROUNDS[state.round] if state.round < MAX_ROUND else 1.0
+        at, stop = self._head, self._head_stop  # phase to saucers
+        mv[at:stop] = ZEROS[: stop - at]
+        mv[at + phase] = 1.0
+        mv[self._start + state.start] = 1.0
         if state.removed >= 0:
-            mv[self.f_removed.start + state.removed] = 1.0
-        mv[self.f_codex.start] = 1.0 if self.game.options["codex"] else 0.0
+            mv[self._removed + state.removed] = 1.0
+        mv[self._codex] = self._codex_value
         limit = state.saucer_limit
-        mv[self.f_saucers.start] = scaled(state.saucers_played, limit)
-        mv[self.f_saucers.start + 1] = scaled(limit, 9)
-        if changed(memo, "pile_size", state.pile_size):
-            sizes = self.f_pile_size.start
-            for x, size in enumerate(state.pile_size):
-                mv[sizes + x] = _TENTHS[size]
-        if changed(memo, "holder", state.holder):
-            holder = self.f_holder.start
-            mv[holder : holder + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
-            for x, p in enumerate(state.holder):
-                if p >= 0:
-                    mv[holder + x * n + p] = 1.0
-        cards = self._cards(state)
-        if memo.get("cities") is not cards.cities:  # this buffer shows other cities
-            memo["cities"] = cards.cities
-            out[self.f_city.start : self.f_tucked.stop] = cards.cities
-        self._scores(state, cards, out, memo)
-        piles = cards.piles
-        out[self.f_chosen.start :] = 0.0  # has_chosen to the end: rewritten every time
-        if phase is Phase.CHOOSE:
-            chosen = self.f_chosen.start
-            for p, card in enumerate(state.chosen):
-                mv[chosen + p] = 1.0 if card >= 0 else 0.0
-            if state.chosen[player] >= 0:
-                mv[self.f_your_choice.start + state.chosen[player]] = 1.0
-        if state.order:
-            announced, order, played = (
-                self.f_announced.start,
-                self.f_order.start,
-                self.f_played.start,
-            )
-            for i, p in enumerate(state.order):
-                mv[announced + p * NUM_CARDS + state.chosen[p]] = 1.0
-                mv[order + p] = (i + 1) / n
-                mv[played + p] = 1.0 if i <= state.playing else 0.0
-        else:
-            last = self.f_last.start
-            for card in state.last_played:
-                mv[last + card] = 1.0
-        if phase is Phase.CAPTURE or phase is Phase.TUCK:
-            mv[self.f_pending_player.start + state.order[state.playing]] = 1.0
-            if phase is Phase.CAPTURE:
-                mv[self.f_pending_kind.start] = 1.0
-                mv[self.f_pending_card.start + state.saucer] = 1.0
-                victim = state.victims[0]
-                mv[self.f_victim.start + victim] = 1.0
-                choices = self.f_choices.start
-                for card in state.targets(victim, COLOUR[state.saucer]):
-                    mv[choices + card] = 1.0
-            else:
-                mv[self.f_pending_kind.start + 1] = 1.0
-                mv[self.f_pending_card.start + state.tuck_card] = 1.0
+        mv[self._saucers] = scaled(state.saucers_played, limit)
+        mv[self._saucers + 1] = scaled(limit, 9)
+        sizes = state.pile_size
+        if memo.get("pile_size") != sizes:
+            memo["pile_size"] = sizes.copy()
+            at = self._pile_size
+            for x in range(NUM_PILES):
+                mv[at + x] = _TENTHS[sizes[x]]
+        holder = state.holder
+        if memo.get("holder") != holder:
+            memo["holder"] = holder.copy()
+            at = self._holder
+            mv[at : at + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
+            for x in range(NUM_PILES):
+                if holder[x] >= 0:
+                    mv[at + x * n + holder[x]] = 1.0
+        if memo.get("cities") != placement.cities_version:
+            memo["cities"] = placement.cities_version
+            mv[self._cities : self._cities_stop] = placement.cities_mv
+        if memo.get("totals") != placement.totals_version:
+            memo["totals"] = placement.totals_version
+            at = self._score
+            for p, total in enumerate(placement.totals):
+                mv[at + p] = total
+        self._public_tail(state, mv)
+        chosen = state.chosen
+        choice = chosen[player] if choose else -1
+        written = memo.get("choice", -1)
+        if choice != written:
+            at = self._your_choice
+            if written >= 0:
+                mv[at + written] = 0.0
+            if choice >= 0:
+                mv[at + choice] = 1.0
+            memo["choice"] = choice
+        versions = placement.pile_version
         held = state.held[player]
-        if held >= 0:
-            mv[self.f_your_pile.start + held] = 1.0
-            cards_at = self.f_your_cards.start
-            for card in piles[held]:
-                mv[cards_at + card] = 1.0
-        rounds, memory = self.f_memory_round.start, self.f_memory.start
-        seen_round = state.seen_round
+        pile = (held, versions[held]) if held >= 0 else None
+        if memo.get("pile") != pile:
+            memo["pile"] = pile
+            at, cards = self._your_pile, self._your_cards
+            mv[at : at + NUM_PILES] = ZEROS[:NUM_PILES]
+            if held >= 0:
+                mv[at + held] = 1.0
+                row = held * NUM_CARDS
+                mv[cards : cards + NUM_CARDS] = placement.pile_mv[row : row + NUM_CARDS]
+            else:
+                mv[cards : cards + NUM_CARDS] = ZEROS[:NUM_CARDS]
+        # memory: a pile's row is the pile's cards (the shared rows), plus the card its holder
+        # has just chosen from it when that holder is someone else; rewritten only when the
+        # round it was seen, the pile's version or that card changed
+        rows = memo.get("rows")
+        if rows is None:
+            rows = memo["rows"] = [None] * NUM_PILES
+        seen_round, pile_mv = state.seen_round, placement.pile_mv
+        base = player * NUM_PILES
         for x in range(NUM_PILES):
-            seen = seen_round[player * NUM_PILES + x]
+            seen = seen_round[base + x]
             if seen:
-                mv[rounds + x] = scaled(seen, MAX_ROUND)
-                row = memory + x * NUM_CARDS
-                for card in piles[x]:
-                    mv[row + card] = 1.0
-                pending = state.pending_choice(x)
-                if pending >= 0 and state.holder[x] != player:
-                    mv[row + pending] = 1.0
+                pending = -1
+                if choose:
+                    h = holder[x]
+                    if h >= 0 and h != player:
+                        pending = chosen[h]
+                key = (seen, versions[x], pending)
+                if key != rows[x]:
+                    rows[x] = key
+                    mv[self._memory_round + x] = _ROUNDS[seen] if seen < MAX_ROUND else 1.0
+                    row, at = self._memory + x * NUM_CARDS, x * NUM_CARDS
+                    mv[row : row + NUM_CARDS] = pile_mv[at : at + NUM_CARDS]
+                    if pending >= 0:
+                        mv[row + pending] = 1.0
+            elif rows[x] is not None:
+                rows[x] = None
+                mv[self._memory_round + x] = 0.0
+                row = self._memory + x * NUM_CARDS
+                mv[row : row + NUM_CARDS] = ZEROS[:NUM_CARDS]
 
-    def _cards(self, state: SpaceAztecsState) -> _Cards:
-        """Where the cards are, as arrays: shared by every observer, rebuilt only when the
-        engine's `where` or `host` differ from the last ones (a value diff)."""
-        cards = self._last_cards
-        if cards is None or cards.where_list != state.where or cards.host_list != state.host:
-            cards = self._last_cards = _Cards(state, self.num_players, cards)
-        return cards
-
-    def _scores(self, state: SpaceAztecsState, cards: _Cards, out: Array, memo: Memo) -> None:
-        """score_now: each city's running total (the engine's Sheet). Totals depend only on where
-        the cards are, the Starting Player and the removed set, so they are cached by those for
-        every observer (the AEC env observes each player in turn: one computes, the rest look up).
-        """
-        key = (cards.city_keys, state.start, state.removed)
-        if memo.get("score_key") == key:
+    def _public_tail(self, state: SpaceAztecsState, mv: FloatView) -> None:
+        """has_chosen to pending_choices: a few values, cleared and written again every time."""
+        n, phase = self.num_players, state.phase
+        start, stop = self._tail, self._tail_stop
+        mv[start:stop] = ZEROS[: stop - start]
+        order = state.order
+        if order:
+            announced, at, played = self._announced, self._order, self._played
+            chosen, playing = state.chosen, state.playing
+            for i, p in enumerate(order):
+                mv[announced + p * NUM_CARDS + chosen[p]] = 1.0
+                mv[at + p] = (i + 1) / n
+                if i <= playing:
+                    mv[played + p] = 1.0
+            if phase is _CAPTURE:
+                mv[self._pending_player + order[playing]] = 1.0
+                mv[self._pending_kind] = 1.0
+                mv[self._pending_card + state.saucer] = 1.0
+                victim = state.victims[0]
+                mv[self._victim + victim] = 1.0
+                at = self._choices
+                for card in state.targets(victim, COLOUR[state.saucer]):
+                    mv[at + card] = 1.0
+            elif phase is _TUCK:
+                mv[self._pending_player + order[playing]] = 1.0
+                mv[self._pending_kind + 1] = 1.0
+                mv[self._pending_card + state.tuck_card] = 1.0
             return
-        memo["score_key"] = key
-        totals = self._totals.get(key)
-        if totals is None:
-            totals = self._score_totals(state, cards)
-            if len(self._totals) >= _CACHE_SIZE:
-                self._totals.clear()
-            self._totals[key] = totals
-        out[self.f_score.start : self.f_score.stop] = totals
-
-    def _score_totals(self, state: SpaceAztecsState, cards: _Cards) -> list[float]:
-        """`state.sheets()` totals / 100 in [-1, 1], each city's lines cached by its cards."""
-        parts = []
-        for p, city_key in enumerate(cards.city_keys):
-            key = (city_key, state.start == p)
-            lines = self._cities.get(key)
-            if lines is None:
-                city = state.city(p, cards.city_cards[p])
-                lines = (codex_points(city), aztec_points(city), pink_count(city), city.captured)
-                if len(self._cities) >= _CACHE_SIZE:
-                    self._cities.clear()
-                self._cities[key] = lines
-            parts.append(lines)
-        pink_in_game = state.removed != PINK
-        fewest = min(part[2] for part in parts)
-        totals = []
-        for codex, aztecs, pinks, captured in parts:
-            penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
-            total = Sheet(codex, aztecs, penalty, captured).total
-            totals.append(max(-1.0, min(1.0, total / 100)))
-        return totals
+        if phase is _CHOOSE:
+            for p, card in enumerate(state.chosen):
+                if card >= 0:
+                    mv[start + p] = 1.0
+        at = self._last
+        for card in state.last_played:
+            mv[at + card] = 1.0
 
 
 ENCODER = SpaceAztecsEncoder
