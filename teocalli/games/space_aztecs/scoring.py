@@ -115,39 +115,36 @@ class Sheet:
         }
 
 
-def codex_points(city: City) -> int:
-    """Step I: every Codex bonus, counting the Aztecs in the city (never the Saucers' catch)."""
-    total = 0
-    aztecs = city.aztecs
-    for card in city.codex:
-        bonus, colour, rate = _CODEX_BONUS[card]
-        if bonus == _BY_COLOUR:
-            total += rate * sum(1 for a in aztecs if COLOUR[a] == colour)
-        elif bonus == _BY_TEMPLE:
-            total += rate * len(city.temples)
-        elif bonus == _BY_TEMPLED:
-            total += rate * len(city.templed)
-        elif bonus == _BY_PEOPLE:
-            total += rate * len({COLOUR[a] for a in aztecs})
-        elif bonus == _BY_TOKEN:
-            total += rate if city.token else 0
-    return total
+Lines = tuple[int, tuple[int, int, int, int], int]
+"""A city's lines: Codex points (step I), Aztec points per colour (step II without the pink
+penalty) and its pink Aztecs (for the penalty); step III is the count of its captured cards."""
 
 
-def aztec_points(city: City) -> tuple[int, int, int, int]:
-    """Step II without the pink penalty: per colour, each card's points under its set's rule.
+def lines(
+    visible: Sequence[int],
+    templed: Sequence[int],
+    temples: int,
+    codex: Sequence[int],
+    token: bool,
+) -> Lines:
+    """A city's lines in one pass over its Aztecs (in view, then under Temples), its number of
+    Temples and its Codex cards: the one count `codex_points`, `aztec_points`, `pink_count` and
+    the observation encoders' running scores read.
 
     Priests are paired with Aliens to maximise the score (ruling): each pair is worth the Priest's
-    10 instead of the Alien's 3, so as many pairs as possible.
+    10 instead of the Alien's 3, so as many pairs as possible. Codex counts are taken before the
+    pairing, so a sacrificed Alien still counts as a blue Aztec.
     """
     per = [0, 0, 0, 0]
+    count = [0, 0, 0, 0]  # Aztecs per colour
     warriors = [0] * len(WARRIOR_TYPES)
     warrior_colour = [0] * len(WARRIOR_TYPES)
     priests = 0
     aliens: list[int] = []
-    for card in city.aztecs:
+    for card in (*visible, *templed):
         rule = _RULE[card]
         colour = COLOUR[card]
+        count[colour] += 1
         if rule == _WARRIOR:
             warriors[WARRIOR_TYPE[card]] += 1
             warrior_colour[WARRIOR_TYPE[card]] = colour
@@ -156,33 +153,60 @@ def aztec_points(city: City) -> tuple[int, int, int, int]:
         elif rule == _ALIEN:
             aliens.append(card)
         elif rule == _ARCHIVIST:
-            per[colour] += POINTS[card] + (BONUS[card] if card in city.templed else 0)
+            per[colour] += POINTS[card] + (BONUS[card] if card in templed else 0)
         else:
             per[colour] += POINTS[card]
-    for kind, count in enumerate(warriors):
-        if count:
-            per[warrior_colour[kind]] += WARRIOR_TABLE[kind][count - 1]
-    pairs = min(priests, len(aliens))
+    for kind, n in enumerate(warriors):
+        if n:
+            per[warrior_colour[kind]] += WARRIOR_TABLE[kind][n - 1]
     if aliens:
+        pairs = min(priests, len(aliens))
         blue = COLOUR[aliens[0]]
         per[blue] += pairs * PRIEST_POINTS + sum(POINTS[a] for a in sorted(aliens)[pairs:])
-    return (per[0], per[1], per[2], per[3])
+    bonus_total = 0
+    for card in codex:
+        bonus, colour, rate = _CODEX_BONUS[card]
+        if bonus == _BY_COLOUR:
+            bonus_total += rate * count[colour]
+        elif bonus == _BY_TEMPLE:
+            bonus_total += rate * temples
+        elif bonus == _BY_TEMPLED:
+            bonus_total += rate * len(templed)
+        elif bonus == _BY_PEOPLE:
+            bonus_total += rate * (len(count) - count.count(0))
+        elif bonus == _BY_TOKEN:
+            bonus_total += rate if token else 0
+    return bonus_total, (per[0], per[1], per[2], per[3]), count[PINK]
+
+
+def city_lines(city: City) -> Lines:
+    return lines(city.visible, city.templed, len(city.temples), city.codex, city.token)
+
+
+def codex_points(city: City) -> int:
+    """Step I: every Codex bonus, counting the Aztecs in the city (never the Saucers' catch)."""
+    return city_lines(city)[0]
+
+
+def aztec_points(city: City) -> tuple[int, int, int, int]:
+    """Step II without the pink penalty: per colour, each card's points under its set's rule."""
+    return city_lines(city)[1]
 
 
 def pink_count(city: City) -> int:
-    return sum(1 for a in city.aztecs if COLOUR[a] == PINK)
+    return city_lines(city)[2]
 
 
 def score_sheets(cities: Sequence[City], pink_in_game: bool) -> list[Sheet]:
     """Everyone's sheet; the fewest pink Aztecs (0 counts) lose 5, all tied players alike."""
-    pinks = [pink_count(c) for c in cities]
-    fewest = min(pinks)
+    counts = [city_lines(c) for c in cities]
+    fewest = min(pinks for _, _, pinks in counts)
     return [
         Sheet(
-            codex=codex_points(city),
-            aztecs=aztec_points(city),
-            pink_penalty=-PINK_PENALTY if pink_in_game and pinks[p] == fewest else 0,
+            codex=codex,
+            aztecs=aztecs,
+            pink_penalty=-PINK_PENALTY if pink_in_game and pinks == fewest else 0,
             saucers=city.captured,
         )
-        for p, city in enumerate(cities)
+        for (codex, aztecs, pinks), city in zip(counts, cities, strict=True)
     ]

@@ -56,7 +56,7 @@ from teocalli.games.space_aztecs.components import (
     PINK_PENALTY,
     Kind,
 )
-from teocalli.games.space_aztecs.scoring import City, Sheet, aztec_points, codex_points, pink_count
+from teocalli.games.space_aztecs.scoring import lines
 from teocalli.games.space_aztecs.state import (
     CAPTURED,
     CITY,
@@ -91,7 +91,7 @@ _KINDS = tuple(int(k) for k in KIND)
 _AZTEC, _TEMPLE, _CODEX = int(Kind.AZTEC), int(Kind.TEMPLE), int(Kind.CODEX)
 _UNSEEN = -2
 """A place no card has (the engine's places are OUT = -1 and up): what `_Placement` starts from."""
-Lines = tuple[int, tuple[int, int, int, int], int, int]
+CityLines = tuple[int, tuple[int, int, int, int], int, int]
 """A city's score lines: Codex points, Aztec points per colour, pink Aztecs, captured cards."""
 
 
@@ -122,7 +122,7 @@ class _Placement:
         self.members: list[dict[int, int]] = [{} for _ in range(n)]  # per city: card -> place
         self.dirty = set(range(n))  # cities whose key must be made again
         self.tick = 0
-        self.city_lines: list[Lines] = [(0, (0, 0, 0, 0), 0, 0)] * n
+        self.city_lines: list[CityLines] = [(0, (0, 0, 0, 0), 0, 0)] * n
         self.start = self.removed = _UNSEEN  # what the totals were computed with
         self.totals: list[float] = []
         self.totals_version = 0
@@ -212,27 +212,27 @@ class _Placement:
                 dirty.add(self.start)
             dirty.add(start)
         self.start, self.removed = start, removed
-        lines, members = self.city_lines, self.members
+        city_lines, members = self.city_lines, self.members
         for p in dirty:
-            lines[p] = _lines(members[p], start == p)
+            city_lines[p] = _lines(members[p], start == p)
         dirty.clear()
         pink_in_game = removed != PINK
-        fewest = min(part[2] for part in lines)
+        fewest = min(part[2] for part in city_lines)
         totals = []
-        for codex, aztecs, pinks, captured in lines:
+        for codex, aztecs, pinks, captured in city_lines:
             penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
-            total = Sheet(codex, aztecs, penalty, captured).total
+            total = codex + sum(aztecs) + penalty + captured  # Sheet.total
             totals.append(max(-1.0, min(1.0, total / 100)))
         if totals != self.totals:
             self.totals = totals
             self.totals_version += 1
 
 
-def _lines(members: dict[int, int], token: bool) -> Lines:
-    """A city's score lines from its cards and their places (card -> place, as `where`): the
-    engine's `City` (as `State.city` makes it) scored by the engine's own rules."""
-    visible, templed, temples, codex = [], [], [], []
-    captured = 0
+def _lines(members: dict[int, int], token: bool) -> CityLines:
+    """A city's score lines from its cards and their places (card -> place, as `where`), sorted
+    as `State.city` lists them, counted by the engine's `scoring.lines`."""
+    visible, templed, codex = [], [], []
+    temples = captured = 0
     for c in sorted(members):
         x = members[c]
         if x >= CAPTURED:
@@ -244,11 +244,10 @@ def _lines(members: dict[int, int], token: bool) -> Lines:
             if kind == _AZTEC:
                 visible.append(c)
             elif kind == _TEMPLE:
-                temples.append(c)
+                temples += 1
             elif kind == _CODEX:
                 codex.append(c)
-    city = City(tuple(visible), tuple(templed), tuple(temples), tuple(codex), captured, token)
-    return (codex_points(city) if codex else 0, aztec_points(city), pink_count(city), captured)
+    return (*lines(visible, templed, temples, codex, token), captured)
 
 
 class SpaceAztecsEncoder(Encoder):
