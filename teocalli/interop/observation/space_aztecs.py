@@ -84,11 +84,14 @@ _TENTHS = tuple(scaled(k, 10) for k in range(NUM_CARDS + 1))
 """scaled(pile size, 10) by size, as the view path computes it."""
 _TOPS = (*(KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in _RANGE), False)
 """Cards that hold others under them (index -1, no host, is False)."""
-_ROUNDS = tuple(scaled(k, MAX_ROUND) for k in range(MAX_ROUND))
-"""scaled(round, 20) for the rounds below 20, as the view path computes it."""
 _OVER, _CHOOSE, _CAPTURE, _TUCK = Phase.OVER, Phase.CHOOSE, Phase.CAPTURE, Phase.TUCK
 _KINDS = tuple(int(k) for k in KIND)
 _AZTEC, _TEMPLE, _CODEX = int(Kind.AZTEC), int(Kind.TEMPLE), int(Kind.CODEX)
+_SCALED_ROUNDS = tuple(scaled(k, MAX_ROUND) for k in range(NUM_CARDS + 1))
+"""scaled(round, 20) by round (a round plays a card per player: never more than 72 rounds)."""
+_PILE_INDEX = np.arange(NUM_PILES)[:, None]
+_MANY = 16
+"""Moved cards beyond which `_Placement` rebuilds everything rather than follow each card."""
 _UNSEEN = -2
 """A place no card has (the engine's places are OUT = -1 and up): what `_Placement` starts from."""
 CityLines = tuple[int, tuple[int, int, int, int], int, int]
@@ -130,28 +133,28 @@ class _Placement:
     def update(self, state: SpaceAztecsState) -> None:
         """Follow the engine's `where` and `host` (when unchanged: two list comparisons)."""
         where, host, mine = state.where, state.host, self.where
-        moved: list[tuple[int, int]] = []  # (card, its place before)
-        if where != mine:
-            for c in state.chosen:
-                if c >= 0 and where[c] != mine[c]:
-                    moved.append((c, mine[c]))
-                    mine[c] = where[c]
+        if where == mine:
+            if host == self.host:
+                return
+            moved: list[tuple[int, int]] = []  # (card, its place before)
+        else:
+            moved = [(c, mine[c]) for c in state.chosen if c >= 0 and where[c] != mine[c]]
+            for c, _ in moved:
+                mine[c] = where[c]
             if where != mine:  # more moved than the chosen cards
                 moved += [(c, mine[c]) for c in compress(_RANGE, map(ne, where, mine))]
                 mine[:] = where
-        hosted: list[int] = []
+                if len(moved) > _MANY:
+                    self._rebuild(where, host)
+                    return
+        look: list[int] = []  # the cards whose city or tucked cell may change
         if host != self.host:
-            hosted = list(compress(_RANGE, map(ne, host, self.host)))
+            look = list(compress(_RANGE, map(ne, host, self.host)))
             self.host[:] = host
-        if not moved and not hosted:
-            return
         self.tick = tick = self.tick + 1
         pile_mv, version, members, dirty = self.pile_mv, self.pile_version, self.members, self.dirty
-        look = hosted
         for c, o in moved:
             x = where[c]
-            if o >= CITY or x >= CITY:  # elsewhere a card has no cell (a new deal: none has)
-                look.append(c)
             if 0 <= o < NUM_PILES:
                 pile_mv[o * NUM_CARDS + c] = 0.0
                 version[o] = tick
@@ -164,9 +167,33 @@ class _Placement:
             elif x >= CITY:
                 members[x & 7][c] = x
                 dirty.add(x & 7)
+            elif o < CITY:
+                continue  # neither place is in a city: no cell before or after
+            look.append(c)
             if _TOPS[c] and c in host:  # the cards under it follow it
                 look += [d for d in _RANGE if host[d] == c]
-        self._cells(where, host, look, tick)
+        if look:
+            self._cells(where, host, look, tick)
+
+    def _rebuild(self, where: list[int], host: list[int]) -> None:
+        """Everything again from `where` and `host` (a new deal, another game's position): the
+        pile rows in one NumPy comparison, the cities from the cards in them."""
+        self.tick = tick = self.tick + 1
+        places = np.array(where)
+        self.piles.reshape(NUM_PILES, NUM_CARDS)[:] = places == _PILE_INDEX
+        self.pile_version = [tick] * NUM_PILES
+        self.host[:] = host
+        in_cities = np.flatnonzero(places >= CITY).tolist()
+        members = self.members
+        for city in members:
+            city.clear()
+        for c in in_cities:
+            members[where[c] & 7][c] = where[c]
+        self.dirty.update(range(self.n))
+        self.cities[:] = 0.0
+        self.cell, self.tucked_cell = [-1] * NUM_CARDS, [-1] * NUM_CARDS
+        self.cities_version = tick
+        self._cells(where, host, in_cities, tick)
 
     def _cells(self, where: list[int], host: list[int], look: list[int], tick: int) -> None:
         """Set the `city` and `tucked` cells of the cards in `look` (moved, or under a card that
@@ -310,6 +337,10 @@ class SpaceAztecsEncoder(Encoder):
         self._your_pile, self._your_cards = self.f_your_pile.start, self.f_your_cards.start
         self._your_choice = self.f_your_choice.start
         self._memory_round, self._memory = self.f_memory_round.start, self.f_memory.start
+        self._private = self.f_your_pile.start  # the observer's own fields start here
+        public = np.zeros(self._private, np.float32)
+        self._public_mv: FloatView = public.data
+        self._public_memo: Memo = {}
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         n = self.num_players
@@ -371,26 +402,14 @@ class SpaceAztecsEncoder(Encoder):
     final_is_shared = True  # `_encode` never reads the player
 
     def observe(self, state: State, player: int) -> Array:
-        """`Encoder.observe` with the header written here: outside the end, `seat` is set once
-        per buffer, `terminal` and `result` stay 0, and `decision` follows the phase (written
-        with it), so only `to_move` and `progress` are left to write."""
+        """`Encoder.observe`, header included in `_observe` (see there)."""
         assert isinstance(state, SpaceAztecsState)
         if state.phase is _OVER:
             return self._final_observation(state, player)
         entry = self._buffers.get(player)
         if entry is None:
             entry = self._buffer(player)
-            entry[1][self._seat + player] = 1.0
         out, mv, memo = entry
-        movers = state._to_move()
-        if memo.get("movers") != movers:
-            memo["movers"] = movers
-            at, n = self._to_move_start, self.num_players
-            mv[at : at + n] = ZEROS[:n]
-            for p in movers:
-                mv[at + p] = 1.0
-        steps = len(state.history)
-        mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         self._observe(state, player, out, mv, memo)
         return out.copy()
 
@@ -411,28 +430,50 @@ class SpaceAztecsEncoder(Encoder):
     def _observe(
         self, state: SpaceAztecsState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
-        """The game part, and `decision`: small fields written every time, the cities, pile
-        rows and memory copied from the shared `_Placement` when its versions moved on."""
-        n = self.num_players
-        phase = state.phase
+        """The whole observation outside the end (header included). Everything before
+        `your_pile` is the same for every observer: it is kept in one shared buffer, brought up
+        to date by `_public` (a value diff against the last state any observer saw: at one
+        step after another, only what that step changed), and copied whole into the
+        observer's buffer; the observer's own fields after it are diffed per observer."""
+        self._public(state)
+        mv[: self._private] = self._public_mv
+        mv[self._seat + player] = 1.0
+        self._own(state, player, mv, memo)
+
+    def _public(self, state: SpaceAztecsState) -> None:
+        """The shared part: header (but the seat), piles, cities, scores, revealed cards."""
+        mv, memo, n = self._public_mv, self._public_memo, self.num_players
         placement = self._placement
         placement.update(state)
         placement.scores(state)
-        choose = phase is _CHOOSE
-        at = self._decision_start
-        mv[at] = 0.0 if choose else 1.0
-        mv[at + 1] = 1.0 if choose else 0.0
-        mv[self._round] = _ROUNDS[state.round] if state.round < MAX_ROUND else 1.0
-        at, stop = self._head, self._head_stop  # phase to saucers
-        mv[at:stop] = ZEROS[: stop - at]
-        mv[at + phase] = 1.0
-        mv[self._start + state.start] = 1.0
-        if state.removed >= 0:
-            mv[self._removed + state.removed] = 1.0
-        mv[self._codex] = self._codex_value
-        limit = state.saucer_limit
-        mv[self._saucers] = scaled(state.saucers_played, limit)
-        mv[self._saucers + 1] = scaled(limit, 9)
+        movers = state._to_move()
+        if memo.get("movers") != movers:
+            memo["movers"] = movers
+            at = self._to_move_start
+            mv[at : at + n] = ZEROS[:n]
+            for p in movers:
+                mv[at + p] = 1.0
+        steps = len(state.history)
+        mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+        phase = state.phase
+        head = (state.round, phase, state.start, state.removed, state.saucers_played)
+        if memo.get("head") != head:
+            memo["head"] = head
+            choose = phase is _CHOOSE
+            at = self._decision_start
+            mv[at] = 0.0 if choose else 1.0
+            mv[at + 1] = 1.0 if choose else 0.0
+            mv[self._round] = scaled(state.round, MAX_ROUND)
+            at, stop = self._head, self._head_stop  # phase to saucers
+            mv[at:stop] = ZEROS[: stop - at]
+            mv[at + phase] = 1.0
+            mv[self._start + state.start] = 1.0
+            if state.removed >= 0:
+                mv[self._removed + state.removed] = 1.0
+            mv[self._codex] = self._codex_value
+            limit = state.saucer_limit
+            mv[self._saucers] = scaled(state.saucers_played, limit)
+            mv[self._saucers + 1] = scaled(limit, 9)
         sizes = state.pile_size
         if memo.get("pile_size") != sizes:
             memo["pile_size"] = sizes.copy()
@@ -455,8 +496,26 @@ class SpaceAztecsEncoder(Encoder):
             at = self._score
             for p, total in enumerate(placement.totals):
                 mv[at + p] = total
-        self._public_tail(state, mv)
-        chosen = state.chosen
+        tail = (
+            phase,
+            tuple(state.chosen) if phase is _CHOOSE or state.order else None,
+            state.order,
+            state.playing,
+            state.last_played,
+            state.saucer,
+            state.victims,
+            state.tuck_card,
+            placement.cities_version if phase is _CAPTURE else 0,  # the Saucer's choices
+        )
+        if memo.get("tail") != tail:
+            memo["tail"] = tail
+            self._public_tail(state, mv)
+
+    def _own(self, state: SpaceAztecsState, player: int, mv: FloatView, memo: Memo) -> None:
+        """The observer's fields: your_pile, your_pile_cards, your_choice and the memory."""
+        placement = self._placement
+        choose = state.phase is _CHOOSE
+        chosen, holder = state.chosen, state.holder
         choice = chosen[player] if choose else -1
         written = memo.get("choice", -1)
         if choice != written:
@@ -466,7 +525,7 @@ class SpaceAztecsEncoder(Encoder):
             if choice >= 0:
                 mv[at + choice] = 1.0
             memo["choice"] = choice
-        versions = placement.pile_version
+        versions, pile_mv = placement.pile_version, placement.pile_mv
         held = state.held[player]
         pile = (held, versions[held]) if held >= 0 else None
         if memo.get("pile") != pile:
@@ -476,38 +535,28 @@ class SpaceAztecsEncoder(Encoder):
             if held >= 0:
                 mv[at + held] = 1.0
                 row = held * NUM_CARDS
-                mv[cards : cards + NUM_CARDS] = placement.pile_mv[row : row + NUM_CARDS]
+                mv[cards : cards + NUM_CARDS] = pile_mv[row : row + NUM_CARDS]
             else:
                 mv[cards : cards + NUM_CARDS] = ZEROS[:NUM_CARDS]
-        # memory: a pile's row is the pile's cards (the shared rows), plus the card its holder
-        # has just chosen from it when that holder is someone else; rewritten only when the
-        # round it was seen, the pile's version or that card changed
-        rows = memo.get("rows")
-        if rows is None:
-            rows = memo["rows"] = [None] * NUM_PILES
-        seen_round, pile_mv = state.seen_round, placement.pile_mv
-        base = player * NUM_PILES
+        # memory: the shared pile rows, but the piles this observer never held (zeros), plus
+        # during the choice the card each other holder has just chosen from a remembered pile
+        seen = state.seen_round[player * NUM_PILES : (player + 1) * NUM_PILES]
+        if not choose and memo.get("seen") == seen and memo.get("versions") == versions:
+            return  # no pile changed since, nor what this observer knows of them
+        memo["seen"] = seen
+        memo["versions"] = versions.copy() if not choose else None  # pending cards vary
+        rounds, memory = self._memory_round, self._memory
+        mv[memory : memory + _ROWS] = pile_mv
         for x in range(NUM_PILES):
-            seen = seen_round[base + x]
-            if seen:
-                pending = -1
-                if choose:
-                    h = holder[x]
-                    if h >= 0 and h != player:
-                        pending = chosen[h]
-                key = (seen, versions[x], pending)
-                if key != rows[x]:
-                    rows[x] = key
-                    mv[self._memory_round + x] = _ROUNDS[seen] if seen < MAX_ROUND else 1.0
-                    row, at = self._memory + x * NUM_CARDS, x * NUM_CARDS
-                    mv[row : row + NUM_CARDS] = pile_mv[at : at + NUM_CARDS]
-                    if pending >= 0:
-                        mv[row + pending] = 1.0
-            elif rows[x] is not None:
-                rows[x] = None
-                mv[self._memory_round + x] = 0.0
-                row = self._memory + x * NUM_CARDS
+            r = seen[x]
+            mv[rounds + x] = _SCALED_ROUNDS[r]
+            if not r:
+                row = memory + x * NUM_CARDS
                 mv[row : row + NUM_CARDS] = ZEROS[:NUM_CARDS]
+            elif choose:
+                h = holder[x]
+                if h >= 0 and h != player and chosen[h] >= 0:
+                    mv[memory + x * NUM_CARDS + chosen[h]] = 1.0
 
     def _public_tail(self, state: SpaceAztecsState, mv: FloatView) -> None:
         """has_chosen to pending_choices: a few values, cleared and written again every time."""
