@@ -35,6 +35,7 @@ actions use) and the 8 piles A-H:
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
 from itertools import compress
 from operator import ne
@@ -56,7 +57,7 @@ from teocalli.games.space_aztecs.components import (
     PINK_PENALTY,
     Kind,
 )
-from teocalli.games.space_aztecs.scoring import lines
+from teocalli.games.space_aztecs.scoring import Lines, lines
 from teocalli.games.space_aztecs.state import (
     CAPTURED,
     CITY,
@@ -94,8 +95,6 @@ _MANY = 16
 """Moved cards beyond which `_Placement` rebuilds everything rather than follow each card."""
 _UNSEEN = -2
 """A place no card has (the engine's places are OUT = -1 and up): what `_Placement` starts from."""
-CityLines = tuple[int, tuple[int, int, int, int], int, int]
-"""A city's score lines: Codex points, Aztec points per colour, pink Aztecs, captured cards."""
 
 
 class _Placement:
@@ -122,10 +121,16 @@ class _Placement:
         self.cities_version = 0
         self.cell = [-1] * NUM_CARDS  # the index each card has set in `cities` (city row)
         self.tucked_cell = [-1] * NUM_CARDS  # (tucked row)
-        self.members: list[dict[int, int]] = [{} for _ in range(n)]  # per city: card -> place
-        self.dirty = set(range(n))  # cities whose key must be made again
+        # per city, what its score lines count (as `State.city` lists them, in card order)
+        self.visible: list[list[int]] = [[] for _ in range(n)]  # Aztecs in view
+        self.templed: list[list[int]] = [[] for _ in range(n)]  # Aztecs under Temples
+        self.codex: list[list[int]] = [[] for _ in range(n)]
+        self.temples = [0] * n
+        self.captured = [0] * n
+        self.dirty = set(range(n))  # cities whose lines must be counted again
+        self.recount = True  # the totals must be added up again (a capture)
         self.tick = 0
-        self.city_lines: list[CityLines] = [(0, (0, 0, 0, 0), 0, 0)] * n
+        self.city_lines: list[Lines] = [(0, (0, 0, 0, 0), 0)] * n
         self.start = self.removed = _UNSEEN  # what the totals were computed with
         self.totals: list[float] = []
         self.totals_version = 0
@@ -152,21 +157,19 @@ class _Placement:
             look = list(compress(_RANGE, map(ne, host, self.host)))
             self.host[:] = host
         self.tick = tick = self.tick + 1
-        pile_mv, version, members, dirty = self.pile_mv, self.pile_version, self.members, self.dirty
+        pile_mv, version = self.pile_mv, self.pile_version
         for c, o in moved:
             x = where[c]
             if 0 <= o < NUM_PILES:
                 pile_mv[o * NUM_CARDS + c] = 0.0
                 version[o] = tick
             elif o >= CITY:
-                del members[o & 7][c]
-                dirty.add(o & 7)
+                self._leave(c, o)
             if 0 <= x < NUM_PILES:
                 pile_mv[x * NUM_CARDS + c] = 1.0
                 version[x] = tick
             elif x >= CITY:
-                members[x & 7][c] = x
-                dirty.add(x & 7)
+                self._enter(c, x)
             elif o < CITY:
                 continue  # neither place is in a city: no cell before or after
             look.append(c)
@@ -184,11 +187,11 @@ class _Placement:
         self.pile_version = [tick] * NUM_PILES
         self.host[:] = host
         in_cities = np.flatnonzero(places >= CITY).tolist()
-        members = self.members
-        for city in members:
-            city.clear()
+        for cards in (*self.visible, *self.templed, *self.codex):
+            cards.clear()
+        self.temples, self.captured = [0] * self.n, [0] * self.n
         for c in in_cities:
-            members[where[c] & 7][c] = where[c]
+            self._enter(c, where[c])
         self.dirty.update(range(self.n))
         self.cities[:] = 0.0
         self.cell, self.tucked_cell = [-1] * NUM_CARDS, [-1] * NUM_CARDS
@@ -227,54 +230,79 @@ class _Placement:
         if changed:
             self.cities_version = tick
 
+    def _enter(self, c: int, x: int) -> None:
+        """Card `c` came to place `x` of a city: file it where its city's count looks."""
+        p = x & 7
+        if x >= CAPTURED:
+            self.captured[p] += 1
+            self.recount = True
+            return
+        if x >= TEMPLED:
+            insort(self.templed[p], c)
+        else:
+            kind = _KINDS[c]
+            if kind == _AZTEC:
+                insort(self.visible[p], c)
+            elif kind == _TEMPLE:
+                self.temples[p] += 1
+            elif kind == _CODEX:
+                insort(self.codex[p], c)
+            else:
+                return  # a Saucer in view counts for nothing but its catch
+        self.dirty.add(p)
+
+    def _leave(self, c: int, x: int) -> None:
+        """Card `c` left place `x` of a city (`_enter` undone)."""
+        p = x & 7
+        if x >= CAPTURED:
+            self.captured[p] -= 1
+            self.recount = True
+            return
+        if x >= TEMPLED:
+            self.templed[p].remove(c)
+        else:
+            kind = _KINDS[c]
+            if kind == _AZTEC:
+                self.visible[p].remove(c)
+            elif kind == _TEMPLE:
+                self.temples[p] -= 1
+            elif kind == _CODEX:
+                self.codex[p].remove(c)
+            else:
+                return
+        self.dirty.add(p)
+
     def scores(self, state: SpaceAztecsState) -> None:
         """`totals`: `state.sheets()` totals / 100 in [-1, 1]. They depend only on the cards in
-        each city (with their places), the Starting Player and the removed set: a city's lines
-        are made again only when its cards changed or the token came or went."""
+        each city, the Starting Player and the removed set: a city's lines (`scoring.lines`) are
+        counted again only when what they count changed, or the token came to or left a city
+        with Codex cards (the Codex of the Sun)."""
         dirty, start, removed = self.dirty, state.start, state.removed
-        if not dirty and start == self.start and removed == self.removed:
+        if not dirty and not self.recount and start == self.start and removed == self.removed:
             return
-        if start != self.start:  # the Codex of the Sun follows the token
-            if 0 <= self.start < self.n:
+        codex = self.codex
+        if start != self.start:
+            if 0 <= self.start < self.n and codex[self.start]:
                 dirty.add(self.start)
-            dirty.add(start)
-        self.start, self.removed = start, removed
-        city_lines, members = self.city_lines, self.members
+            if codex[start]:
+                dirty.add(start)
+        self.start, self.removed, self.recount = start, removed, False
+        city_lines = self.city_lines
         for p in dirty:
-            city_lines[p] = _lines(members[p], start == p)
+            city_lines[p] = lines(
+                self.visible[p], self.templed[p], self.temples[p], codex[p], start == p
+            )
         dirty.clear()
         pink_in_game = removed != PINK
         fewest = min(part[2] for part in city_lines)
         totals = []
-        for codex, aztecs, pinks, captured in city_lines:
+        for (points, aztecs, pinks), captured in zip(city_lines, self.captured, strict=True):
             penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
-            total = codex + sum(aztecs) + penalty + captured  # Sheet.total
+            total = points + sum(aztecs) + penalty + captured  # Sheet.total
             totals.append(max(-1.0, min(1.0, total / 100)))
         if totals != self.totals:
             self.totals = totals
             self.totals_version += 1
-
-
-def _lines(members: dict[int, int], token: bool) -> CityLines:
-    """A city's score lines from its cards and their places (card -> place, as `where`), sorted
-    as `State.city` lists them, counted by the engine's `scoring.lines`."""
-    visible, templed, codex = [], [], []
-    temples = captured = 0
-    for c in sorted(members):
-        x = members[c]
-        if x >= CAPTURED:
-            captured += 1
-        elif x >= TEMPLED:
-            templed.append(c)
-        else:
-            kind = _KINDS[c]
-            if kind == _AZTEC:
-                visible.append(c)
-            elif kind == _TEMPLE:
-                temples += 1
-            elif kind == _CODEX:
-                codex.append(c)
-    return (*lines(visible, templed, temples, codex, token), captured)
 
 
 class SpaceAztecsEncoder(Encoder):
