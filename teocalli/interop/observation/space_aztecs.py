@@ -366,8 +366,8 @@ class SpaceAztecsEncoder(Encoder):
         self._your_choice = self.f_your_choice.start
         self._memory_round, self._memory = self.f_memory_round.start, self.f_memory.start
         self._private = self.f_your_pile.start  # the observer's own fields start here
-        public = np.zeros(self._private, np.float32)
-        self._public_mv: FloatView = public.data
+        self._shared = np.zeros(layout.size, np.float32)  # its own fields stay 0
+        self._public_mv: FloatView = self._shared.data
         self._public_memo: Memo = {}
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
@@ -430,16 +430,17 @@ class SpaceAztecsEncoder(Encoder):
     final_is_shared = True  # `_encode` never reads the player
 
     def observe(self, state: State, player: int) -> Array:
-        """`Encoder.observe`, header included in `_observe` (see there)."""
+        """`Encoder.observe` without a buffer per observer: the shared public part (see
+        `_observe`), copied, with the observer's own fields written into the copy."""
         assert isinstance(state, SpaceAztecsState)
         if state.phase is _OVER:
             return self._final_observation(state, player)
-        entry = self._buffers.get(player)
-        if entry is None:
-            entry = self._buffer(player)
-        out, mv, memo = entry
-        self._observe(state, player, out, mv, memo)
-        return out.copy()
+        self._public(state)
+        out = self._shared.copy()
+        mv: FloatView = out.data
+        mv[self._seat + player] = 1.0
+        self._own(state, player, mv)
+        return out
 
     def mask(self, state: State, player: int) -> Mask:
         """`Encoder.mask`, asking the phase who may act instead of building `to_move`."""
@@ -460,13 +461,13 @@ class SpaceAztecsEncoder(Encoder):
     ) -> None:
         """The whole observation outside the end (header included). Everything before
         `your_pile` is the same for every observer: it is kept in one shared buffer, brought up
-        to date by `_public` (a value diff against the last state any observer saw: at one
-        step after another, only what that step changed), and copied whole into the
-        observer's buffer; the observer's own fields after it are diffed per observer."""
+        to date by `_public` (a value diff against the last state any observer saw: from one
+        step to the next, only what that step changed), and copied; the observer's own fields
+        after it are a few rows copied from the shared pile rows (`_own`)."""
         self._public(state)
-        mv[: self._private] = self._public_mv
+        mv[:] = self._public_mv
         mv[self._seat + player] = 1.0
-        self._own(state, player, mv, memo)
+        self._own(state, player, mv)
 
     def _public(self, state: SpaceAztecsState) -> None:
         """The shared part: header (but the seat), piles, cities, scores, revealed cards."""
@@ -539,52 +540,32 @@ class SpaceAztecsEncoder(Encoder):
             memo["tail"] = tail
             self._public_tail(state, mv)
 
-    def _own(self, state: SpaceAztecsState, player: int, mv: FloatView, memo: Memo) -> None:
-        """The observer's fields: your_pile, your_pile_cards, your_choice and the memory."""
-        placement = self._placement
+    def _own(self, state: SpaceAztecsState, player: int, mv: FloatView) -> None:
+        """The observer's fields, written into zeros: your_pile and its cards, your_choice,
+        and the memory: the rows of the piles the observer has held, plus, during the choice,
+        the card another holder has just chosen from such a pile."""
+        pile_mv = self._placement.pile_mv
+        held = state.held[player]
+        if held >= 0:
+            mv[self._your_pile + held] = 1.0
+            at, row = self._your_cards, held * NUM_CARDS
+            mv[at : at + NUM_CARDS] = pile_mv[row : row + NUM_CARDS]
         choose = state.phase is _CHOOSE
         chosen, holder = state.chosen, state.holder
-        choice = chosen[player] if choose else -1
-        written = memo.get("choice", -1)
-        if choice != written:
-            at = self._your_choice
-            if written >= 0:
-                mv[at + written] = 0.0
-            if choice >= 0:
-                mv[at + choice] = 1.0
-            memo["choice"] = choice
-        versions, pile_mv = placement.pile_version, placement.pile_mv
-        held = state.held[player]
-        pile = (held, versions[held]) if held >= 0 else None
-        if memo.get("pile") != pile:
-            memo["pile"] = pile
-            at, cards = self._your_pile, self._your_cards
-            mv[at : at + NUM_PILES] = ZEROS[:NUM_PILES]
-            if held >= 0:
-                mv[at + held] = 1.0
-                row = held * NUM_CARDS
-                mv[cards : cards + NUM_CARDS] = pile_mv[row : row + NUM_CARDS]
-            else:
-                mv[cards : cards + NUM_CARDS] = ZEROS[:NUM_CARDS]
-        # memory: the shared pile rows, but the piles this observer never held (zeros), plus
-        # during the choice the card each other holder has just chosen from a remembered pile
-        seen = state.seen_round[player * NUM_PILES : (player + 1) * NUM_PILES]
-        if not choose and memo.get("seen") == seen and memo.get("versions") == versions:
-            return  # no pile changed since, nor what this observer knows of them
-        memo["seen"] = seen
-        memo["versions"] = versions.copy() if not choose else None  # pending cards vary
+        if choose and chosen[player] >= 0:
+            mv[self._your_choice + chosen[player]] = 1.0
         rounds, memory = self._memory_round, self._memory
-        mv[memory : memory + _ROWS] = pile_mv
+        seen_round, base = state.seen_round, player * NUM_PILES
         for x in range(NUM_PILES):
-            r = seen[x]
-            mv[rounds + x] = _SCALED_ROUNDS[r]
-            if not r:
-                row = memory + x * NUM_CARDS
-                mv[row : row + NUM_CARDS] = ZEROS[:NUM_CARDS]
-            elif choose:
-                h = holder[x]
-                if h >= 0 and h != player and chosen[h] >= 0:
-                    mv[memory + x * NUM_CARDS + chosen[h]] = 1.0
+            seen = seen_round[base + x]
+            if seen:
+                mv[rounds + x] = _SCALED_ROUNDS[seen]
+                row, at = memory + x * NUM_CARDS, x * NUM_CARDS
+                mv[row : row + NUM_CARDS] = pile_mv[at : at + NUM_CARDS]
+                if choose:
+                    h = holder[x]
+                    if h >= 0 and h != player and chosen[h] >= 0:
+                        mv[row + chosen[h]] = 1.0
 
     def _public_tail(self, state: SpaceAztecsState, mv: FloatView) -> None:
         """has_chosen to pending_choices: a few values, cleared and written again every time."""
