@@ -153,9 +153,15 @@ class _Placement:
                     self._rebuild(where, host)
                     return
         look: list[int] = []  # the cards whose city or tucked cell may change
-        if host != self.host:
-            look = list(compress(_RANGE, map(ne, host, self.host)))
-            self.host[:] = host
+        hosts = self.host
+        if host != hosts:  # a card gets a host as it moves: look at the moved cards first
+            for c, _ in moved:
+                if host[c] != hosts[c]:
+                    hosts[c] = host[c]
+                    look.append(c)
+            if host != hosts:
+                look += compress(_RANGE, map(ne, host, hosts))
+                hosts[:] = host
         self.tick = tick = self.tick + 1
         pile_mv, version = self.pile_mv, self.pile_version
         for c, o in moved:
@@ -349,7 +355,8 @@ class SpaceAztecsEncoder(Encoder):
         self._pile_size, self._holder = self.f_pile_size.start, self.f_holder.start
         self._cities, self._cities_stop = self.f_city.start, self.f_tucked.stop
         self._score = self.f_score.start
-        self._tail, self._tail_stop = self.f_chosen.start, self.f_choices.stop
+        self._has_chosen = self.f_chosen.start
+        self._tail, self._tail_stop = self.f_announced.start, self.f_choices.stop
         self._announced, self._order, self._played = (
             self.f_announced.start,
             self.f_order.start,
@@ -475,13 +482,6 @@ class SpaceAztecsEncoder(Encoder):
         placement = self._placement
         placement.update(state)
         placement.scores(state)
-        movers = state._to_move()
-        if memo.get("movers") != movers:
-            memo["movers"] = movers
-            at = self._to_move_start
-            mv[at : at + n] = ZEROS[:n]
-            for p in movers:
-                mv[at + p] = 1.0
         steps = len(state.history)
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         phase = state.phase
@@ -503,6 +503,24 @@ class SpaceAztecsEncoder(Encoder):
             limit = state.saucer_limit
             mv[self._saucers] = scaled(state.saucers_played, limit)
             mv[self._saucers + 1] = scaled(limit, 9)
+        chosen = state.chosen
+        if phase is _CHOOSE:  # who may act: who has not chosen
+            if memo.get("chosen") != chosen:
+                memo["chosen"], memo["movers"] = chosen.copy(), None
+                at, has = self._to_move_start, self._has_chosen
+                for p in range(n):
+                    mine = chosen[p] >= 0
+                    mv[at + p] = 0.0 if mine else 1.0
+                    mv[has + p] = 1.0 if mine else 0.0
+        else:
+            movers = state._to_move()
+            if memo.get("movers") != movers:
+                memo["movers"], memo["chosen"] = movers, None
+                at, has = self._to_move_start, self._has_chosen
+                mv[at : at + n] = ZEROS[:n]
+                mv[has : has + n] = ZEROS[:n]
+                for p in movers:
+                    mv[at + p] = 1.0
         sizes = state.pile_size
         if memo.get("pile_size") != sizes:
             memo["pile_size"] = sizes.copy()
@@ -525,17 +543,13 @@ class SpaceAztecsEncoder(Encoder):
             at = self._score
             for p, total in enumerate(placement.totals):
                 mv[at + p] = total
-        tail = (
-            phase,
-            tuple(state.chosen) if phase is _CHOOSE or state.order else None,
-            state.order,
-            state.playing,
-            state.last_played,
-            state.saucer,
-            state.victims,
-            state.tuck_card,
-            placement.cities_version if phase is _CAPTURE else 0,  # the Saucer's choices
-        )
+        order = state.order
+        if order:  # revealed cards being played, perhaps a question pending
+            choices = placement.cities_version if phase is _CAPTURE else 0  # the Saucer's targets
+            tail: tuple[Any, ...] = (order, tuple(chosen), state.playing, phase, choices)
+            tail += (state.saucer, state.victims, state.tuck_card)
+        else:  # before the reveal: only last round's cards
+            tail = state.last_played
         if memo.get("tail") != tail:
             memo["tail"] = tail
             self._public_tail(state, mv)
@@ -568,7 +582,7 @@ class SpaceAztecsEncoder(Encoder):
                         mv[row + chosen[h]] = 1.0
 
     def _public_tail(self, state: SpaceAztecsState, mv: FloatView) -> None:
-        """has_chosen to pending_choices: a few values, cleared and written again every time."""
+        """announced to pending_choices: a few values, cleared and written again."""
         n, phase = self.num_players, state.phase
         start, stop = self._tail, self._tail_stop
         mv[start:stop] = ZEROS[: stop - start]
@@ -595,10 +609,6 @@ class SpaceAztecsEncoder(Encoder):
                 mv[self._pending_kind + 1] = 1.0
                 mv[self._pending_card + state.tuck_card] = 1.0
             return
-        if phase is _CHOOSE:
-            for p, card in enumerate(state.chosen):
-                if card >= 0:
-                    mv[start + p] = 1.0
         at = self._last
         for card in state.last_played:
             mv[at + card] = 1.0
