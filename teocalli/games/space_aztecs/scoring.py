@@ -48,6 +48,20 @@ _WARRIOR, _PRIEST, _ALIEN, _ARCHIVIST = (
     int(Rule.ALIEN),
     int(Rule.ARCHIVIST),
 )
+_PLAIN = 0
+_SCORE = tuple(
+    (
+        _RULE[c]
+        if _RULE[c] in (_WARRIOR, _PRIEST, _ALIEN, _ARCHIVIST)
+        else _PLAIN,  # Rule.FLAT, AGENT: its points
+        COLOUR[c],
+        POINTS[c],
+    )
+    for c in range(len(RULE))
+)
+"""Per card, how it scores as an Aztec (its rule, _PLAIN for its points alone), its colour and
+points, read in one tuple."""
+assert _PLAIN not in (_WARRIOR, _PRIEST, _ALIEN, _ARCHIVIST)
 _BY_COLOUR, _BY_TEMPLE, _BY_TEMPLED, _BY_PEOPLE, _BY_TOKEN = range(1, 6)
 _BONUS_KIND = {
     Rule.PYRAMIDS: _BY_TEMPLE,
@@ -137,32 +151,39 @@ def lines(
     """
     per = [0, 0, 0, 0]
     count = [0, 0, 0, 0]  # Aztecs per colour
-    warriors = [0] * len(WARRIOR_TYPES)
-    warrior_colour = [0] * len(WARRIOR_TYPES)
+    warriors: list[int] = []  # Warrior types, one entry per card
     priests = 0
     aliens: list[int] = []
-    for card in (*visible, *templed):
-        rule = _RULE[card]
-        colour = COLOUR[card]
-        count[colour] += 1
-        if rule == _WARRIOR:
-            warriors[WARRIOR_TYPE[card]] += 1
-            warrior_colour[WARRIOR_TYPE[card]] = colour
-        elif rule == _PRIEST:
-            priests += 1
-        elif rule == _ALIEN:
-            aliens.append(card)
-        elif rule == _ARCHIVIST:
-            per[colour] += POINTS[card] + (BONUS[card] if card in templed else 0)
-        else:
-            per[colour] += POINTS[card]
-    for kind, n in enumerate(warriors):
-        if n:
-            per[warrior_colour[kind]] += WARRIOR_TABLE[kind][n - 1]
+    score = _SCORE
+    for under, cards in ((False, visible), (True, templed)):
+        for card in cards:
+            how, colour, points = score[card]
+            count[colour] += 1
+            if how == _PLAIN:
+                per[colour] += points
+            elif how == _WARRIOR:
+                warriors.append(card)
+            elif how == _PRIEST:
+                priests += 1
+            elif how == _ALIEN:
+                aliens.append(card)
+            else:  # an Archivist: its bonus under a Temple
+                per[colour] += points + (BONUS[card] if under else 0)
+    if warriors:  # each type scores by how many of it there are
+        kinds = [0] * len(WARRIOR_TYPES)
+        colours = [0] * len(WARRIOR_TYPES)
+        for card in warriors:
+            kinds[WARRIOR_TYPE[card]] += 1
+            colours[WARRIOR_TYPE[card]] = COLOUR[card]
+        for kind, n in enumerate(kinds):
+            if n:
+                per[colours[kind]] += WARRIOR_TABLE[kind][n - 1]
     if aliens:
         pairs = min(priests, len(aliens))
         blue = COLOUR[aliens[0]]
-        per[blue] += pairs * PRIEST_POINTS + sum(POINTS[a] for a in sorted(aliens)[pairs:])
+        per[blue] += pairs * PRIEST_POINTS
+        for alien in sorted(aliens)[pairs:]:
+            per[blue] += POINTS[alien]
     bonus_total = 0
     for card in codex:
         bonus, colour, rate = _CODEX_BONUS[card]
