@@ -133,6 +133,7 @@ class _Placement:
         self.city_lines: list[Lines] = [(0, (0, 0, 0, 0), 0)] * n
         self.start = self.removed = _UNSEEN  # what the totals were computed with
         self.totals: list[float] = []
+        self.points: list[int] = []  # the totals as the sheets add them up
         self.totals_version = 0
 
     def update(self, state: SpaceAztecsState) -> None:
@@ -301,10 +302,11 @@ class _Placement:
         dirty.clear()
         pink_in_game = removed != PINK
         fewest = min(part[2] for part in city_lines)
-        totals = []
+        totals, self.points = [], []
         for (points, aztecs, pinks), captured in zip(city_lines, self.captured, strict=True):
             penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
             total = points + sum(aztecs) + penalty + captured  # Sheet.total
+            self.points.append(total)
             totals.append(max(-1.0, min(1.0, total / 100)))
         if totals != self.totals:
             self.totals = totals
@@ -434,19 +436,18 @@ class SpaceAztecsEncoder(Encoder):
                 one_hot(self.f_memory, out, _card(card_id), x)
 
     incremental = True
-    final_is_shared = True  # `_encode` never reads the player
+    final_is_shared = True  # `_encode` never reads the player (`observe` does not need it)
 
     def observe(self, state: State, player: int) -> Array:
         """`Encoder.observe` without a buffer per observer: the shared public part (see
         `_observe`), copied, with the observer's own fields written into the copy."""
         assert isinstance(state, SpaceAztecsState)
-        if state.phase is _OVER:
-            return self._final_observation(state, player)
         self._public(state)
         out = self._shared.copy()
         mv: FloatView = out.data
         mv[self._seat + player] = 1.0
-        self._own(state, player, mv)
+        if state.phase is not _OVER:  # the final view is a spectator's: nobody's own fields
+            self._own(state, player, mv)
         return out
 
     def mask(self, state: State, player: int) -> Mask:
@@ -488,10 +489,11 @@ class SpaceAztecsEncoder(Encoder):
         head = (state.round, phase, state.start, state.removed, state.saucers_played)
         if memo.get("head") != head:
             memo["head"] = head
-            choose = phase is _CHOOSE
-            at = self._decision_start
-            mv[at] = 0.0 if choose else 1.0
+            choose, over = phase is _CHOOSE, phase is _OVER
+            at = self._decision_start  # turn, simultaneous (none at the end)
+            mv[at] = 0.0 if choose or over else 1.0
             mv[at + 1] = 1.0 if choose else 0.0
+            mv[self._terminal] = 1.0 if over else 0.0
             mv[self._round] = scaled(state.round, MAX_ROUND)
             at, stop = self._head, self._head_stop  # phase to saucers
             mv[at:stop] = ZEROS[: stop - at]
@@ -513,7 +515,7 @@ class SpaceAztecsEncoder(Encoder):
                     mv[at + p] = 0.0 if mine else 1.0
                     mv[has + p] = 1.0 if mine else 0.0
         else:
-            movers = state._to_move()
+            movers = state._to_move() if phase is not _OVER else ()
             if memo.get("movers") != movers:
                 memo["movers"], memo["chosen"] = movers, None
                 at, has = self._to_move_start, self._has_chosen
@@ -521,6 +523,12 @@ class SpaceAztecsEncoder(Encoder):
                 mv[has : has + n] = ZEROS[:n]
                 for p in movers:
                     mv[at + p] = 1.0
+        result = tuple(placement.points) if phase is _OVER else None  # ranks follow points
+        if memo.get("result") != result:
+            memo["result"] = result
+            at, stop = self.f_result.start, self.f_result.stop
+            returns = np.array(state.returns(), np.float32)  # zeros before the end
+            mv[at:stop] = returns.data
         sizes = state.pile_size
         if memo.get("pile_size") != sizes:
             memo["pile_size"] = sizes.copy()
