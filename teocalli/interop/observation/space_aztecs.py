@@ -313,6 +313,32 @@ class _Placement:
             self.totals_version += 1
 
 
+class _Written:
+    """The engine values the shared public buffer was last written from (`_public`'s memo)."""
+
+    __slots__ = (
+        "chosen",
+        "cities",
+        "head",
+        "holder",
+        "movers",
+        "pile_size",
+        "result",
+        "tail",
+        "totals",
+    )
+
+    def __init__(self) -> None:
+        self.head: tuple[Any, ...] | None = None
+        self.chosen: list[int] | None = None
+        self.movers: tuple[int, ...] | None = None
+        self.result: tuple[int, ...] | None = ()  # () matches no state: written at first
+        self.pile_size: list[int] | None = None
+        self.holder: list[int] | None = None
+        self.cities = self.totals = -1
+        self.tail: tuple[Any, ...] | None = None
+
+
 class SpaceAztecsEncoder(Encoder):
     """Space Aztecs: piles, cities, revealed and pending choices, the observer's pile and memory."""
 
@@ -377,7 +403,7 @@ class SpaceAztecsEncoder(Encoder):
         self._private = self.f_your_pile.start  # the observer's own fields start here
         self._shared = np.zeros(layout.size, np.float32)  # its own fields stay 0
         self._public_mv: FloatView = self._shared.data
-        self._public_memo: Memo = {}
+        self._written = _Written()
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         n = self.num_players
@@ -479,16 +505,17 @@ class SpaceAztecsEncoder(Encoder):
 
     def _public(self, state: SpaceAztecsState) -> None:
         """The shared part: header (but the seat), piles, cities, scores, revealed cards."""
-        mv, memo, n = self._public_mv, self._public_memo, self.num_players
+        mv, memo, n = self._public_mv, self._written, self.num_players
         placement = self._placement
-        placement.update(state)
+        if state.where != placement.where or state.host != placement.host:
+            placement.update(state)
         placement.scores(state)
         steps = len(state.history)
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         phase = state.phase
         head = (state.round, phase, state.start, state.removed, state.saucers_played)
-        if memo.get("head") != head:
-            memo["head"] = head
+        if memo.head != head:
+            memo.head = head
             choose, over = phase is _CHOOSE, phase is _OVER
             at = self._decision_start  # turn, simultaneous (none at the end)
             mv[at] = 0.0 if choose or over else 1.0
@@ -507,8 +534,8 @@ class SpaceAztecsEncoder(Encoder):
             mv[self._saucers + 1] = scaled(limit, 9)
         chosen = state.chosen
         if phase is _CHOOSE:  # who may act: who has not chosen
-            if memo.get("chosen") != chosen:
-                memo["chosen"], memo["movers"] = chosen.copy(), None
+            if memo.chosen != chosen:
+                memo.chosen, memo.movers = chosen.copy(), None
                 at, has = self._to_move_start, self._has_chosen
                 for p in range(n):
                     mine = chosen[p] >= 0
@@ -516,38 +543,38 @@ class SpaceAztecsEncoder(Encoder):
                     mv[has + p] = 1.0 if mine else 0.0
         else:
             movers = state._to_move() if phase is not _OVER else ()
-            if memo.get("movers") != movers:
-                memo["movers"], memo["chosen"] = movers, None
+            if memo.movers != movers:
+                memo.movers, memo.chosen = movers, None
                 at, has = self._to_move_start, self._has_chosen
                 mv[at : at + n] = ZEROS[:n]
                 mv[has : has + n] = ZEROS[:n]
                 for p in movers:
                     mv[at + p] = 1.0
         result = tuple(placement.points) if phase is _OVER else None  # ranks follow points
-        if memo.get("result") != result:
-            memo["result"] = result
+        if memo.result != result:
+            memo.result = result
             at, stop = self.f_result.start, self.f_result.stop
             returns = np.array(state.returns(), np.float32)  # zeros before the end
             mv[at:stop] = returns.data
         sizes = state.pile_size
-        if memo.get("pile_size") != sizes:
-            memo["pile_size"] = sizes.copy()
+        if memo.pile_size != sizes:
+            memo.pile_size = sizes.copy()
             at = self._pile_size
             for x in range(NUM_PILES):
                 mv[at + x] = _TENTHS[sizes[x]]
         holder = state.holder
-        if memo.get("holder") != holder:
-            memo["holder"] = holder.copy()
+        if memo.holder != holder:
+            memo.holder = holder.copy()
             at = self._holder
             mv[at : at + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
             for x in range(NUM_PILES):
                 if holder[x] >= 0:
                     mv[at + x * n + holder[x]] = 1.0
-        if memo.get("cities") != placement.cities_version:
-            memo["cities"] = placement.cities_version
+        if memo.cities != placement.cities_version:
+            memo.cities = placement.cities_version
             mv[self._cities : self._cities_stop] = placement.cities_mv
-        if memo.get("totals") != placement.totals_version:
-            memo["totals"] = placement.totals_version
+        if memo.totals != placement.totals_version:
+            memo.totals = placement.totals_version
             at = self._score
             for p, total in enumerate(placement.totals):
                 mv[at + p] = total
@@ -558,8 +585,8 @@ class SpaceAztecsEncoder(Encoder):
             tail += (state.saucer, state.victims, state.tuck_card)
         else:  # before the reveal: only last round's cards
             tail = state.last_played
-        if memo.get("tail") != tail:
-            memo["tail"] = tail
+        if memo.tail != tail:
+            memo.tail = tail
             self._public_tail(state, mv)
 
     def _own(self, state: SpaceAztecsState, player: int, mv: FloatView) -> None:
