@@ -404,6 +404,13 @@ class SpaceAztecsEncoder(Encoder):
         self._shared = np.zeros(layout.size, np.float32)  # its own fields stay 0
         self._public_mv: FloatView = self._shared.data
         self._written = _Written()
+        pile_mv = self._placement.pile_mv
+        self._memory_rows = [
+            (x, self._memory_round + x, self._memory + x * c, self._memory + (x + 1) * c, row)
+            for x in range(NUM_PILES)
+            for row in [pile_mv[x * c : (x + 1) * c]]
+        ]
+        """Per pile: its index, where its round and row go, and its row in the shared piles."""
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         n = self.num_players
@@ -603,18 +610,16 @@ class SpaceAztecsEncoder(Encoder):
         chosen, holder = state.chosen, state.holder
         if choose and chosen[player] >= 0:
             mv[self._your_choice + chosen[player]] = 1.0
-        rounds, memory = self._memory_round, self._memory
-        seen_round, base = state.seen_round, player * NUM_PILES
-        for x in range(NUM_PILES):
-            seen = seen_round[base + x]
-            if seen:
-                mv[rounds + x] = _SCALED_ROUNDS[seen]
-                row, at = memory + x * NUM_CARDS, x * NUM_CARDS
-                mv[row : row + NUM_CARDS] = pile_mv[at : at + NUM_CARDS]
+        base = player * NUM_PILES
+        seen = state.seen_round[base : base + NUM_PILES]
+        for x, rounds, start, stop, source in self._memory_rows:
+            if seen[x]:
+                mv[rounds] = _SCALED_ROUNDS[seen[x]]
+                mv[start:stop] = source
                 if choose:
                     h = holder[x]
                     if h >= 0 and h != player and chosen[h] >= 0:
-                        mv[row + chosen[h]] = 1.0
+                        mv[start + chosen[h]] = 1.0
 
     def _public_tail(self, state: SpaceAztecsState, mv: FloatView) -> None:
         """announced to pending_choices: a few values, cleared and written again."""
