@@ -154,18 +154,18 @@ def lines(
     warriors: list[int] = []  # Warrior types, one entry per card
     priests = 0
     aliens: list[int] = []
-    score = _SCORE
+    score, plain, warrior, priest, alien = _SCORE, _PLAIN, _WARRIOR, _PRIEST, _ALIEN
     for under, cards in ((False, visible), (True, templed)):
         for card in cards:
             how, colour, points = score[card]
             count[colour] += 1
-            if how == _PLAIN:
+            if how == plain:
                 per[colour] += points
-            elif how == _WARRIOR:
+            elif how == warrior:
                 warriors.append(card)
-            elif how == _PRIEST:
+            elif how == priest:
                 priests += 1
-            elif how == _ALIEN:
+            elif how == alien:
                 aliens.append(card)
             else:  # an Archivist: its bonus under a Temple
                 per[colour] += points + (BONUS[card] if under else 0)

@@ -165,6 +165,7 @@ class _Placement:
                 hosts[:] = host
         self.tick = tick = self.tick + 1
         pile_mv, version = self.pile_mv, self.pile_version
+        in_view = CITY + self.n  # CITY + p: in view in city p
         for c, o in moved:
             x = where[c]
             if 0 <= o < NUM_PILES:
@@ -177,6 +178,14 @@ class _Placement:
                 version[x] = tick
             elif x >= CITY:
                 self._enter(c, x)
+                if o < CITY and x < in_view:  # played: its city cell only (it had none)
+                    at = (x - CITY) * NUM_CARDS + c
+                    self.cities_mv[at] = 1.0
+                    self.cell[c] = at
+                    self.cities_version = tick
+                    if _TOPS[c] and c in host:  # cards under it elsewhere follow it
+                        look += [d for d in _RANGE if host[d] == c]
+                    continue
             elif o < CITY:
                 continue  # neither place is in a city: no cell before or after
             look.append(c)
