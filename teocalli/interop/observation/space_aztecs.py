@@ -105,8 +105,8 @@ class _Placement:
     the engine's `where` and `host` against copies of the last ones seen, so it is right for any
     state. The diff looks first at the cards in the engine's `chosen` (a choice, a reveal and a
     tuck move only those) and checks with one list comparison that nothing else moved; only
-    then does it compare all 72 places. Version numbers (ticks) tell each observer's buffer
-    which rows it must copy again."""
+    then does it compare all 72 places. `cities_version` and `totals_version` (ticks) tell the
+    shared public buffer when to copy those rows again."""
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -114,8 +114,6 @@ class _Placement:
         self.host = [_UNSEEN] * NUM_CARDS
         self.piles = np.zeros(_ROWS, np.float32)
         self.pile_mv: FloatView = self.piles.data
-        self.pile_version = [0] * NUM_PILES
-        """Per pile, the tick at which its row last changed."""
         self.cities = np.zeros(2 * n * NUM_CARDS, np.float32)
         self.cities_mv: FloatView = self.cities.data
         self.cities_version = 0
@@ -164,18 +162,16 @@ class _Placement:
                 look += compress(_RANGE, map(ne, host, hosts))
                 hosts[:] = host
         self.tick = tick = self.tick + 1
-        pile_mv, version = self.pile_mv, self.pile_version
+        pile_mv = self.pile_mv
         in_view = CITY + self.n  # CITY + p: in view in city p
         for c, o in moved:
             x = where[c]
             if 0 <= o < NUM_PILES:
                 pile_mv[o * NUM_CARDS + c] = 0.0
-                version[o] = tick
             elif o >= CITY:
                 self._leave(c, o)
             if 0 <= x < NUM_PILES:
                 pile_mv[x * NUM_CARDS + c] = 1.0
-                version[x] = tick
             elif x >= CITY:
                 self._enter(c, x)
                 if o < CITY and x < in_view:  # played: its city cell only (it had none)
@@ -200,7 +196,6 @@ class _Placement:
         self.tick = tick = self.tick + 1
         places = np.array(where)
         self.piles.reshape(NUM_PILES, NUM_CARDS)[:] = places == _PILE_INDEX
-        self.pile_version = [tick] * NUM_PILES
         self.host[:] = host
         in_cities = np.flatnonzero(places >= CITY).tolist()
         for cards in (*self.visible, *self.templed, *self.codex):
