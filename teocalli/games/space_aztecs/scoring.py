@@ -39,6 +39,47 @@ _CODEX_COLOUR = {
 }
 
 
+_RULE = tuple(int(r) for r in RULE)
+"""Per card, its rule as a plain int: the rules compare ints (an Enum member's lookup on its
+class costs as much as a dozen list reads, and the cities are scored at every observation)."""
+_WARRIOR, _PRIEST, _ALIEN, _ARCHIVIST = (
+    int(Rule.WARRIOR),
+    int(Rule.PRIEST),
+    int(Rule.ALIEN),
+    int(Rule.ARCHIVIST),
+)
+_PLAIN = 0
+_SCORE = tuple(
+    (
+        _RULE[c]
+        if _RULE[c] in (_WARRIOR, _PRIEST, _ALIEN, _ARCHIVIST)
+        else _PLAIN,  # Rule.FLAT, AGENT: its points
+        COLOUR[c],
+        POINTS[c],
+    )
+    for c in range(len(RULE))
+)
+"""Per card, how it scores as an Aztec (its rule, _PLAIN for its points alone), its colour and
+points, read in one tuple."""
+assert _PLAIN not in (_WARRIOR, _PRIEST, _ALIEN, _ARCHIVIST)
+_BY_COLOUR, _BY_TEMPLE, _BY_TEMPLED, _BY_PEOPLE, _BY_TOKEN = range(1, 6)
+_BONUS_KIND = {
+    Rule.PYRAMIDS: _BY_TEMPLE,
+    Rule.SHELTER: _BY_TEMPLED,
+    Rule.FOUR_PEOPLES: _BY_PEOPLE,
+    Rule.SUN: _BY_TOKEN,
+}
+_CODEX_BONUS = tuple(
+    (
+        _BY_COLOUR if RULE[c] in _CODEX_COLOUR else _BONUS_KIND.get(RULE[c], 0),
+        _CODEX_COLOUR.get(RULE[c], -1),
+        CODEX_RATE.get(RULE[c], 0),
+    )
+    for c in range(len(RULE))
+)
+"""Per card, what its Codex bonus counts (0 for no Codex), the colour counted and the rate."""
+
+
 @dataclass(frozen=True, slots=True)
 class City:
     """One player's cards at the end, as the count needs them."""
@@ -88,77 +129,105 @@ class Sheet:
         }
 
 
+Lines = tuple[int, tuple[int, int, int, int], int]
+"""A city's lines: Codex points (step I), Aztec points per colour (step II without the pink
+penalty) and its pink Aztecs (for the penalty); step III is the count of its captured cards."""
+
+
+def lines(
+    visible: Sequence[int],
+    templed: Sequence[int],
+    temples: int,
+    codex: Sequence[int],
+    token: bool,
+) -> Lines:
+    """A city's lines in one pass over its Aztecs (in view, then under Temples), its number of
+    Temples and its Codex cards: the one count `codex_points`, `aztec_points`, `pink_count` and
+    the observation encoders' running scores read.
+
+    Priests are paired with Aliens to maximise the score (ruling): each pair is worth the Priest's
+    10 instead of the Alien's 3, so as many pairs as possible. Codex counts are taken before the
+    pairing, so a sacrificed Alien still counts as a blue Aztec.
+    """
+    per = [0, 0, 0, 0]
+    count = [0, 0, 0, 0]  # Aztecs per colour
+    warriors: list[int] = []  # Warrior types, one entry per card
+    priests = 0
+    aliens: list[int] = []
+    score, plain, warrior, priest, alien = _SCORE, _PLAIN, _WARRIOR, _PRIEST, _ALIEN
+    for under, cards in ((False, visible), (True, templed)):
+        for card in cards:
+            how, colour, points = score[card]
+            count[colour] += 1
+            if how == plain:
+                per[colour] += points
+            elif how == warrior:
+                warriors.append(card)
+            elif how == priest:
+                priests += 1
+            elif how == alien:
+                aliens.append(card)
+            else:  # an Archivist: its bonus under a Temple
+                per[colour] += points + (BONUS[card] if under else 0)
+    if warriors:  # each type scores by how many of it there are
+        kinds = [0] * len(WARRIOR_TYPES)
+        colours = [0] * len(WARRIOR_TYPES)
+        for card in warriors:
+            kinds[WARRIOR_TYPE[card]] += 1
+            colours[WARRIOR_TYPE[card]] = COLOUR[card]
+        for kind, n in enumerate(kinds):
+            if n:
+                per[colours[kind]] += WARRIOR_TABLE[kind][n - 1]
+    if aliens:
+        pairs = min(priests, len(aliens))
+        blue = COLOUR[aliens[0]]
+        per[blue] += pairs * PRIEST_POINTS
+        for alien in sorted(aliens)[pairs:]:
+            per[blue] += POINTS[alien]
+    bonus_total = 0
+    for card in codex:
+        bonus, colour, rate = _CODEX_BONUS[card]
+        if bonus == _BY_COLOUR:
+            bonus_total += rate * count[colour]
+        elif bonus == _BY_TEMPLE:
+            bonus_total += rate * temples
+        elif bonus == _BY_TEMPLED:
+            bonus_total += rate * len(templed)
+        elif bonus == _BY_PEOPLE:
+            bonus_total += rate * (len(count) - count.count(0))
+        elif bonus == _BY_TOKEN:
+            bonus_total += rate if token else 0
+    return bonus_total, (per[0], per[1], per[2], per[3]), count[PINK]
+
+
+def city_lines(city: City) -> Lines:
+    return lines(city.visible, city.templed, len(city.temples), city.codex, city.token)
+
+
 def codex_points(city: City) -> int:
     """Step I: every Codex bonus, counting the Aztecs in the city (never the Saucers' catch)."""
-    total = 0
-    aztecs = city.aztecs
-    for card in city.codex:
-        rule = RULE[card]
-        rate = CODEX_RATE[rule]
-        if rule in _CODEX_COLOUR:
-            colour = _CODEX_COLOUR[rule]
-            total += rate * sum(1 for a in aztecs if COLOUR[a] == colour)
-        elif rule is Rule.PYRAMIDS:
-            total += rate * len(city.temples)
-        elif rule is Rule.SHELTER:
-            total += rate * len(city.templed)
-        elif rule is Rule.FOUR_PEOPLES:
-            total += rate * len({COLOUR[a] for a in aztecs})
-        elif rule is Rule.SUN:
-            total += rate if city.token else 0
-    return total
+    return city_lines(city)[0]
 
 
 def aztec_points(city: City) -> tuple[int, int, int, int]:
-    """Step II without the pink penalty: per colour, each card's points under its set's rule.
-
-    Priests are paired with Aliens to maximise the score (ruling): each pair is worth the Priest's
-    10 instead of the Alien's 3, so as many pairs as possible.
-    """
-    per = [0, 0, 0, 0]
-    warriors = [0] * len(WARRIOR_TYPES)
-    warrior_colour = [0] * len(WARRIOR_TYPES)
-    priests = 0
-    aliens: list[int] = []
-    templed = set(city.templed)
-    for card in city.aztecs:
-        rule = RULE[card]
-        colour = COLOUR[card]
-        if rule is Rule.WARRIOR:
-            warriors[WARRIOR_TYPE[card]] += 1
-            warrior_colour[WARRIOR_TYPE[card]] = colour
-        elif rule is Rule.PRIEST:
-            priests += 1
-        elif rule is Rule.ALIEN:
-            aliens.append(card)
-        elif rule is Rule.ARCHIVIST:
-            per[colour] += POINTS[card] + (BONUS[card] if card in templed else 0)
-        else:
-            per[colour] += POINTS[card]
-    for kind, count in enumerate(warriors):
-        if count:
-            per[warrior_colour[kind]] += WARRIOR_TABLE[kind][count - 1]
-    pairs = min(priests, len(aliens))
-    if aliens:
-        blue = COLOUR[aliens[0]]
-        per[blue] += pairs * PRIEST_POINTS + sum(POINTS[a] for a in sorted(aliens)[pairs:])
-    return (per[0], per[1], per[2], per[3])
+    """Step II without the pink penalty: per colour, each card's points under its set's rule."""
+    return city_lines(city)[1]
 
 
 def pink_count(city: City) -> int:
-    return sum(1 for a in city.aztecs if COLOUR[a] == PINK)
+    return city_lines(city)[2]
 
 
 def score_sheets(cities: Sequence[City], pink_in_game: bool) -> list[Sheet]:
     """Everyone's sheet; the fewest pink Aztecs (0 counts) lose 5, all tied players alike."""
-    pinks = [pink_count(c) for c in cities]
-    fewest = min(pinks)
+    counts = [city_lines(c) for c in cities]
+    fewest = min(pinks for _, _, pinks in counts)
     return [
         Sheet(
-            codex=codex_points(city),
-            aztecs=aztec_points(city),
-            pink_penalty=-PINK_PENALTY if pink_in_game and pinks[p] == fewest else 0,
+            codex=codex,
+            aztecs=aztecs,
+            pink_penalty=-PINK_PENALTY if pink_in_game and pinks == fewest else 0,
             saucers=city.captured,
         )
-        for p, city in enumerate(cities)
+        for (codex, aztecs, pinks), city in zip(counts, cities, strict=True)
     ]

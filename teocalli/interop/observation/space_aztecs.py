@@ -35,11 +35,16 @@ actions use) and the 8 piles A-H:
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
 
+from teocalli.core import State
+from teocalli.games.space_aztecs.actions import NUM_ACTIONS
 from teocalli.games.space_aztecs.components import (
     CARD_BY_ID,
     COLOUR,
@@ -52,7 +57,7 @@ from teocalli.games.space_aztecs.components import (
     PINK_PENALTY,
     Kind,
 )
-from teocalli.games.space_aztecs.scoring import Sheet, aztec_points, codex_points, pink_count
+from teocalli.games.space_aztecs.scoring import Lines, lines
 from teocalli.games.space_aztecs.state import (
     CAPTURED,
     CITY,
@@ -61,7 +66,7 @@ from teocalli.games.space_aztecs.state import (
     SpaceAztecsState,
 )
 
-from .base import ZEROS, Array, Encoder, FloatView, Layout, Memo, changed, one_hot, scaled
+from .base import ZEROS, Array, Encoder, FloatView, Layout, Mask, Memo, one_hot, scaled
 
 PHASES = ("pick", "choose", "resolve", "capture", "tuck", "over")
 assert tuple(p.name.lower() for p in Phase) == PHASES, "PHASES must follow the engine's Phase"
@@ -73,45 +78,269 @@ def _card(card_id: str) -> int:
     return CARD_BY_ID[card_id]
 
 
-_CACHE_SIZE = 4096
-"""Entries kept by the score caches before they start again (positions of a few games)."""
 assert CITY % 8 == TEMPLED % 8 == CAPTURED % 8 == 0, "a city's places are CITY + p, ..."
+_RANGE = range(NUM_CARDS)
+_ROWS = NUM_PILES * NUM_CARDS
 _TENTHS = tuple(scaled(k, 10) for k in range(NUM_CARDS + 1))
 """scaled(pile size, 10) by size, as the view path computes it."""
-_TOPS = np.array([KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in range(NUM_CARDS)] + [False])
+_TOPS = (*(KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in _RANGE), False)
 """Cards that hold others under them (index -1, no host, is False)."""
+_OVER, _CHOOSE, _CAPTURE, _TUCK = Phase.OVER, Phase.CHOOSE, Phase.CAPTURE, Phase.TUCK
+_KINDS = tuple(int(k) for k in KIND)
+_AZTEC, _TEMPLE, _CODEX = int(Kind.AZTEC), int(Kind.TEMPLE), int(Kind.CODEX)
+_SCALED_ROUNDS = tuple(scaled(k, MAX_ROUND) for k in range(NUM_CARDS + 1))
+"""scaled(round, 20) by round (a round plays a card per player: never more than 72 rounds)."""
+_PILE_INDEX = np.arange(NUM_PILES)[:, None]
+_MANY = 16
+"""Moved cards beyond which `_Placement` rebuilds everything rather than follow each card."""
+_UNSEEN = -2
+"""A place no card has (the engine's places are OUT = -1 and up): what `_Placement` starts from."""
 
 
-class _Cards:
-    """One placement of the cards (the engine's `where` and `host`): the piles' cards, the city
-    and tucked rows of the observation (every observer's) and the cities' keys. Read from the
-    engine's lists in one Python pass (cheaper than making them arrays); the city rows are built
-    with NumPy only when the cards in cities changed."""
+class _Placement:
+    """Where the cards are, as every observer's observation shows it: the piles' cards (8 rows of
+    72, for `your_pile_cards` and `memory_cards`), the `city` and `tucked` rows and the cities'
+    running totals. One per encoder, shared by all observers (the AEC and Parallel envs observe
+    several players at one position: one update serves them all), and kept by a value diff of
+    the engine's `where` and `host` against copies of the last ones seen, so it is right for any
+    state. The diff looks first at the cards in the engine's `chosen` (a choice, a reveal and a
+    tuck move only those) and checks with one list comparison that nothing else moved; only
+    then does it compare all 72 places. `cities_version` and `totals_version` (ticks) tell the
+    shared public buffer when to copy those rows again."""
 
-    cities: Array
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.where = [_UNSEEN] * NUM_CARDS
+        self.host = [_UNSEEN] * NUM_CARDS
+        self.piles = np.zeros(_ROWS, np.float32)
+        self.pile_mv: FloatView = self.piles.data
+        self.cities = np.zeros(2 * n * NUM_CARDS, np.float32)
+        self.cities_mv: FloatView = self.cities.data
+        self.cities_version = 0
+        self.cell = [-1] * NUM_CARDS  # the index each card has set in `cities` (city row)
+        self.tucked_cell = [-1] * NUM_CARDS  # (tucked row)
+        # per city, what its score lines count (as `State.city` lists them, in card order)
+        self.visible: list[list[int]] = [[] for _ in range(n)]  # Aztecs in view
+        self.templed: list[list[int]] = [[] for _ in range(n)]  # Aztecs under Temples
+        self.codex: list[list[int]] = [[] for _ in range(n)]
+        self.temples = [0] * n
+        self.captured = [0] * n
+        self.dirty = set(range(n))  # cities whose lines must be counted again
+        self.recount = True  # the totals must be added up again (a capture)
+        self.tick = 0
+        self.city_lines: list[Lines] = [(0, (0, 0, 0, 0), 0)] * n
+        self.start = self.removed = _UNSEEN  # what the totals were computed with
+        self.totals: list[float] = []
+        self.points: list[int] = []  # the totals as the sheets add them up
+        self.totals_version = 0
 
-    def __init__(self, state: SpaceAztecsState, n: int, last: _Cards | None) -> None:
-        where, host = state.where, state.host
-        self.where_list, self.host_list = where.copy(), host.copy()
-        piles: list[list[int]] = [[] for _ in range(NUM_PILES)]
-        in_cities: list[list[int]] = [[] for _ in range(n)]  # per city: card, place, ...
-        for c, x in enumerate(where):
-            if x >= CITY:  # in view, templed or captured: in city x & 7
-                in_cities[x & 7] += (c, x)
-            elif 0 <= x < NUM_PILES:
-                piles[x].append(c)
-        self.piles = piles
-        self.city_cards = [cards[0::2] for cards in in_cities]  # card ids, in card order
-        # what scores and cities depend on: the cards in each city (in view, templed, captured)
-        self.city_keys = tuple(bytes(cards) for cards in in_cities)
-        if last is not None and last.city_keys == self.city_keys and last.host_list == host:
-            self.cities = last.cities
+    def update(self, state: SpaceAztecsState) -> None:
+        """Follow the engine's `where` and `host` (when unchanged: two list comparisons)."""
+        where, host, mine = state.where, state.host, self.where
+        if where == mine:
+            if host == self.host:
+                return
+            moved: list[tuple[int, int]] = []  # (card, its place before)
+        else:
+            moved = [(c, mine[c]) for c in state.chosen if c >= 0 and where[c] != mine[c]]
+            for c, _ in moved:
+                mine[c] = where[c]
+            if where != mine:  # more moved than the chosen cards
+                moved += [(c, mine[c]) for c in compress(_RANGE, map(ne, where, mine))]
+                mine[:] = where
+                if len(moved) > _MANY:
+                    self._rebuild(where, host)
+                    return
+        look: list[int] = []  # the cards whose city or tucked cell may change
+        hosts = self.host
+        if host != hosts:  # a card gets a host as it moves: look at the moved cards first
+            for c, _ in moved:
+                if host[c] != hosts[c]:
+                    hosts[c] = host[c]
+                    look.append(c)
+            if host != hosts:
+                look += compress(_RANGE, map(ne, host, hosts))
+                hosts[:] = host
+        self.tick = tick = self.tick + 1
+        pile_mv = self.pile_mv
+        in_view = CITY + self.n  # CITY + p: in view in city p
+        for c, o in moved:
+            x = where[c]
+            if 0 <= o < NUM_PILES:
+                pile_mv[o * NUM_CARDS + c] = 0.0
+            elif o >= CITY:
+                self._leave(c, o)
+            if 0 <= x < NUM_PILES:
+                pile_mv[x * NUM_CARDS + c] = 1.0
+            elif x >= CITY:
+                self._enter(c, x)
+                if o < CITY and x < in_view:  # played: its city cell only (it had none)
+                    at = (x - CITY) * NUM_CARDS + c
+                    self.cities_mv[at] = 1.0
+                    self.cell[c] = at
+                    self.cities_version = tick
+                    if _TOPS[c] and c in host:  # cards under it elsewhere follow it
+                        look += [d for d in _RANGE if host[d] == c]
+                    continue
+            elif o < CITY:
+                continue  # neither place is in a city: no cell before or after
+            look.append(c)
+            if _TOPS[c] and c in host:  # the cards under it follow it
+                look += [d for d in _RANGE if host[d] == c]
+        if look:
+            self._cells(where, host, look, tick)
+
+    def _rebuild(self, where: list[int], host: list[int]) -> None:
+        """Everything again from `where` and `host` (a new deal, another game's position): the
+        pile rows in one NumPy comparison, the cities from the cards in them."""
+        self.tick = tick = self.tick + 1
+        places = np.array(where)
+        self.piles.reshape(NUM_PILES, NUM_CARDS)[:] = places == _PILE_INDEX
+        self.host[:] = host
+        in_cities = np.flatnonzero(places >= CITY).tolist()
+        for cards in (*self.visible, *self.templed, *self.codex):
+            cards.clear()
+        self.temples, self.captured = [0] * self.n, [0] * self.n
+        for c in in_cities:
+            self._enter(c, where[c])
+        self.dirty.update(range(self.n))
+        self.cities[:] = 0.0
+        self.cell, self.tucked_cell = [-1] * NUM_CARDS, [-1] * NUM_CARDS
+        self.cities_version = tick
+        self._cells(where, host, in_cities, tick)
+
+    def _cells(self, where: list[int], host: list[int], look: list[int], tick: int) -> None:
+        """Set the `city` and `tucked` cells of the cards in `look` (moved, or under a card that
+        moved, or given another host) as the view would show them."""
+        n, cell, tucked_cell, cities_mv = self.n, self.cell, self.tucked_cell, self.cities_mv
+        first, last = CITY, CITY + n  # a city row: the card is in view in city x - CITY
+        tucked = n * NUM_CARDS
+        changed = False
+        for c in look:
+            x = where[c]
+            at = (x - CITY) * NUM_CARDS + c if first <= x < last else -1
+            under = -1
+            if x >= TEMPLED:
+                h = host[c]
+                if _TOPS[h] and first <= where[h] < last:
+                    under = tucked + (where[h] - CITY) * NUM_CARDS + c
+            if at != cell[c]:
+                if cell[c] >= 0:
+                    cities_mv[cell[c]] = 0.0
+                if at >= 0:
+                    cities_mv[at] = 1.0
+                cell[c] = at
+                changed = True
+            if under != tucked_cell[c]:
+                if tucked_cell[c] >= 0:
+                    cities_mv[tucked_cell[c]] = 0.0
+                if under >= 0:
+                    cities_mv[under] = 1.0
+                tucked_cell[c] = under
+                changed = True
+        if changed:
+            self.cities_version = tick
+
+    def _enter(self, c: int, x: int) -> None:
+        """Card `c` came to place `x` of a city: file it where its city's count looks."""
+        p = x & 7
+        if x >= CAPTURED:
+            self.captured[p] += 1
+            self.recount = True
             return
-        w, h = np.array(where), np.array(host)
-        places = CITY + np.arange(n)[:, None]
-        city = w == places
-        tucked = (w >= TEMPLED) & _TOPS[h] & (w[h] == places)
-        self.cities = np.concatenate([city.ravel(), tucked.ravel()]).astype(np.float32)
+        if x >= TEMPLED:
+            insort(self.templed[p], c)
+        else:
+            kind = _KINDS[c]
+            if kind == _AZTEC:
+                insort(self.visible[p], c)
+            elif kind == _TEMPLE:
+                self.temples[p] += 1
+            elif kind == _CODEX:
+                insort(self.codex[p], c)
+            else:
+                return  # a Saucer in view counts for nothing but its catch
+        self.dirty.add(p)
+
+    def _leave(self, c: int, x: int) -> None:
+        """Card `c` left place `x` of a city (`_enter` undone)."""
+        p = x & 7
+        if x >= CAPTURED:
+            self.captured[p] -= 1
+            self.recount = True
+            return
+        if x >= TEMPLED:
+            self.templed[p].remove(c)
+        else:
+            kind = _KINDS[c]
+            if kind == _AZTEC:
+                self.visible[p].remove(c)
+            elif kind == _TEMPLE:
+                self.temples[p] -= 1
+            elif kind == _CODEX:
+                self.codex[p].remove(c)
+            else:
+                return
+        self.dirty.add(p)
+
+    def scores(self, state: SpaceAztecsState) -> None:
+        """`totals`: `state.sheets()` totals / 100 in [-1, 1]. They depend only on the cards in
+        each city, the Starting Player and the removed set: a city's lines (`scoring.lines`) are
+        counted again only when what they count changed, or the token came to or left a city
+        with Codex cards (the Codex of the Sun)."""
+        dirty, start, removed = self.dirty, state.start, state.removed
+        if not dirty and not self.recount and start == self.start and removed == self.removed:
+            return
+        codex = self.codex
+        if start != self.start:
+            if 0 <= self.start < self.n and codex[self.start]:
+                dirty.add(self.start)
+            if codex[start]:
+                dirty.add(start)
+        self.start, self.removed, self.recount = start, removed, False
+        city_lines = self.city_lines
+        for p in dirty:
+            city_lines[p] = lines(
+                self.visible[p], self.templed[p], self.temples[p], codex[p], start == p
+            )
+        dirty.clear()
+        pink_in_game = removed != PINK
+        fewest = min(part[2] for part in city_lines)
+        totals, self.points = [], []
+        for (points, aztecs, pinks), captured in zip(city_lines, self.captured, strict=True):
+            penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
+            total = points + sum(aztecs) + penalty + captured  # Sheet.total
+            self.points.append(total)
+            totals.append(max(-1.0, min(1.0, total / 100)))
+        if totals != self.totals:
+            self.totals = totals
+            self.totals_version += 1
+
+
+class _Written:
+    """The engine values the shared public buffer was last written from (`_public`'s memo)."""
+
+    __slots__ = (
+        "chosen",
+        "cities",
+        "head",
+        "holder",
+        "movers",
+        "pile_size",
+        "result",
+        "tail",
+        "totals",
+    )
+
+    def __init__(self) -> None:
+        self.head: tuple[Any, ...] | None = None
+        self.chosen: list[int] | None = None
+        self.movers: tuple[int, ...] | None = None
+        self.result: tuple[int, ...] | None = ()  # () matches no state: written at first
+        self.pile_size: list[int] | None = None
+        self.holder: list[int] | None = None
+        self.cities = self.totals = -1
+        self.tail: tuple[Any, ...] | None = None
 
 
 class SpaceAztecsEncoder(Encoder):
@@ -119,9 +348,7 @@ class SpaceAztecsEncoder(Encoder):
 
     def _build(self, layout: Layout) -> None:
         n, c = self.num_players, NUM_CARDS
-        self._totals: dict[tuple[tuple[bytes, ...], int, int], list[float]] = {}
-        self._cities: dict[tuple[bytes, bool], tuple[Any, ...]] = {}
-        self._last_cards: _Cards | None = None
+        self._placement = _Placement(n)
         self.f_round = layout.add("round", 1, "the round / 20")
         self.f_phase = layout.add("phase", len(PHASES), "one-hot phase")
         self.f_start = layout.add("starting_player", n, "one-hot starting player")
@@ -148,6 +375,46 @@ class SpaceAztecsEncoder(Encoder):
         self.f_your_choice = layout.add("your_choice", c, "the observer's hidden choice")
         self.f_memory_round = layout.add("memory_round", NUM_PILES, "round a pile was held / 20")
         self.f_memory = layout.add("memory_cards", (NUM_PILES, c), "cards known in that pile")
+        # the offsets `observe` writes at, as plain ints
+        self._round, self._head, self._head_stop = (
+            self.f_round.start,
+            self.f_phase.start,
+            self.f_pile_size.start,
+        )
+        self._start, self._removed = self.f_start.start, self.f_removed.start
+        self._codex, self._saucers = self.f_codex.start, self.f_saucers.start
+        self._codex_value = 1.0 if self.game.options["codex"] else 0.0
+        self._pile_size, self._holder = self.f_pile_size.start, self.f_holder.start
+        self._cities, self._cities_stop = self.f_city.start, self.f_tucked.stop
+        self._score = self.f_score.start
+        self._has_chosen = self.f_chosen.start
+        self._tail, self._tail_stop = self.f_announced.start, self.f_choices.stop
+        self._announced, self._order, self._played = (
+            self.f_announced.start,
+            self.f_order.start,
+            self.f_played.start,
+        )
+        self._last = self.f_last.start
+        self._pending_kind, self._pending_player = (
+            self.f_pending_kind.start,
+            self.f_pending_player.start,
+        )
+        self._pending_card, self._victim = self.f_pending_card.start, self.f_victim.start
+        self._choices = self.f_choices.start
+        self._your_pile, self._your_cards = self.f_your_pile.start, self.f_your_cards.start
+        self._your_choice = self.f_your_choice.start
+        self._memory_round, self._memory = self.f_memory_round.start, self.f_memory.start
+        self._private = self.f_your_pile.start  # the observer's own fields start here
+        self._shared = np.zeros(layout.size, np.float32)  # its own fields stay 0
+        self._public_mv: FloatView = self._shared.data
+        self._written = _Written()
+        pile_mv = self._placement.pile_mv
+        self._memory_rows = [
+            (x, self._memory_round + x, self._memory + x * c, self._memory + (x + 1) * c, row)
+            for x in range(NUM_PILES)
+            for row in [pile_mv[x * c : (x + 1) * c]]
+        ]
+        """Per pile: its index, where its round and row go, and its row in the shared piles."""
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         n = self.num_players
@@ -206,139 +473,189 @@ class SpaceAztecsEncoder(Encoder):
                 one_hot(self.f_memory, out, _card(card_id), x)
 
     incremental = True
-    final_is_shared = True  # `_encode` never reads the player
+    final_is_shared = True  # `_encode` never reads the player (`observe` does not need it)
+
+    def observe(self, state: State, player: int) -> Array:
+        """`Encoder.observe` without a buffer per observer: the shared public part (see
+        `_observe`), copied, with the observer's own fields written into the copy."""
+        assert isinstance(state, SpaceAztecsState)
+        self._public(state)
+        out = self._shared.copy()
+        mv: FloatView = out.data
+        mv[self._seat + player] = 1.0
+        if state.phase is not _OVER:  # the final view is a spectator's: nobody's own fields
+            self._own(state, player, mv)
+        return out
+
+    def mask(self, state: State, player: int) -> Mask:
+        """`Encoder.mask`, asking the phase who may act instead of building `to_move`."""
+        assert isinstance(state, SpaceAztecsState)
+        marks = bytearray(NUM_ACTIONS)
+        phase = state.phase
+        if phase is _CHOOSE:
+            may = state.chosen[player] < 0
+        else:
+            may = phase is not _OVER and player in state._to_move()
+        if may:
+            for i in state.legal_ids(player):
+                marks[i] = 1
+        return np.frombuffer(marks, np.int8)
 
     def _observe(
         self, state: SpaceAztecsState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
-        n = self.num_players
+        """The whole observation outside the end (header included). Everything before
+        `your_pile` is the same for every observer: it is kept in one shared buffer, brought up
+        to date by `_public` (a value diff against the last state any observer saw: from one
+        step to the next, only what that step changed), and copied; the observer's own fields
+        after it are a few rows copied from the shared pile rows (`_own`)."""
+        self._public(state)
+        mv[:] = self._public_mv
+        mv[self._seat + player] = 1.0
+        self._own(state, player, mv)
+
+    def _public(self, state: SpaceAztecsState) -> None:
+        """The shared part: header (but the seat), piles, cities, scores, revealed cards."""
+        mv, memo, n = self._public_mv, self._written, self.num_players
+        placement = self._placement
+        if state.where != placement.where or state.host != placement.host:
+            placement.update(state)
+        placement.scores(state)
+        steps = len(state.history)
+        mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         phase = state.phase
-        mv[self.f_round.start] = scaled(state.round, MAX_ROUND)
-        head, stop = self.f_phase.start, self.f_pile_size.start  # phase to saucers
-        mv[head:stop] = ZEROS[: stop - head]
-        mv[head + int(phase)] = 1.0
-        mv[self.f_start.start + state.start] = 1.0
-        if state.removed >= 0:
-            mv[self.f_removed.start + state.removed] = 1.0
-        mv[self.f_codex.start] = 1.0 if self.game.options["codex"] else 0.0
-        limit = state.saucer_limit
-        mv[self.f_saucers.start] = scaled(state.saucers_played, limit)
-        mv[self.f_saucers.start + 1] = scaled(limit, 9)
-        if changed(memo, "pile_size", state.pile_size):
-            sizes = self.f_pile_size.start
-            for x, size in enumerate(state.pile_size):
-                mv[sizes + x] = _TENTHS[size]
-        if changed(memo, "holder", state.holder):
-            holder = self.f_holder.start
-            mv[holder : holder + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
-            for x, p in enumerate(state.holder):
-                if p >= 0:
-                    mv[holder + x * n + p] = 1.0
-        cards = self._cards(state)
-        if memo.get("cities") is not cards.cities:  # this buffer shows other cities
-            memo["cities"] = cards.cities
-            out[self.f_city.start : self.f_tucked.stop] = cards.cities
-        self._scores(state, cards, out, memo)
-        piles = cards.piles
-        out[self.f_chosen.start :] = 0.0  # has_chosen to the end: rewritten every time
-        if phase is Phase.CHOOSE:
-            chosen = self.f_chosen.start
-            for p, card in enumerate(state.chosen):
-                mv[chosen + p] = 1.0 if card >= 0 else 0.0
-            if state.chosen[player] >= 0:
-                mv[self.f_your_choice.start + state.chosen[player]] = 1.0
-        if state.order:
-            announced, order, played = (
-                self.f_announced.start,
-                self.f_order.start,
-                self.f_played.start,
-            )
-            for i, p in enumerate(state.order):
-                mv[announced + p * NUM_CARDS + state.chosen[p]] = 1.0
-                mv[order + p] = (i + 1) / n
-                mv[played + p] = 1.0 if i <= state.playing else 0.0
+        head = (state.round, phase, state.start, state.removed, state.saucers_played)
+        if memo.head != head:
+            memo.head = head
+            choose, over = phase is _CHOOSE, phase is _OVER
+            at = self._decision_start  # turn, simultaneous (none at the end)
+            mv[at] = 0.0 if choose or over else 1.0
+            mv[at + 1] = 1.0 if choose else 0.0
+            mv[self._terminal] = 1.0 if over else 0.0
+            mv[self._round] = scaled(state.round, MAX_ROUND)
+            at, stop = self._head, self._head_stop  # phase to saucers
+            mv[at:stop] = ZEROS[: stop - at]
+            mv[at + phase] = 1.0
+            mv[self._start + state.start] = 1.0
+            if state.removed >= 0:
+                mv[self._removed + state.removed] = 1.0
+            mv[self._codex] = self._codex_value
+            limit = state.saucer_limit
+            mv[self._saucers] = scaled(state.saucers_played, limit)
+            mv[self._saucers + 1] = scaled(limit, 9)
+        chosen = state.chosen
+        if phase is _CHOOSE:  # who may act: who has not chosen
+            if memo.chosen != chosen:
+                memo.chosen, memo.movers = chosen.copy(), None
+                at, has = self._to_move_start, self._has_chosen
+                for p in range(n):
+                    mine = chosen[p] >= 0
+                    mv[at + p] = 0.0 if mine else 1.0
+                    mv[has + p] = 1.0 if mine else 0.0
         else:
-            last = self.f_last.start
-            for card in state.last_played:
-                mv[last + card] = 1.0
-        if phase is Phase.CAPTURE or phase is Phase.TUCK:
-            mv[self.f_pending_player.start + state.order[state.playing]] = 1.0
-            if phase is Phase.CAPTURE:
-                mv[self.f_pending_kind.start] = 1.0
-                mv[self.f_pending_card.start + state.saucer] = 1.0
-                victim = state.victims[0]
-                mv[self.f_victim.start + victim] = 1.0
-                choices = self.f_choices.start
-                for card in state.targets(victim, COLOUR[state.saucer]):
-                    mv[choices + card] = 1.0
-            else:
-                mv[self.f_pending_kind.start + 1] = 1.0
-                mv[self.f_pending_card.start + state.tuck_card] = 1.0
+            movers = state._to_move() if phase is not _OVER else ()
+            if memo.movers != movers:
+                memo.movers, memo.chosen = movers, None
+                at, has = self._to_move_start, self._has_chosen
+                mv[at : at + n] = ZEROS[:n]
+                mv[has : has + n] = ZEROS[:n]
+                for p in movers:
+                    mv[at + p] = 1.0
+        result = tuple(placement.points) if phase is _OVER else None  # ranks follow points
+        if memo.result != result:
+            memo.result = result
+            at, stop = self.f_result.start, self.f_result.stop
+            returns = np.array(state.returns(), np.float32)  # zeros before the end
+            mv[at:stop] = returns.data
+        sizes = state.pile_size
+        if memo.pile_size != sizes:
+            memo.pile_size = sizes.copy()
+            at = self._pile_size
+            for x in range(NUM_PILES):
+                mv[at + x] = _TENTHS[sizes[x]]
+        holder = state.holder
+        if memo.holder != holder:
+            memo.holder = holder.copy()
+            at = self._holder
+            mv[at : at + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
+            for x in range(NUM_PILES):
+                if holder[x] >= 0:
+                    mv[at + x * n + holder[x]] = 1.0
+        if memo.cities != placement.cities_version:
+            memo.cities = placement.cities_version
+            mv[self._cities : self._cities_stop] = placement.cities_mv
+        if memo.totals != placement.totals_version:
+            memo.totals = placement.totals_version
+            at = self._score
+            for p, total in enumerate(placement.totals):
+                mv[at + p] = total
+        order = state.order
+        if order:  # revealed cards being played, perhaps a question pending
+            choices = placement.cities_version if phase is _CAPTURE else 0  # the Saucer's targets
+            tail: tuple[Any, ...] = (order, tuple(chosen), state.playing, phase, choices)
+            tail += (state.saucer, state.victims, state.tuck_card)
+        else:  # before the reveal: only last round's cards
+            tail = state.last_played
+        if memo.tail != tail:
+            memo.tail = tail
+            self._public_tail(state, mv)
+
+    def _own(self, state: SpaceAztecsState, player: int, mv: FloatView) -> None:
+        """The observer's fields, written into zeros: your_pile and its cards, your_choice,
+        and the memory: the rows of the piles the observer has held, plus, during the choice,
+        the card another holder has just chosen from such a pile."""
+        pile_mv = self._placement.pile_mv
         held = state.held[player]
         if held >= 0:
-            mv[self.f_your_pile.start + held] = 1.0
-            cards_at = self.f_your_cards.start
-            for card in piles[held]:
-                mv[cards_at + card] = 1.0
-        rounds, memory = self.f_memory_round.start, self.f_memory.start
-        seen_round = state.seen_round
-        for x in range(NUM_PILES):
-            seen = seen_round[player * NUM_PILES + x]
-            if seen:
-                mv[rounds + x] = scaled(seen, MAX_ROUND)
-                row = memory + x * NUM_CARDS
-                for card in piles[x]:
-                    mv[row + card] = 1.0
-                pending = state.pending_choice(x)
-                if pending >= 0 and state.holder[x] != player:
-                    mv[row + pending] = 1.0
+            mv[self._your_pile + held] = 1.0
+            at, row = self._your_cards, held * NUM_CARDS
+            mv[at : at + NUM_CARDS] = pile_mv[row : row + NUM_CARDS]
+        choose = state.phase is _CHOOSE
+        chosen, holder = state.chosen, state.holder
+        if choose and chosen[player] >= 0:
+            mv[self._your_choice + chosen[player]] = 1.0
+        base = player * NUM_PILES
+        seen = state.seen_round[base : base + NUM_PILES]
+        for x, rounds, start, stop, source in self._memory_rows:
+            if seen[x]:
+                mv[rounds] = _SCALED_ROUNDS[seen[x]]
+                mv[start:stop] = source
+                if choose:
+                    h = holder[x]
+                    if h >= 0 and h != player and chosen[h] >= 0:
+                        mv[start + chosen[h]] = 1.0
 
-    def _cards(self, state: SpaceAztecsState) -> _Cards:
-        """Where the cards are, as arrays: shared by every observer, rebuilt only when the
-        engine's `where` or `host` differ from the last ones (a value diff)."""
-        cards = self._last_cards
-        if cards is None or cards.where_list != state.where or cards.host_list != state.host:
-            cards = self._last_cards = _Cards(state, self.num_players, cards)
-        return cards
-
-    def _scores(self, state: SpaceAztecsState, cards: _Cards, out: Array, memo: Memo) -> None:
-        """score_now: each city's running total (the engine's Sheet). Totals depend only on where
-        the cards are, the Starting Player and the removed set, so they are cached by those for
-        every observer (the AEC env observes each player in turn: one computes, the rest look up).
-        """
-        key = (cards.city_keys, state.start, state.removed)
-        if memo.get("score_key") == key:
+    def _public_tail(self, state: SpaceAztecsState, mv: FloatView) -> None:
+        """announced to pending_choices: a few values, cleared and written again."""
+        n, phase = self.num_players, state.phase
+        start, stop = self._tail, self._tail_stop
+        mv[start:stop] = ZEROS[: stop - start]
+        order = state.order
+        if order:
+            announced, at, played = self._announced, self._order, self._played
+            chosen, playing = state.chosen, state.playing
+            for i, p in enumerate(order):
+                mv[announced + p * NUM_CARDS + chosen[p]] = 1.0
+                mv[at + p] = (i + 1) / n
+                if i <= playing:
+                    mv[played + p] = 1.0
+            if phase is _CAPTURE:
+                mv[self._pending_player + order[playing]] = 1.0
+                mv[self._pending_kind] = 1.0
+                mv[self._pending_card + state.saucer] = 1.0
+                victim = state.victims[0]
+                mv[self._victim + victim] = 1.0
+                at = self._choices
+                for card in state.targets(victim, COLOUR[state.saucer]):
+                    mv[at + card] = 1.0
+            elif phase is _TUCK:
+                mv[self._pending_player + order[playing]] = 1.0
+                mv[self._pending_kind + 1] = 1.0
+                mv[self._pending_card + state.tuck_card] = 1.0
             return
-        memo["score_key"] = key
-        totals = self._totals.get(key)
-        if totals is None:
-            totals = self._score_totals(state, cards)
-            if len(self._totals) >= _CACHE_SIZE:
-                self._totals.clear()
-            self._totals[key] = totals
-        out[self.f_score.start : self.f_score.stop] = totals
-
-    def _score_totals(self, state: SpaceAztecsState, cards: _Cards) -> list[float]:
-        """`state.sheets()` totals / 100 in [-1, 1], each city's lines cached by its cards."""
-        parts = []
-        for p, city_key in enumerate(cards.city_keys):
-            key = (city_key, state.start == p)
-            lines = self._cities.get(key)
-            if lines is None:
-                city = state.city(p, cards.city_cards[p])
-                lines = (codex_points(city), aztec_points(city), pink_count(city), city.captured)
-                if len(self._cities) >= _CACHE_SIZE:
-                    self._cities.clear()
-                self._cities[key] = lines
-            parts.append(lines)
-        pink_in_game = state.removed != PINK
-        fewest = min(part[2] for part in parts)
-        totals = []
-        for codex, aztecs, pinks, captured in parts:
-            penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
-            total = Sheet(codex, aztecs, penalty, captured).total
-            totals.append(max(-1.0, min(1.0, total / 100)))
-        return totals
+        at = self._last
+        for card in state.last_played:
+            mv[at + card] = 1.0
 
 
 ENCODER = SpaceAztecsEncoder
