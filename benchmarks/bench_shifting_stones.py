@@ -257,6 +257,48 @@ def duel(games: int, bot: str, workers: int = 2) -> None:
     )
 
 
+def compare_job(job: tuple[tuple[str, ...], int, int]) -> list[tuple[float, float]]:
+    """Each spec of `specs` against greedy on one deal and seat: (win share, points margin)."""
+    specs, seed, seat = job
+    return [duel_game((spec, seed, seat))[:2] for spec in specs]
+
+
+def compare(specs: list[str], first: int, last: int, workers: int = 1) -> None:
+    """Paired comparison on training deals `first`-`last` (each from both seats): every spec
+    plays the same games against greedy; each later spec's win share and margin minus the first
+    spec's, with a 95% interval from the per-game paired differences (the deals are shared, so
+    the luck of the deal largely cancels)."""
+    import math
+    from multiprocessing import Pool
+
+    jobs = [(tuple(specs), seed, seat) for seed in range(first, last + 1) for seat in (0, 1)]
+    start = time.perf_counter()
+    rows: list[list[tuple[float, float]]] = []
+    with Pool(max(1, workers)) as pool:
+        for row in pool.imap(compare_job, jobs):
+            rows.append(row)
+            if len(rows) % 40 == 0:
+                tally = " ".join(f"{sum(r[k][0] for r in rows):g}" for k in range(len(specs)))
+                print(f"  {len(rows)} games: {tally}", file=sys.stderr, flush=True)
+    n = len(rows)
+
+    def paired(values: list[float]) -> tuple[float, float]:
+        m = sum(values) / n
+        var = sum((v - m) ** 2 for v in values) / max(1, n - 1)
+        return m, 1.96 * math.sqrt(var / n)
+
+    print(f"{n} games (deals {first}-{last}, both seats), {time.perf_counter() - start:.0f} s")
+    for k, spec in enumerate(specs):
+        wins = sum(r[k][0] for r in rows)
+        margin = sum(r[k][1] for r in rows) / n
+        line = f"  {spec}: {wins:g}/{n} ({wins / n:.1%}), margin {margin:+.2f}"
+        if k:
+            dw, hw = paired([r[k][0] - r[0][0] for r in rows])
+            dm, hm = paired([r[k][1] - r[0][1] for r in rows])
+            line += f"; vs first {dw:+.1%} (+-{hw:.1%}), margin {dm:+.2f} (+-{hm:.2f})"
+        print(line, flush=True)
+
+
 def _flag(argv: list[str], name: str, default: str) -> str:
     return argv[argv.index(name) + 1] if name in argv else default
 
@@ -265,6 +307,10 @@ def main(argv: list[str]) -> None:
     workers = int(_flag(argv, "--workers", "2"))
     if "--duel-only" in argv:
         duel(int(_flag(argv, "--duel-games", "4")), _flag(argv, "--duel-bot", "ismcts"), workers)
+        return
+    if "--duel-compare" in argv:
+        first, last = _flag(argv, "--duel-deals", "0-199").split("-")
+        compare(_flag(argv, "--duel-compare", "duel").split("|"), int(first), int(last), workers)
         return
     if "--clairvoyant-only" in argv:
         clairvoyant(int(_flag(argv, "--clairvoyant-seeds", "30")), workers)

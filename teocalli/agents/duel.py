@@ -26,6 +26,10 @@ class DuelAgent(TurnPlanAgent):
         "per_set": 2,
         "depth": 2,
         "confidence": 0.5,
+        "keep": 0.5,
+        "threat": 1.0,
+        "skip": 0.5,
+        "leaf": 0.0,
         "iterations": 1500,
     }
 
@@ -43,6 +47,10 @@ class DuelAgent(TurnPlanAgent):
             per_set=max(1, int(s["per_set"])),
             depth=int(s["depth"]),
             confidence=float(s["confidence"]),
+            keep=float(s["keep"]),
+            threat=float(s["threat"]),
+            skip=float(s["skip"]),
+            leaf=float(s["leaf"]),
         )
 
     def plan(self, state: State, player: int) -> Sequence[Action]:

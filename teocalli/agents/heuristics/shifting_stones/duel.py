@@ -62,6 +62,10 @@ class Budget:
     per_set: int = 2
     depth: int = 2
     confidence: float = 0.5
+    keep: float = KEEP_WEIGHT
+    threat: float = THREAT_WEIGHT
+    skip: float = 0.5
+    leaf: float = 0.0
 
 
 def unseen_cards(state: State, player: int) -> list[int]:
@@ -93,12 +97,17 @@ def _lead(points: list[float], ones: list[int]) -> float:
 
 
 def static_scores(
-    state: State, player: int, groups: list[Group], unseen: list[int]
+    state: State,
+    player: int,
+    groups: list[Group],
+    unseen: list[int],
+    budget: Budget | None = None,
 ) -> list[npt.NDArray[np.float64]]:
     """Per group, per end grid: points (with the bonus) + kept cards' worth - the threat."""
     from teocalli.games.shifting_stones.state import TRIGGER, ShiftingStonesState
 
     assert isinstance(state, ShiftingStonesState)
+    budget = budget or Budget()
     other = 1 - player
     pts = [float(state.points(player)), float(state.points(other))]
     ones = [state.ones(player), state.ones(other)]
@@ -119,7 +128,8 @@ def static_scores(
         for c in g.kept:
             keep += POINTS[c] / (1.0 + TABLES(c)[g.grids])
         d = danger[np.searchsorted(every, g.grids)]
-        out.append((now - before) + KEEP_WEIGHT * keep - THREAT_WEIGHT * d + (0.5 if g.skip else 0))
+        bonus = budget.skip if g.skip else 0.0
+        out.append((now - before) + budget.keep * keep - budget.threat * d + bonus)
     return out
 
 
@@ -142,7 +152,7 @@ def candidate_turns(state: State, player: int, budget: Budget) -> list[tuple[Act
         False,
     )
     groups, w = groups_of(pos)
-    scores = static_scores(state, player, groups, unseen_cards(state, player))
+    scores = static_scores(state, player, groups, unseen_cards(state, player), budget)
     ranked: list[tuple[float, int, int]] = []
     for gi, v in enumerate(scores):
         for i in np.argsort(-v)[: budget.per_set]:
@@ -175,8 +185,40 @@ def greedy_turn(state: State, player: int) -> tuple[Action, ...]:
     return tuple(steps)
 
 
-def playout(world: State, turn: tuple[Action, ...], player: int, depth: int, rng: Rng) -> float:
-    """Our return after `turn` in `world` and `depth` more whole turns of the greedy planner."""
+def leaf(state: State, player: int, weight: float) -> float:
+    """A cut-off playout's value for `player`: the points lead with the bonus as it stands, plus
+    `weight` times the next turn's points of each side in this world (the player to move: its
+    exact greedy turn on this grid; the other: its hand card by card, `REACH`), squashed as
+    `evaluate` does."""
+    from teocalli.games.shifting_stones.state import ShiftingStonesState
+
+    from .planner import best_turn
+
+    assert isinstance(state, ShiftingStonesState)
+    other = 1 - player
+    lead = _lead(
+        [float(state.points(player)), float(state.points(other))],
+        [state.ones(player), state.ones(other)],
+    )
+    mover = state.to_move()[0]
+    index = grid_index(state.grid)
+    now = float(best_turn(state.grid, state.hands[mover]).points)
+    later = sum(POINTS[c] * REACH[TABLES(c)[index]] for c in state.hands[1 - mover])
+    ahead = now - later if mover == player else later - now
+    return math.tanh((lead + weight * ahead) / 8.0)
+
+
+def playout(
+    world: State,
+    turn: tuple[Action, ...],
+    player: int,
+    depth: int,
+    rng: Rng,
+    *,
+    weight: float = 0.0,
+) -> float:
+    """Our return after `turn` in `world` and `depth` more whole turns of the greedy planner
+    (cut off by `evaluate`, or by `leaf` with `weight` when it is not 0)."""
     w = world.clone()
     for action in turn:
         try:
@@ -190,7 +232,7 @@ def playout(world: State, turn: tuple[Action, ...], player: int, depth: int, rng
             turns += 1
             last = p
             if turns > depth:
-                return float(evaluate(w)[player])
+                return leaf(w, player, weight) if weight else float(evaluate(w)[player])
         w.apply(rollout(w, p, rng), p)
     return float(w.outcome().returns()[player])
 
@@ -205,7 +247,7 @@ def duel_turn(state: State, player: int, rng: Rng, budget: Budget | None = None)
     for k in range(budget.worlds):
         world = state.determinize(player, rng)
         for t, turn in enumerate(turns):
-            values[t, k] = playout(world, turn, player, budget.depth, rng)
+            values[t, k] = playout(world, turn, player, budget.depth, rng, weight=budget.leaf)
     means = values.mean(axis=1)
     best = int(np.argmax(means))
     if best and budget.worlds > 1:
