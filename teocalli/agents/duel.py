@@ -30,6 +30,7 @@ class DuelAgent(TurnPlanAgent):
         "threat": 1.0,
         "skip": 0.5,
         "leaf": 0.0,
+        "race": 0.0,
         "iterations": 1500,
     }
 
@@ -51,6 +52,7 @@ class DuelAgent(TurnPlanAgent):
             threat=float(s["threat"]),
             skip=float(s["skip"]),
             leaf=float(s["leaf"]),
+            race=float(s["race"]),
         )
 
     def plan(self, state: State, player: int) -> Sequence[Action]:

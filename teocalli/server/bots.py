@@ -87,7 +87,7 @@ OPTION_CAPS: dict[str, float] = {
     "per_set": 16,
 }
 """Numeric bot options that scale a bot's work, and their caps on this server."""
-UNCAPPED_OPTIONS = frozenset({"c", "guide", "confidence", "keep", "threat", "skip", "leaf"})
+UNCAPPED_OPTIONS = frozenset({"c", "guide", "confidence", "keep", "threat", "skip", "leaf", "race"})
 """Numeric bot options that weigh choices without changing the work: finite and >= 0 only."""
 _UNITS = {"time": " seconds"}
 

@@ -128,9 +128,25 @@ def test_leaf_adds_the_mover_s_exact_turn_and_the_other_hand_s_reach() -> None:
     assert isclose(leaf(state, 1, 0.0), heuristic.evaluate(state)[1])
 
 
+def test_race_sharpens_a_lead_near_the_trigger() -> None:
+    """Seat 1 has scored 9 of the 10 cards of the trigger (2/3 of a turn left at 1.5 cards a
+    turn); seat 0 only 3: the same 3-point deficit weighs more when fewer cards are scored."""
+    from math import isclose, sqrt, tanh
+
+    from teocalli.agents.heuristics.shifting_stones.duel import leaf
+
+    game = teocalli.load("shifting-stones", players=2)
+    late = from_position(game, LOST_IF_ENDED)
+    assert isinstance(late, ShiftingStonesState)
+    assert isclose(leaf(late, 1, 0.0, race=3.0), tanh(-3 / (3 * sqrt(1 + 1 / 1.5))))
+    assert isclose(leaf(late, 0, 0.0, race=3.0), -leaf(late, 1, 0.0, race=3.0))
+    assert leaf(late, 1, 0.0, race=3.0) < leaf(late, 1, 0.0) < 0
+
+
 def test_duel_options_reach_the_budget() -> None:
     game = teocalli.load("shifting-stones", players=2)
-    bot = make_agent("duel:keep=1,threat=2,skip=0,leaf=0.5", game, 1)
+    bot = make_agent("duel:keep=1,threat=2,skip=0,leaf=0.5,race=3", game, 1)
     assert isinstance(bot, DuelAgent)
     budget = bot.budget()
     assert (budget.keep, budget.threat, budget.skip, budget.leaf) == (1.0, 2.0, 0.0, 0.5)
+    assert budget.race == 3.0

@@ -66,6 +66,7 @@ class Budget:
     threat: float = THREAT_WEIGHT
     skip: float = 0.5
     leaf: float = 0.0
+    race: float = 0.0
 
 
 def unseen_cards(state: State, player: int) -> list[int]:
@@ -185,12 +186,17 @@ def greedy_turn(state: State, player: int) -> tuple[Action, ...]:
     return tuple(steps)
 
 
-def leaf(state: State, player: int, weight: float) -> float:
+CARDS_A_TURN = 1.5
+"""Cards a player scores in a turn, about (the game lasts about 6.5 turns each)."""
+
+
+def leaf(state: State, player: int, weight: float, race: float = 0.0) -> float:
     """A cut-off playout's value for `player`: the points lead with the bonus as it stands, plus
     `weight` times the next turn's points of each side in this world (the player to move: its
     exact greedy turn on this grid; the other: its hand card by card, `REACH`), squashed as
-    `evaluate` does."""
-    from teocalli.games.shifting_stones.state import ShiftingStonesState
+    `evaluate` does (`tanh(x / 8)`); with `race` > 0 the scale is `race * sqrt(1 + t)`, t the
+    turns each left before the leader reaches the trigger: a lead counts more near the end."""
+    from teocalli.games.shifting_stones.state import TRIGGER, ShiftingStonesState
 
     from .planner import best_turn
 
@@ -200,12 +206,18 @@ def leaf(state: State, player: int, weight: float) -> float:
         [float(state.points(player)), float(state.points(other))],
         [state.ones(player), state.ones(other)],
     )
-    mover = state.to_move()[0]
-    index = grid_index(state.grid)
-    now = float(best_turn(state.grid, state.hands[mover]).points)
-    later = sum(POINTS[c] * REACH[TABLES(c)[index]] for c in state.hands[1 - mover])
-    ahead = now - later if mover == player else later - now
-    return math.tanh((lead + weight * ahead) / 8.0)
+    ahead = 0.0
+    if weight:
+        mover = state.to_move()[0]
+        index = grid_index(state.grid)
+        now = float(best_turn(state.grid, state.hands[mover]).points)
+        later = sum(POINTS[c] * REACH[TABLES(c)[index]] for c in state.hands[1 - mover])
+        ahead = now - later if mover == player else later - now
+    scale = 8.0
+    if race:
+        left = max(0, TRIGGER[2] - max(len(s) for s in state.scored)) / CARDS_A_TURN
+        scale = race * math.sqrt(1.0 + left)
+    return math.tanh((lead + weight * ahead) / scale)
 
 
 def playout(
@@ -216,9 +228,10 @@ def playout(
     rng: Rng,
     *,
     weight: float = 0.0,
+    race: float = 0.0,
 ) -> float:
     """Our return after `turn` in `world` and `depth` more whole turns of the greedy planner
-    (cut off by `evaluate`, or by `leaf` with `weight` when it is not 0)."""
+    (cut off by `evaluate`, or by `leaf` with `weight` and `race` when either is not 0)."""
     w = world.clone()
     for action in turn:
         try:
@@ -232,7 +245,9 @@ def playout(
             turns += 1
             last = p
             if turns > depth:
-                return leaf(w, player, weight) if weight else float(evaluate(w)[player])
+                if weight or race:
+                    return leaf(w, player, weight, race)
+                return float(evaluate(w)[player])
         w.apply(rollout(w, p, rng), p)
     return float(w.outcome().returns()[player])
 
@@ -247,7 +262,9 @@ def duel_turn(state: State, player: int, rng: Rng, budget: Budget | None = None)
     for k in range(budget.worlds):
         world = state.determinize(player, rng)
         for t, turn in enumerate(turns):
-            values[t, k] = playout(world, turn, player, budget.depth, rng, weight=budget.leaf)
+            values[t, k] = playout(
+                world, turn, player, budget.depth, rng, weight=budget.leaf, race=budget.race
+            )
     means = values.mean(axis=1)
     best = int(np.argmax(means))
     if best and budget.worlds > 1:
