@@ -257,30 +257,28 @@ def duel(games: int, bot: str, workers: int = 2) -> None:
     )
 
 
-def compare_job(job: tuple[tuple[str, ...], int, int]) -> list[tuple[float, float]]:
-    """Each spec of `specs` against greedy on one deal and seat: (win share, points margin)."""
-    specs, seed, seat = job
-    return [duel_game((spec, seed, seat))[:2] for spec in specs]
-
-
-def compare(specs: list[str], first: int, last: int, workers: int = 1) -> None:
+def compare(specs: list[str], first: int, last: int, workers: int = 1, log: str = "") -> None:
     """Paired comparison on training deals `first`-`last` (each from both seats): every spec
     plays the same games against greedy; each later spec's win share and margin minus the first
     spec's, with a 95% interval from the per-game paired differences (the deals are shared, so
-    the luck of the deal largely cancels)."""
+    the luck of the deal largely cancels). With `log`, each game is appended to that file as it
+    ends (`spec seed seat share margin`, tab-separated) so a long run can be read midway."""
     import math
     from multiprocessing import Pool
 
-    jobs = [(tuple(specs), seed, seat) for seed in range(first, last + 1) for seat in (0, 1)]
+    jobs = [
+        (spec, seed, seat) for seed in range(first, last + 1) for seat in (0, 1) for spec in specs
+    ]
     start = time.perf_counter()
-    rows: list[list[tuple[float, float]]] = []
+    results: dict[tuple[str, int, int], tuple[float, float]] = {}
     with Pool(max(1, workers)) as pool:
-        for row in pool.imap(compare_job, jobs):
-            rows.append(row)
-            if len(rows) % 40 == 0:
-                tally = " ".join(f"{sum(r[k][0] for r in rows):g}" for k in range(len(specs)))
-                print(f"  {len(rows)} games: {tally}", file=sys.stderr, flush=True)
-    n = len(rows)
+        for job, result in zip(jobs, pool.imap(duel_game, jobs), strict=True):
+            results[job] = result[:2]
+            if log:
+                with open(log, "a") as out:
+                    out.write("\t".join(map(str, (*job, *result[:2]))) + "\n")
+    games = [(seed, seat) for seed in range(first, last + 1) for seat in (0, 1)]
+    n = len(games)
 
     def paired(values: list[float]) -> tuple[float, float]:
         m = sum(values) / n
@@ -288,14 +286,17 @@ def compare(specs: list[str], first: int, last: int, workers: int = 1) -> None:
         return m, 1.96 * math.sqrt(var / n)
 
     print(f"{n} games (deals {first}-{last}, both seats), {time.perf_counter() - start:.0f} s")
-    for k, spec in enumerate(specs):
-        wins = sum(r[k][0] for r in rows)
-        margin = sum(r[k][1] for r in rows) / n
-        line = f"  {spec}: {wins:g}/{n} ({wins / n:.1%}), margin {margin:+.2f}"
-        if k:
-            dw, hw = paired([r[k][0] - r[0][0] for r in rows])
-            dm, hm = paired([r[k][1] - r[0][1] for r in rows])
-            line += f"; vs first {dw:+.1%} (+-{hw:.1%}), margin {dm:+.2f} (+-{hm:.2f})"
+    base = specs[0]
+    for spec in specs:
+        share = [results[(spec, *g)][0] for g in games]
+        margin = [results[(spec, *g)][1] for g in games]
+        line = f"  {spec}: {sum(share):g}/{n} ({sum(share) / n:.1%}), margin {sum(margin) / n:+.2f}"
+        if spec != base:
+            dw, hw = paired([s - results[(base, *g)][0] for s, g in zip(share, games, strict=True)])
+            dm, hm = paired(
+                [m - results[(base, *g)][1] for m, g in zip(margin, games, strict=True)]
+            )
+            line += f"; vs {base} {dw:+.1%} (+-{hw:.1%}), margin {dm:+.2f} (+-{hm:.2f})"
         print(line, flush=True)
 
 
@@ -310,7 +311,8 @@ def main(argv: list[str]) -> None:
         return
     if "--duel-compare" in argv:
         first, last = _flag(argv, "--duel-deals", "0-199").split("-")
-        compare(_flag(argv, "--duel-compare", "duel").split("|"), int(first), int(last), workers)
+        specs = _flag(argv, "--duel-compare", "duel").split("|")
+        compare(specs, int(first), int(last), workers, _flag(argv, "--duel-log", ""))
         return
     if "--clairvoyant-only" in argv:
         clairvoyant(int(_flag(argv, "--clairvoyant-seeds", "30")), workers)
