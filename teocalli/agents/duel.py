@@ -31,6 +31,8 @@ class DuelAgent(TurnPlanAgent):
         "skip": 0.5,
         "leaf": 0.0,
         "race": 0.0,
+        "finish": 0,
+        "finish_worlds": 0,
         "iterations": 1500,
     }
 
@@ -53,6 +55,8 @@ class DuelAgent(TurnPlanAgent):
             skip=float(s["skip"]),
             leaf=float(s["leaf"]),
             race=float(s["race"]),
+            finish=int(s["finish"]),
+            finish_worlds=int(s["finish_worlds"]),
         )
 
     def plan(self, state: State, player: int) -> Sequence[Action]:

@@ -85,6 +85,8 @@ OPTION_CAPS: dict[str, float] = {
     # the duel bot's outcomes played out, and end grids kept per scored set (Shifting Stones)
     "candidates": 64,
     "per_set": 16,
+    "finish_worlds": 128,
+    "finish": 10,
 }
 """Numeric bot options that scale a bot's work, and their caps on this server."""
 UNCAPPED_OPTIONS = frozenset({"c", "guide", "confidence", "keep", "threat", "skip", "leaf", "race"})

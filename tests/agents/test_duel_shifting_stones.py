@@ -150,3 +150,27 @@ def test_duel_options_reach_the_budget() -> None:
     budget = bot.budget()
     assert (budget.keep, budget.threat, budget.skip, budget.leaf) == (1.0, 2.0, 0.0, 0.5)
     assert budget.race == 3.0
+
+
+def test_finish_switches_to_its_own_worlds_once_a_player_has_that_many_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 1 has 9 cards scored: `finish=9` plays `finish_worlds` worlds, `finish=10` not."""
+    from teocalli.agents.heuristics.shifting_stones.duel import duel_turn
+
+    game = teocalli.load("shifting-stones", players=2)
+    state = from_position(game, LOST_IF_ENDED)
+    calls: list[int] = []
+    real = ShiftingStonesState.determinize
+
+    def counted(self: ShiftingStonesState, player: int, rng: Rng) -> ShiftingStonesState:
+        calls.append(player)
+        return real(self, player, rng)  # type: ignore[return-value]
+
+    monkeypatch.setattr(ShiftingStonesState, "determinize", counted)
+    for finish, expected in ((9, 5), (10, 3), (0, 3)):
+        calls.clear()
+        budget = Budget(worlds=3, finish=finish, finish_worlds=5)
+        turn = duel_turn(state, 1, Rng(1), budget)
+        assert calls == [1] * expected, finish
+        assert "score 21" not in [str(a) for a in turn]

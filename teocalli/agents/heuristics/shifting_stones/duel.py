@@ -49,13 +49,18 @@ KEEP_WEIGHT = 0.5
 THREAT_WEIGHT = 1.0
 """The opponent's expected points on the grid we leave, times this."""
 BONUS = 3.0
+FINISH_TURNS = 12
+"""With `finish` on, playouts once a player has that many cards go this many turns (the end)."""
 FINAL = 100.0
 """A turn that ends the game (the second seat reaching the trigger): won or lost, nothing else."""
 
 
 @dataclass
 class Budget:
-    """Counted budget: sampled worlds, outcomes played out, turns per playout."""
+    """Counted budget: sampled worlds, outcomes played out, turns per playout; the static
+    score's weights (`keep`, `threat`, `skip`); the cut-off's (`leaf`, `race`: see `leaf`); and
+    from `finish` cards scored by either player (0: never), playouts to the end in
+    `finish_worlds` worlds (0: `worlds`)."""
 
     worlds: int = 24
     candidates: int = 12
@@ -67,6 +72,8 @@ class Budget:
     skip: float = 0.5
     leaf: float = 0.0
     race: float = 0.0
+    finish: int = 0
+    finish_worlds: int = 0
 
 
 def unseen_cards(state: State, player: int) -> list[int]:
@@ -254,22 +261,28 @@ def playout(
 
 def duel_turn(state: State, player: int, rng: Rng, budget: Budget | None = None) -> list[Action]:
     """The rest of `player`'s turn, as engine actions."""
+    from teocalli.games.shifting_stones.state import ShiftingStonesState
+
+    assert isinstance(state, ShiftingStonesState)
     budget = budget or Budget()
     turns = candidate_turns(state, player, budget)
     if len(turns) == 1:
         return list(turns[0])
-    values = np.zeros((len(turns), budget.worlds))
-    for k in range(budget.worlds):
+    depth, count = budget.depth, budget.worlds
+    if budget.finish and max(len(s) for s in state.scored) >= budget.finish:
+        depth, count = FINISH_TURNS, budget.finish_worlds or budget.worlds
+    values = np.zeros((len(turns), count))
+    for k in range(count):
         world = state.determinize(player, rng)
         for t, turn in enumerate(turns):
             values[t, k] = playout(
-                world, turn, player, budget.depth, rng, weight=budget.leaf, race=budget.race
+                world, turn, player, depth, rng, weight=budget.leaf, race=budget.race
             )
     means = values.mean(axis=1)
     best = int(np.argmax(means))
-    if best and budget.worlds > 1:
+    if best and count > 1:
         diffs = values[best] - values[0]
-        se = float(diffs.std(ddof=1)) / math.sqrt(budget.worlds)
+        se = float(diffs.std(ddof=1)) / math.sqrt(count)
         if float(diffs.mean()) <= budget.confidence * se:
             best = 0
     return list(turns[best])
