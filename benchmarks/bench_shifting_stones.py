@@ -1,12 +1,15 @@
 """Shifting Stones throughput: `python -m benchmarks.bench_shifting_stones [--all-tables]
 [--solo-seeds N] [--solo-bot SPEC] [--clairvoyant-seeds N] [--duel-games N] [--duel-bot SPEC]
-[--workers W] [--duel-only] [--clairvoyant-only]`.
+[--workers W] [--duel-only] [--clairvoyant-only] [--duel-compare "SPEC|SPEC..." --duel-deals A-B
+[--duel-log FILE]]`.
 
 The full measurements of docs/arena.md: `--solo-seeds 100 --clairvoyant-seeds 30` (the solo
 bot's win rate over seeds 0-99 and its mean thinking time a turn, beside the clairvoyant search's
 verdicts on seeds 0-29 at its node budgets) and `--duel-games 200` (the search bot against
 greedy, seats alternated, with its mean CPU thinking time a turn; `--duel-only` runs just that,
-`--clairvoyant-only` just the clairvoyant verdicts).
+`--clairvoyant-only` just the clairvoyant verdicts). `--duel-compare` is the tuning harness:
+the specs against greedy on the same training deals A-B (default 0-199, disjoint from the
+reported 1000-1099), each from both seats, with paired differences to the first spec.
 `--workers` (default 2) processes play the games.
 
 Prints random playouts per second, legal-move generation rate, the solver's table build time
