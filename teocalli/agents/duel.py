@@ -55,8 +55,8 @@ class DuelAgent(TurnPlanAgent):
             skip=float(s["skip"]),
             leaf=float(s["leaf"]),
             race=float(s["race"]),
-            finish=int(s["finish"]),
-            finish_worlds=int(s["finish_worlds"]),
+            finish=max(0, int(s["finish"])),
+            finish_worlds=max(0, int(s["finish_worlds"])),
         )
 
     def plan(self, state: State, player: int) -> Sequence[Action]:

@@ -85,6 +85,7 @@ OPTION_CAPS: dict[str, float] = {
     # the duel bot's outcomes played out, and end grids kept per scored set (Shifting Stones)
     "candidates": 64,
     "per_set": 16,
+    # the duel bot's playouts to the end: from `finish` cards scored, in `finish_worlds` worlds
     "finish_worlds": 128,
     "finish": 10,
 }
