@@ -1,12 +1,15 @@
 """Shifting Stones throughput: `python -m benchmarks.bench_shifting_stones [--all-tables]
 [--solo-seeds N] [--solo-bot SPEC] [--clairvoyant-seeds N] [--duel-games N] [--duel-bot SPEC]
-[--workers W] [--duel-only] [--clairvoyant-only]`.
+[--workers W] [--duel-only] [--clairvoyant-only] [--duel-compare "SPEC|SPEC..." --duel-deals A-B
+[--duel-log FILE]]`.
 
 The full measurements of docs/arena.md: `--solo-seeds 100 --clairvoyant-seeds 30` (the solo
 bot's win rate over seeds 0-99 and its mean thinking time a turn, beside the clairvoyant search's
 verdicts on seeds 0-29 at its node budgets) and `--duel-games 200` (the search bot against
 greedy, seats alternated, with its mean CPU thinking time a turn; `--duel-only` runs just that,
-`--clairvoyant-only` just the clairvoyant verdicts).
+`--clairvoyant-only` just the clairvoyant verdicts). `--duel-compare` is the tuning harness:
+the specs against greedy on the same training deals A-B (default 0-199, disjoint from the
+reported 1000-1099), each from both seats, with paired differences to the first spec.
 `--workers` (default 2) processes play the games.
 
 Prints random playouts per second, legal-move generation rate, the solver's table build time
@@ -257,6 +260,49 @@ def duel(games: int, bot: str, workers: int = 2) -> None:
     )
 
 
+def compare(specs: list[str], first: int, last: int, workers: int = 1, log: str = "") -> None:
+    """Paired comparison on training deals `first`-`last` (each from both seats): every spec
+    plays the same games against greedy; each later spec's win share and margin minus the first
+    spec's, with a 95% interval from the per-game paired differences (the deals are shared, so
+    the luck of the deal largely cancels). With `log`, each game is appended to that file as it
+    ends (`spec seed seat share margin`, tab-separated) so a long run can be read midway."""
+    import math
+    from multiprocessing import Pool
+
+    jobs = [
+        (spec, seed, seat) for seed in range(first, last + 1) for seat in (0, 1) for spec in specs
+    ]
+    start = time.perf_counter()
+    results: dict[tuple[str, int, int], tuple[float, float]] = {}
+    with Pool(max(1, workers)) as pool:
+        for job, result in zip(jobs, pool.imap(duel_game, jobs), strict=True):
+            results[job] = result[:2]
+            if log:
+                with open(log, "a") as out:
+                    out.write("\t".join(map(str, (*job, *result[:2]))) + "\n")
+    games = [(seed, seat) for seed in range(first, last + 1) for seat in (0, 1)]
+    n = len(games)
+
+    def paired(values: list[float]) -> tuple[float, float]:
+        m = sum(values) / n
+        var = sum((v - m) ** 2 for v in values) / max(1, n - 1)
+        return m, 1.96 * math.sqrt(var / n)
+
+    print(f"{n} games (deals {first}-{last}, both seats), {time.perf_counter() - start:.0f} s")
+    base = specs[0]
+    for spec in specs:
+        share = [results[(spec, *g)][0] for g in games]
+        margin = [results[(spec, *g)][1] for g in games]
+        line = f"  {spec}: {sum(share):g}/{n} ({sum(share) / n:.1%}), margin {sum(margin) / n:+.2f}"
+        if spec != base:
+            dw, hw = paired([s - results[(base, *g)][0] for s, g in zip(share, games, strict=True)])
+            dm, hm = paired(
+                [m - results[(base, *g)][1] for m, g in zip(margin, games, strict=True)]
+            )
+            line += f"; vs {base} {dw:+.1%} (+-{hw:.1%}), margin {dm:+.2f} (+-{hm:.2f})"
+        print(line, flush=True)
+
+
 def _flag(argv: list[str], name: str, default: str) -> str:
     return argv[argv.index(name) + 1] if name in argv else default
 
@@ -265,6 +311,11 @@ def main(argv: list[str]) -> None:
     workers = int(_flag(argv, "--workers", "2"))
     if "--duel-only" in argv:
         duel(int(_flag(argv, "--duel-games", "4")), _flag(argv, "--duel-bot", "ismcts"), workers)
+        return
+    if "--duel-compare" in argv:
+        first, last = _flag(argv, "--duel-deals", "0-199").split("-")
+        specs = _flag(argv, "--duel-compare", "duel").split("|")
+        compare(specs, int(first), int(last), workers, _flag(argv, "--duel-log", ""))
         return
     if "--clairvoyant-only" in argv:
         clairvoyant(int(_flag(argv, "--clairvoyant-seeds", "30")), workers)

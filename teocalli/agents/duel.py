@@ -26,6 +26,13 @@ class DuelAgent(TurnPlanAgent):
         "per_set": 2,
         "depth": 2,
         "confidence": 0.5,
+        "keep": 0.5,
+        "threat": 1.0,
+        "skip": 0.5,
+        "leaf": 0.0,
+        "race": 0.0,
+        "finish": 0,
+        "finish_worlds": 0,
         "iterations": 1500,
     }
 
@@ -43,6 +50,13 @@ class DuelAgent(TurnPlanAgent):
             per_set=max(1, int(s["per_set"])),
             depth=int(s["depth"]),
             confidence=float(s["confidence"]),
+            keep=float(s["keep"]),
+            threat=float(s["threat"]),
+            skip=float(s["skip"]),
+            leaf=float(s["leaf"]),
+            race=float(s["race"]),
+            finish=max(0, int(s["finish"])),
+            finish_worlds=max(0, int(s["finish_worlds"])),
         )
 
     def plan(self, state: State, player: int) -> Sequence[Action]:

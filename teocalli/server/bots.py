@@ -85,9 +85,12 @@ OPTION_CAPS: dict[str, float] = {
     # the duel bot's outcomes played out, and end grids kept per scored set (Shifting Stones)
     "candidates": 64,
     "per_set": 16,
+    # the duel bot's playouts to the end: from `finish` cards scored, in `finish_worlds` worlds
+    "finish_worlds": 128,
+    "finish": 10,
 }
 """Numeric bot options that scale a bot's work, and their caps on this server."""
-UNCAPPED_OPTIONS = frozenset({"c", "guide", "confidence"})
+UNCAPPED_OPTIONS = frozenset({"c", "guide", "confidence", "keep", "threat", "skip", "leaf", "race"})
 """Numeric bot options that weigh choices without changing the work: finite and >= 0 only."""
 _UNITS = {"time": " seconds"}
 

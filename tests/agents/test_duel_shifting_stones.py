@@ -104,3 +104,73 @@ def test_duel_bot_falls_back_to_the_search_bot_and_names_bad_options() -> None:
     assert bot.act(state, 0) in state.legal_actions(0)
     with pytest.raises(InvalidOption, match="no option 'width'"):
         make_agent("duel:width=3", game)
+
+
+def test_leaf_adds_the_mover_s_exact_turn_and_the_other_hand_s_reach() -> None:
+    """Seat 1 to move, 12 points (nine 1-point cards and the bonus) to 15: it can score 21 now
+    and 20 (5 points) two moves later, paid by 50 and 51 (6 points this turn); seat 0's hand is
+    valued card by card at the reach of its distance on this grid."""
+    from math import isclose, tanh
+
+    from teocalli.agents.heuristics.shifting_stones.duel import REACH, leaf
+    from teocalli.games.shifting_stones.components import POINTS
+    from teocalli.games.shifting_stones.grid import grid_index
+    from teocalli.games.shifting_stones.solver import SOLVER
+
+    game = teocalli.load("shifting-stones", players=2)
+    state = from_position(game, LOST_IF_ENDED.replace("| 20 21", "| 20 21 50 51"))
+    assert isinstance(state, ShiftingStonesState)
+    index = grid_index(state.grid)
+    later = sum(POINTS[c] * REACH[SOLVER.distance_at(c, index)] for c in state.hands[0])
+    assert 0 < later < 6
+    assert isclose(leaf(state, 1, 1.0), tanh((12 - 15 + 6 - later) / 8))
+    assert isclose(leaf(state, 0, 1.0), -leaf(state, 1, 1.0))
+    assert isclose(leaf(state, 1, 0.0), heuristic.evaluate(state)[1])
+
+
+def test_race_sharpens_a_lead_near_the_trigger() -> None:
+    """Seat 1 has scored 9 of the 10 cards of the trigger (2/3 of a turn left at 1.5 cards a
+    turn); seat 0 only 3: the same 3-point deficit weighs more when fewer cards are scored."""
+    from math import isclose, sqrt, tanh
+
+    from teocalli.agents.heuristics.shifting_stones.duel import leaf
+
+    game = teocalli.load("shifting-stones", players=2)
+    late = from_position(game, LOST_IF_ENDED)
+    assert isinstance(late, ShiftingStonesState)
+    assert isclose(leaf(late, 1, 0.0, race=3.0), tanh(-3 / (3 * sqrt(1 + 1 / 1.5))))
+    assert isclose(leaf(late, 0, 0.0, race=3.0), -leaf(late, 1, 0.0, race=3.0))
+    assert leaf(late, 1, 0.0, race=3.0) < leaf(late, 1, 0.0) < 0
+
+
+def test_duel_options_reach_the_budget() -> None:
+    game = teocalli.load("shifting-stones", players=2)
+    bot = make_agent("duel:keep=1,threat=2,skip=0,leaf=0.5,race=3", game, 1)
+    assert isinstance(bot, DuelAgent)
+    budget = bot.budget()
+    assert (budget.keep, budget.threat, budget.skip, budget.leaf) == (1.0, 2.0, 0.0, 0.5)
+    assert budget.race == 3.0
+
+
+def test_finish_switches_to_its_own_worlds_once_a_player_has_that_many_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 1 has 9 cards scored: `finish=9` plays `finish_worlds` worlds, `finish=10` not."""
+    from teocalli.agents.heuristics.shifting_stones.duel import duel_turn
+
+    game = teocalli.load("shifting-stones", players=2)
+    state = from_position(game, LOST_IF_ENDED)
+    calls: list[int] = []
+    real = ShiftingStonesState.determinize
+
+    def counted(self: ShiftingStonesState, player: int, rng: Rng) -> ShiftingStonesState:
+        calls.append(player)
+        return real(self, player, rng)  # type: ignore[return-value]
+
+    monkeypatch.setattr(ShiftingStonesState, "determinize", counted)
+    for finish, expected in ((9, 5), (10, 3), (0, 3)):
+        calls.clear()
+        budget = Budget(worlds=3, finish=finish, finish_worlds=5)
+        turn = duel_turn(state, 1, Rng(1), budget)
+        assert calls == [1] * expected, finish
+        assert "score 21" not in [str(a) for a in turn]

@@ -49,19 +49,31 @@ KEEP_WEIGHT = 0.5
 THREAT_WEIGHT = 1.0
 """The opponent's expected points on the grid we leave, times this."""
 BONUS = 3.0
+FINISH_TURNS = 12
+"""With `finish` on, playouts once a player has that many cards go this many turns (the end)."""
 FINAL = 100.0
 """A turn that ends the game (the second seat reaching the trigger): won or lost, nothing else."""
 
 
 @dataclass
 class Budget:
-    """Counted budget: sampled worlds, outcomes played out, turns per playout."""
+    """Counted budget: sampled worlds, outcomes played out, turns per playout; the static
+    score's weights (`keep`, `threat`, `skip`); the cut-off's (`leaf`, `race`: see `leaf`); and
+    from `finish` cards scored by either player (0: never), playouts to the end in
+    `finish_worlds` worlds (0: `worlds`)."""
 
     worlds: int = 24
     candidates: int = 12
     per_set: int = 2
     depth: int = 2
     confidence: float = 0.5
+    keep: float = KEEP_WEIGHT
+    threat: float = THREAT_WEIGHT
+    skip: float = 0.5
+    leaf: float = 0.0
+    race: float = 0.0
+    finish: int = 0
+    finish_worlds: int = 0
 
 
 def unseen_cards(state: State, player: int) -> list[int]:
@@ -93,12 +105,17 @@ def _lead(points: list[float], ones: list[int]) -> float:
 
 
 def static_scores(
-    state: State, player: int, groups: list[Group], unseen: list[int]
+    state: State,
+    player: int,
+    groups: list[Group],
+    unseen: list[int],
+    budget: Budget | None = None,
 ) -> list[npt.NDArray[np.float64]]:
     """Per group, per end grid: points (with the bonus) + kept cards' worth - the threat."""
     from teocalli.games.shifting_stones.state import TRIGGER, ShiftingStonesState
 
     assert isinstance(state, ShiftingStonesState)
+    budget = budget or Budget()
     other = 1 - player
     pts = [float(state.points(player)), float(state.points(other))]
     ones = [state.ones(player), state.ones(other)]
@@ -119,7 +136,8 @@ def static_scores(
         for c in g.kept:
             keep += POINTS[c] / (1.0 + TABLES(c)[g.grids])
         d = danger[np.searchsorted(every, g.grids)]
-        out.append((now - before) + KEEP_WEIGHT * keep - THREAT_WEIGHT * d + (0.5 if g.skip else 0))
+        bonus = budget.skip if g.skip else 0.0
+        out.append((now - before) + budget.keep * keep - budget.threat * d + bonus)
     return out
 
 
@@ -142,7 +160,7 @@ def candidate_turns(state: State, player: int, budget: Budget) -> list[tuple[Act
         False,
     )
     groups, w = groups_of(pos)
-    scores = static_scores(state, player, groups, unseen_cards(state, player))
+    scores = static_scores(state, player, groups, unseen_cards(state, player), budget)
     ranked: list[tuple[float, int, int]] = []
     for gi, v in enumerate(scores):
         for i in np.argsort(-v)[: budget.per_set]:
@@ -175,8 +193,52 @@ def greedy_turn(state: State, player: int) -> tuple[Action, ...]:
     return tuple(steps)
 
 
-def playout(world: State, turn: tuple[Action, ...], player: int, depth: int, rng: Rng) -> float:
-    """Our return after `turn` in `world` and `depth` more whole turns of the greedy planner."""
+CARDS_A_TURN = 1.5
+"""Cards a player scores in a turn, about (the game lasts about 6.5 turns each)."""
+
+
+def leaf(state: State, player: int, weight: float, race: float = 0.0) -> float:
+    """A cut-off playout's value for `player`: the points lead with the bonus as it stands, plus
+    `weight` times the next turn's points of each side in this world (the player to move: its
+    exact greedy turn on this grid; the other: its hand card by card, `REACH`), squashed as
+    `evaluate` does (`tanh(x / 8)`); with `race` > 0 the scale is `race * sqrt(1 + t)`, t the
+    turns each left before the leader reaches the trigger: a lead counts more near the end."""
+    from teocalli.games.shifting_stones.state import TRIGGER, ShiftingStonesState
+
+    from .planner import best_turn
+
+    assert isinstance(state, ShiftingStonesState)
+    other = 1 - player
+    lead = _lead(
+        [float(state.points(player)), float(state.points(other))],
+        [state.ones(player), state.ones(other)],
+    )
+    ahead = 0.0
+    if weight:
+        mover = state.to_move()[0]
+        index = grid_index(state.grid)
+        now = float(best_turn(state.grid, state.hands[mover]).points)
+        later = sum(POINTS[c] * REACH[TABLES(c)[index]] for c in state.hands[1 - mover])
+        ahead = now - later if mover == player else later - now
+    scale = 8.0
+    if race:
+        left = max(0, TRIGGER[2] - max(len(s) for s in state.scored)) / CARDS_A_TURN
+        scale = race * math.sqrt(1.0 + left)
+    return math.tanh((lead + weight * ahead) / scale)
+
+
+def playout(
+    world: State,
+    turn: tuple[Action, ...],
+    player: int,
+    depth: int,
+    rng: Rng,
+    *,
+    weight: float = 0.0,
+    race: float = 0.0,
+) -> float:
+    """Our return after `turn` in `world` and `depth` more whole turns of the greedy planner
+    (cut off by `evaluate`, or by `leaf` with `weight` and `race` when either is not 0)."""
     w = world.clone()
     for action in turn:
         try:
@@ -190,6 +252,8 @@ def playout(world: State, turn: tuple[Action, ...], player: int, depth: int, rng
             turns += 1
             last = p
             if turns > depth:
+                if weight or race:
+                    return leaf(w, player, weight, race)
                 return float(evaluate(w)[player])
         w.apply(rollout(w, p, rng), p)
     return float(w.outcome().returns()[player])
@@ -197,20 +261,28 @@ def playout(world: State, turn: tuple[Action, ...], player: int, depth: int, rng
 
 def duel_turn(state: State, player: int, rng: Rng, budget: Budget | None = None) -> list[Action]:
     """The rest of `player`'s turn, as engine actions."""
+    from teocalli.games.shifting_stones.state import ShiftingStonesState
+
+    assert isinstance(state, ShiftingStonesState)
     budget = budget or Budget()
     turns = candidate_turns(state, player, budget)
     if len(turns) == 1:
         return list(turns[0])
-    values = np.zeros((len(turns), budget.worlds))
-    for k in range(budget.worlds):
+    depth, count = budget.depth, budget.worlds
+    if budget.finish and max(len(s) for s in state.scored) >= budget.finish:
+        depth, count = FINISH_TURNS, budget.finish_worlds or budget.worlds
+    values = np.zeros((len(turns), count))
+    for k in range(count):
         world = state.determinize(player, rng)
         for t, turn in enumerate(turns):
-            values[t, k] = playout(world, turn, player, budget.depth, rng)
+            values[t, k] = playout(
+                world, turn, player, depth, rng, weight=budget.leaf, race=budget.race
+            )
     means = values.mean(axis=1)
     best = int(np.argmax(means))
-    if best and budget.worlds > 1:
+    if best and count > 1:
         diffs = values[best] - values[0]
-        se = float(diffs.std(ddof=1)) / math.sqrt(budget.worlds)
+        se = float(diffs.std(ddof=1)) / math.sqrt(count)
         if float(diffs.mean()) <= budget.confidence * se:
             best = 0
     return list(turns[best])
