@@ -1,0 +1,154 @@
+"""Compiled kernels (numba) for the footprint geometry, the wood search and the free space.
+
+Each kernel does the same floating-point operations in the same order as the Python code it
+replaced (no `fastmath`), so verdicts and loads keep every bit: the clipper sums its 12 slots as
+numpy's pairwise summation did, the separating-axis tests evaluate the same expressions left to
+right. They are fused: one call loops over poses and sticks and stops early where the caller
+only needs to know whether some stick is touched (tests/games/stack_back/test_sb_wood_kernels.py
+compares them with the numpy code they replaced).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _kernel(f: F) -> F:
+    """Compiled with numba, kept on disk (`cache`), no fastmath: the type checker sees `f`."""
+    return cast(F, numba.njit(cache=True)(f))
+
+
+EPS = 1e-9
+CAP = 12
+"""Vertices a clipped polygon may hold (4 + 4 clips, with room for duplicates)."""
+
+
+@_kernel
+def _sum12(v: np.ndarray) -> float:
+    """numpy's sum of 12 doubles (pairwise summation: eight partial sums, then the rest)."""
+    res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
+    res += v[8]
+    res += v[9]
+    res += v[10]
+    res += v[11]
+    return res
+
+
+@_kernel
+def clip_one(s: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
+    """(area, centroid x, y) into `out` of one pair of convex CCW quads `s` and `w` ((4, 2))."""
+    px = np.empty(2 * CAP)
+    py = np.empty(2 * CAP)
+    qx = np.empty(2 * CAP)
+    qy = np.empty(2 * CAP)
+    sides = np.empty(2 * CAP)
+    for k in range(4):
+        px[k] = s[k, 0]
+        py[k] = s[k, 1]
+    m = 4
+    for e in range(4):
+        if m == 0:
+            break
+        ax = w[e, 0]
+        ay = w[e, 1]
+        f = (e + 1) & 3
+        ex0 = w[f, 0] - ax
+        ex1 = w[f, 1] - ay
+        for k in range(m):
+            sides[k] = ex0 * (py[k] - ay) - ex1 * (px[k] - ax)
+        n = 0
+        for k in range(m):
+            sk = sides[k]
+            nk = k + 1 if k + 1 < m else 0
+            inside = sk >= -EPS
+            if inside:
+                qx[n] = px[k]
+                qy[n] = py[k]
+                n += 1
+            if inside != (sides[nk] >= -EPS):
+                t = sk / (sk - sides[nk])
+                x = px[k]
+                y = py[k]
+                qx[n] = x + t * (px[nk] - x)
+                qy[n] = y + t * (py[nk] - y)
+                n += 1
+        m = min(n, CAP)
+        for k in range(m):
+            px[k] = qx[k]
+            py[k] = qy[k]
+    cr = np.zeros(CAP)
+    sx = np.zeros(CAP)
+    sy = np.zeros(CAP)
+    for k in range(m):
+        x = px[k]
+        y = py[k]
+        nk = k + 1 if k + 1 < m else 0
+        x1 = px[nk]
+        y1 = py[nk]
+        c = x * y1 - x1 * y
+        cr[k] = c
+        sx[k] = (x + x1) * c
+        sy[k] = (y + y1) * c
+    area2 = _sum12(cr)
+    safe = area2 if abs(area2) > EPS else 1.0
+    half = area2 / 2
+    out[0] = 0.0 if half < 0.0 else half  # max(half, 0.0)
+    out[1] = _sum12(sx) / (3 * safe)
+    out[2] = _sum12(sy) / (3 * safe)
+
+
+@_kernel
+def clip_quads(subject: np.ndarray, window: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Area (N,) and centroid (N, 2) of subject[i] & window[i], both (N, 4, 2) convex CCW quads."""
+    n = subject.shape[0]
+    area = np.empty(n)
+    cent = np.empty((n, 2))
+    out = np.empty(3)
+    for i in range(n):
+        clip_one(subject[i], window[i], out)
+        area[i] = out[0]
+        cent[i, 0] = out[1]
+        cent[i, 1] = out[2]
+    return area, cent
+
+
+@_kernel
+def sat_matrix(  # noqa: PLR0917 - two sets of footprints, five parallel columns each
+    cx: np.ndarray, cy: np.ndarray, ux: np.ndarray, uy: np.ndarray, h: np.ndarray,
+    dx: np.ndarray, dy: np.ndarray, vx: np.ndarray, vy: np.ndarray, k: np.ndarray, w: float,
+) -> np.ndarray:  # fmt: skip
+    """(K, M): whether footprint i of one set and j of the other overlap with positive area
+    (`geometry.sat_hits`' arithmetic, element by element)."""
+    n, m = cx.shape[0], dx.shape[0]
+    out = np.zeros((n, m), dtype=np.bool_)
+    for i in range(n):
+        for j in range(m):
+            out[i, j] = _sat_eps(cx[i], cy[i], ux[i], uy[i], h[i], dx[j], dy[j], vx[j], vy[j],
+                                 k[j], w)  # fmt: skip
+    return out
+
+
+@_kernel
+def _sat_eps(  # noqa: PLR0917 - two footprints
+    cx: float, cy: float, ux: float, uy: float, h: float,
+    dx: float, dy: float, vx: float, vy: float, k: float, w: float,
+) -> bool:  # fmt: skip
+    """Whether two footprints (both `w` half-wide) overlap with positive area: the separating
+    axis test with `EPS` of room, as `geometry.sat_hits` writes it."""
+    ddx = dx - cx
+    ddy = dy - cy
+    c = abs(ux * vx + uy * vy)
+    s = abs(ux * vy - uy * vx)
+    if not abs(ddx * ux + ddy * uy) < h + k * c + w * s - EPS:
+        return False
+    if not abs(-ddx * uy + ddy * ux) < w + k * s + w * c - EPS:
+        return False
+    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s - EPS:
+        return False
+    return abs(-ddx * vy + ddy * vx) < w + h * s + w * c - EPS
