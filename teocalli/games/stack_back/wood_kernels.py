@@ -152,3 +152,145 @@ def _sat_eps(  # noqa: PLR0917 - two footprints
     if not abs(ddx * vx + ddy * vy) < k + h * c + w * s - EPS:
         return False
     return abs(-ddx * vy + ddy * vx) < w + h * s + w * c - EPS
+
+
+@_kernel
+def _meet(  # noqa: PLR0917 - two footprints, each with its own half-width
+    cx: float, cy: float, ux: float, uy: float, h: float, w: float,
+    dx: float, dy: float, vx: float, vy: float, k: float, v: float,
+) -> bool:  # fmt: skip
+    """Whether footprint (h, w) meets footprint (k, v): the separating-axis test as the search's
+    `_sat` writes it (no room: shrunk footprints that meet share a disc)."""
+    ddx = dx - cx
+    ddy = dy - cy
+    c = abs(ux * vx + uy * vy)
+    s = abs(ux * vy - uy * vx)
+    if not abs(ddx * ux + ddy * uy) < h + k * c + v * s:
+        return False
+    if not abs(-ddx * uy + ddy * ux) < w + k * s + v * c:
+        return False
+    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s:
+        return False
+    return abs(-ddx * vy + ddy * vx) < v + h * s + w * c
+
+
+@_kernel
+def _quad(  # noqa: PLR0917 - a footprint and where to write it
+    cx: float, cy: float, ux: float, uy: float, h: float, w: float, out: np.ndarray
+) -> None:
+    """A footprint's corners, counter-clockwise (`geometry.quads`' arithmetic), into `out`."""
+    ax = ux * h
+    ay = uy * h
+    bx = -uy * w
+    by = ux * w
+    out[0, 0] = cx + ax + bx
+    out[0, 1] = cy + ay + by
+    out[1, 0] = cx - ax + bx
+    out[1, 1] = cy - ay + by
+    out[2, 0] = cx - ax - bx
+    out[2, 1] = cy - ay - by
+    out[3, 0] = cx + ax - bx
+    out[3, 1] = cy + ay - by
+
+
+@_kernel
+def first_free(  # noqa: PLR0917 - poses, the sticks, where to start and what to mark
+    px: np.ndarray, py: np.ndarray, pux: np.ndarray, puy: np.ndarray, h: float, w: float,
+    idx: np.ndarray, at: int,
+    sx: np.ndarray, sy: np.ndarray, sux: np.ndarray, suy: np.ndarray, shalf: np.ndarray,
+    squads: np.ndarray, reach: np.ndarray, deep: float, tol: float, touching: np.ndarray,
+) -> int:  # fmt: skip
+    """From `at` on, the first position in `idx` whose pose (centre px[idx], axis, half-length
+    `h`, half-width `w`) touches none of the sticks (overlap above `tol`); `len(idx)` when none.
+    The poses passed over touch a stick: they are marked in `touching`. Only sticks whose
+    circumscribed circles meet the pose's (`reach`, per stick) are tested; a touch is proved by
+    the footprints shrunk by `deep` still meeting, else by clipping where they meet unshrunk."""
+    quad = np.empty((4, 2))
+    out = np.empty(3)
+    n = idx.shape[0]
+    for a in range(at, n):
+        i = idx[a]
+        cx, cy, ux, uy = px[i], py[i], pux[i], puy[i]
+        hit = False
+        for j in range(sx.shape[0]):
+            dx = sx[j] - cx
+            dy = sy[j] - cy
+            if not dx * dx + dy * dy < reach[j] * reach[j]:
+                continue
+            k = shalf[j]
+            if _meet(cx, cy, ux, uy, h - deep, w - deep, sx[j], sy[j], sux[j], suy[j],
+                     k - deep, w - deep):  # fmt: skip
+                hit = True
+                break
+            if _meet(cx, cy, ux, uy, h, w, sx[j], sy[j], sux[j], suy[j], k - 0.0, w - 0.0):
+                _quad(cx, cy, ux, uy, h, w, quad)
+                clip_one(quad, squads[j], out)
+                if out[0] > tol:
+                    hit = True
+                    break
+        if not hit:
+            return a
+        touching[a] = True
+    return n
+
+
+@_kernel
+def surely_taken(  # noqa: PLR0917 - poses, the new sticks, what to mark
+    px: np.ndarray, py: np.ndarray, pux: np.ndarray, puy: np.ndarray, h: float, w: float,
+    idx: np.ndarray,
+    sx: np.ndarray, sy: np.ndarray, sux: np.ndarray, suy: np.ndarray, shalf: np.ndarray,
+    reach: np.ndarray, deep: float,
+) -> np.ndarray:  # fmt: skip
+    """Per pose of `idx`, whether one of the sticks surely takes it: the footprints shrunk by
+    `deep` still meet (tested only where the circumscribed circles meet, `reach` per stick)."""
+    n = idx.shape[0]
+    out = np.zeros(n, dtype=np.bool_)
+    for a in range(n):
+        i = idx[a]
+        cx, cy, ux, uy = px[i], py[i], pux[i], puy[i]
+        for j in range(sx.shape[0]):
+            dx = sx[j] - cx
+            dy = sy[j] - cy
+            if not dx * dx + dy * dy < reach[j] * reach[j]:
+                continue
+            if _meet(cx, cy, ux, uy, h - deep, w - deep, sx[j], sy[j], sux[j], suy[j],
+                     shalf[j] - deep, w - deep):  # fmt: skip
+                out[a] = True
+                break
+    return out
+
+
+@_kernel
+def _depth_at(grid: np.ndarray, x: float, y: float, x0: float, y0: float) -> float:
+    """The raster's depth at the raster point nearest (x, y) (0 beyond the raster)."""
+    i = np.int64(np.rint(x - x0))
+    j = np.int64(np.rint(y - y0))
+    if i < 0 or i >= grid.shape[0] or j < 0 or j >= grid.shape[1]:
+        return 0.0
+    return grid[i, j]
+
+
+@_kernel
+def raster_clear(  # noqa: PLR0917 - poses, the raster, the offsets read
+    grid: np.ndarray, px: np.ndarray, py: np.ndarray, pux: np.ndarray, puy: np.ndarray,
+    start: int, stop: int, ts: np.ndarray, x0: float, y0: float, centre: float, along: float,
+) -> np.ndarray:  # fmt: skip
+    """The poses from `start` to `stop` the raster cannot refuse: depth at the centre at most
+    `centre`, and at each centre-line offset of `ts` (0 skipped) at most `along`."""
+    keep = np.empty(stop - start, dtype=np.int64)
+    n = 0
+    for i in range(start, stop):
+        cx, cy, ux, uy = px[i], py[i], pux[i], puy[i]
+        if not _depth_at(grid, cx, cy, x0, y0) <= centre:
+            continue
+        ok = True
+        for t in ts:
+            if t == 0:
+                continue
+            if not _depth_at(grid, cx + t * ux, cy + t * uy, x0, y0) <= along:
+                ok = False
+                break
+        if ok:
+            keep[n] = i
+            n += 1
+    return keep[:n]
