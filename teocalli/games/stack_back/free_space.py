@@ -61,8 +61,9 @@ import shapely
 from .actions import Colour, Place
 from .balance import Stick
 from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC
-from .geometry import Array, box, clip, quads, sat_hits
+from .geometry import Array, box, clip, quads
 from .rules import REST, TOL, Verdict
+from .wood_kernels import overlap_matrix
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -242,21 +243,15 @@ def _poses(
 def _overlaps(
     colour: int, x10: Array, y10: Array, a10: Array, sticks: list[Stick]
 ) -> npt.NDArray[np.float64]:
-    """(K, M): the exact overlap (mm²) of each pose's footprint with each stick's."""
-    n, m = len(x10), len(sticks)
-    out = np.zeros((n, m))
-    if not n or not m:
-        return out
+    """(K, M): the exact overlap (mm²) of each pose's footprint with each stick's (compiled:
+    `wood_kernels.overlap_matrix`)."""
+    n = len(x10)
     r = np.radians(a10 / 10)
-    cx, cy, ux, uy = x10 / 10, y10 / 10, np.cos(r), np.sin(r)
-    h = np.full(n, HALF_LENGTHS[colour])
     st = _stick_rects(sticks, 0.0)
-    hits = sat_hits(cx, cy, ux, uy, h, st.cx, st.cy, st.ux, st.uy, st.h)
-    ci, sj = np.nonzero(hits)
-    if len(ci):
-        q = quads(cx[ci], cy[ci], ux[ci], uy[ci], h[ci])
-        area, _ = clip(q, quads(st.cx[sj], st.cy[sj], st.ux[sj], st.uy[sj], st.h[sj]))
-        out[ci, sj] = area
+    h = np.full(n, HALF_LENGTHS[colour])
+    out: npt.NDArray[np.float64] = overlap_matrix(
+        x10 / 10, y10 / 10, np.cos(r), np.sin(r), h, st.cx, st.cy, st.ux, st.uy, st.h, HALF_WIDTH
+    )
     return out
 
 

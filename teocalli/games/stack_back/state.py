@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from teocalli.core import Effect, Outcome, State, ranks_from_keys
@@ -153,7 +154,7 @@ class StackBackState(State):
         moves += self._piled_moves(player)
         if not moves:  # nothing on the candidate lists: the search over every pose decides
             moves = [(search.order_key(p), p, v) for p, v in search.find(self, player)]
-        moves.sort(key=lambda m: m[0])
+        moves.sort(key=itemgetter(0))
         actions: list[Action] = []
         verdicts: dict[Place, Verdict] = {}
         for _, place, verdict in moves:

@@ -294,3 +294,58 @@ def raster_clear(  # noqa: PLR0917 - poses, the raster, the offsets read
             keep[n] = i
             n += 1
     return keep[:n]
+
+
+@_kernel
+def covered(  # noqa: PLR0917 - one stick, the wood candidates, the tolerances
+    cx: float, cy: float, ux: float, uy: float, h: float,
+    fx: np.ndarray, fy: np.ndarray, fux: np.ndarray, fuy: np.ndarray, fhalf: np.ndarray,
+    fquads: np.ndarray, w: float, deep: float, tol: float,
+) -> np.ndarray:  # fmt: skip
+    """The candidates (indices, in order) a stick's footprint touches: they overlap with
+    positive area and either still meet both shrunk by `deep` or overlap by more than `tol`."""
+    quad = np.empty((4, 2))
+    _quad(cx, cy, ux, uy, h, w, quad)
+    out = np.empty(3)
+    keep = np.empty(fx.shape[0], dtype=np.int64)
+    n = 0
+    for j in range(fx.shape[0]):
+        if not _sat_eps(cx, cy, ux, uy, h, fx[j], fy[j], fux[j], fuy[j], fhalf[j], w):
+            continue
+        if not _sat_eps(cx, cy, ux, uy, h - deep, fx[j], fy[j], fux[j], fuy[j],
+                        fhalf[j] - deep, w - deep):  # fmt: skip
+            clip_one(quad, fquads[j], out)
+            if not out[0] > tol:
+                continue
+        keep[n] = j
+        n += 1
+    return keep[:n]
+
+
+@_kernel
+def overlap_matrix(  # noqa: PLR0917 - poses and sticks, five columns each
+    cx: np.ndarray, cy: np.ndarray, ux: np.ndarray, uy: np.ndarray, h: np.ndarray,
+    sx: np.ndarray, sy: np.ndarray, sux: np.ndarray, suy: np.ndarray, shalf: np.ndarray,
+    w: float,
+) -> np.ndarray:  # fmt: skip
+    """(K, M): the exact overlap (mm²) of each pose's footprint with each stick's, clipped only
+    where the separating-axis test finds a positive area (0 elsewhere)."""
+    n, m = cx.shape[0], sx.shape[0]
+    area = np.zeros((n, m))
+    squads = np.empty((m, 4, 2))
+    for j in range(m):
+        _quad(sx[j], sy[j], sux[j], suy[j], shalf[j], w, squads[j])
+    quad = np.empty((4, 2))
+    out = np.empty(3)
+    for i in range(n):
+        made = False
+        for j in range(m):
+            if not _sat_eps(cx[i], cy[i], ux[i], uy[i], h[i], sx[j], sy[j], sux[j], suy[j],
+                            shalf[j], w):  # fmt: skip
+                continue
+            if not made:
+                _quad(cx[i], cy[i], ux[i], uy[i], h[i], w, quad)
+                made = True
+            clip_one(quad, squads[j], out)
+            area[i, j] = out[0]
+    return area
