@@ -6,10 +6,27 @@ separating-axis test on whole matrices."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy.typing as npt
+import pytest
 
-from teocalli.games.stack_back.geometry import EPS, box, clip, quads, sat_hits
+import teocalli
+from teocalli.core import Rng
+from teocalli.games.stack_back import search
+from teocalli.games.stack_back.candidates import wood_lattice
+from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC
+from teocalli.games.stack_back.geometry import DEEP, EPS, box, clip, quads, sat_hits
+from teocalli.games.stack_back.rules import TOL, Layout
+from teocalli.games.stack_back.state import StackBackState
+from teocalli.games.stack_back.wood_kernels import (
+    covered,
+    first_free,
+    overlap_matrix,
+    raster_clear,
+    surely_taken,
+)
 
 Array = npt.NDArray[np.float64]
 CAP = 12
@@ -126,3 +143,146 @@ def test_sat_hits_gives_the_verdicts_of_the_numpy_test() -> None:
         want = sat_reference(*a[:4], a[4] - shrink, *b[:4], b[4] - shrink, w)
         assert want.sum() > 1000 and (~want).sum() > 1000
         assert np.array_equal(got, want)
+
+
+def _mid_game(seed: int, steps: int) -> StackBackState:
+    """A seeded random game after `steps` placements or passes (its sticks on both boards and
+    piled)."""
+    game = teocalli.load("stack-back")
+    state = game.new_state(seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+    assert isinstance(state, StackBackState)
+    return state
+
+
+def _touch_reference(  # noqa: PLR0917 - poses as columns, the sticks
+    cx: Array, cy: Array, ux: Array, uy: Array, h: float, layout: Layout
+) -> npt.NDArray[np.bool_]:
+    """(K, M): whether pose i touches stick j (overlap above the tolerance), clipping every
+    pair with the numpy clipper."""
+    n, m = len(cx), len(layout.cx)
+    q = quads(cx, cy, ux, uy, np.full(n, h))
+    area, _ = clip_reference(np.repeat(q, m, axis=0), np.tile(layout.quads, (n, 1, 1)))
+    out: npt.NDArray[np.bool_] = area.reshape(n, m) > TOL
+    return out
+
+
+@pytest.mark.parametrize("colour", range(NUM_COLOURS))
+def test_first_free_passes_over_exactly_the_poses_that_touch_a_stick(colour: int) -> None:
+    """Scanned to the end from each free pose on, the kernel stops at exactly the poses that
+    touch no stick and marks exactly the others, as clipping every pose against every stick."""
+    state = _mid_game(4, 14)
+    layout = state.layout
+    wp = search.wood_poses(colour)
+    h = HALF_LENGTHS[colour]
+    idx = np.arange(0, len(wp.cx), 7)
+    want = _touch_reference(wp.cx[idx], wp.cy[idx], wp.ux[idx], wp.uy[idx], h, layout).any(axis=1)
+    assert want.sum() > 100 and (~want).sum() > 100
+    reach = math.hypot(h, HALF_WIDTH) + np.hypot(layout.half, HALF_WIDTH) + 1e-6
+    touching = np.zeros(len(idx), dtype=bool)
+    stops, at = [], 0
+    while True:
+        at = first_free(wp.cx, wp.cy, wp.ux, wp.uy, h, HALF_WIDTH, idx, at, layout.cx, layout.cy,
+                        layout.ux, layout.uy, layout.half, layout.quads, reach, DEEP, TOL,
+                        touching)  # fmt: skip
+        if at >= len(idx):
+            break
+        stops.append(at)
+        at += 1
+    assert stops == np.nonzero(~want)[0].tolist()
+    assert np.array_equal(touching, want)
+
+
+@pytest.mark.parametrize("colour", range(NUM_COLOURS))
+def test_surely_taken_only_where_the_shrunk_footprints_meet(colour: int) -> None:
+    """The kernel's sure touches are those of the footprints shrunk by 1 mm (a separating-axis
+    test on whole matrices), and each overlaps by more than the tolerance."""
+    state = _mid_game(9, 14)
+    layout = state.layout
+    wp = search.wood_poses(colour)
+    h = HALF_LENGTHS[colour]
+    idx = np.arange(len(wp.cx))
+    reach = math.hypot(h, HALF_WIDTH) + np.hypot(layout.half, HALF_WIDTH) + 1e-6
+    got = surely_taken(wp.cx, wp.cy, wp.ux, wp.uy, h, HALF_WIDTH, idx, layout.cx, layout.cy,
+                       layout.ux, layout.uy, layout.half, reach, DEEP)  # fmt: skip
+    w = HALF_WIDTH - DEEP
+    ddx = layout.cx[None, :] - wp.cx[:, None]
+    ddy = layout.cy[None, :] - wp.cy[:, None]
+    ux, uy, vx, vy = wp.ux[:, None], wp.uy[:, None], layout.ux[None, :], layout.uy[None, :]
+    c, s = np.abs(ux * vx + uy * vy), np.abs(ux * vy - uy * vx)
+    a, b = h - DEEP, layout.half[None, :] - DEEP
+    meet = np.abs(ddx * ux + ddy * uy) < a + b * c + w * s
+    meet &= np.abs(-ddx * uy + ddy * ux) < w + b * s + w * c
+    meet &= np.abs(ddx * vx + ddy * vy) < b + a * c + w * s
+    meet &= np.abs(-ddx * vy + ddy * vx) < w + a * s + w * c
+    want = meet.any(axis=1)
+    assert want.sum() > 100 and (~want).sum() > 100
+    assert np.array_equal(got, want)
+    sel = np.nonzero(got)[0][::10]
+    touched = _touch_reference(wp.cx[sel], wp.cy[sel], wp.ux[sel], wp.uy[sel], h, layout)
+    assert touched.any(axis=1).all()
+
+
+def test_raster_clear_keeps_what_the_raster_read_by_numpy_keeps() -> None:
+    """The raster filter: depth at the centre at most 1 mm, at each centre-line sample at most
+    1 mm with the raster's slack; the same poses as reading the raster with numpy."""
+    state = _mid_game(2, 14)
+    grid = state.depths.grid
+    x0, y0 = SPEC.region[0] - search.PAD, SPEC.region[1] - search.PAD
+    for colour in range(NUM_COLOURS):
+        wp = search.wood_poses(colour)
+        reach = HALF_LENGTHS[colour] - search.DEEP
+        ts = np.linspace(-reach, reach, search.SAMPLES)
+        got = raster_clear(grid, wp.cx, wp.cy, wp.ux, wp.uy, 10, len(wp.cx) - 10, ts, x0, y0,
+                           search.DEEP + 1e-9, search.DEEP + search.SLACK)  # fmt: skip
+
+        def depth(x: Array, y: Array) -> Array:
+            i, j = np.rint(x - x0).astype(np.int64), np.rint(y - y0).astype(np.int64)
+            on = (i >= 0) & (i < grid.shape[0]) & (j >= 0) & (j < grid.shape[1])
+            out = np.zeros(len(x))
+            out[on] = grid[i[on], j[on]]
+            return out
+
+        ok = depth(wp.cx, wp.cy) <= search.DEEP + 1e-9
+        for t in ts[ts != 0]:
+            ok &= depth(wp.cx + t * wp.ux, wp.cy + t * wp.uy) <= search.DEEP + search.SLACK
+        ok[:10] = ok[len(ok) - 10 :] = False
+        assert 100 < len(got) < len(wp.cx) - 100
+        assert got.tolist() == np.nonzero(ok)[0].tolist()
+
+
+def test_covered_names_the_wood_candidates_a_stick_touches() -> None:
+    """Each stick of a seeded game against every wood candidate: the kernel's list is the
+    candidates whose clipped overlap exceeds the tolerance."""
+    state = _mid_game(6, 14)
+    wood = wood_lattice()
+    f = wood.feet
+    checked = 0
+    for stick in state.sticks:
+        got = covered(stick.cx, stick.cy, stick.ux, stick.uy, stick.half, f.cx, f.cy, f.ux, f.uy,
+                      f.half, wood.quads, HALF_WIDTH, DEEP, TOL)  # fmt: skip
+        one = quads(*(np.array([v]) for v in (stick.cx, stick.cy, stick.ux, stick.uy, stick.half)))
+        area, _ = clip_reference(np.repeat(one, len(f.cx), axis=0), wood.quads)
+        assert got.tolist() == np.nonzero(area > TOL)[0].tolist()
+        checked += len(got)
+    assert checked > 50
+
+
+def test_overlap_matrix_clips_where_the_footprints_overlap() -> None:
+    """The free space's sample overlaps: the numpy clipper's bits wherever the kernel clipped,
+    and no overlap to speak of where it did not."""
+    rng = np.random.default_rng(8)
+    a, b = _columns(rng, 300), _columns(rng, 40)
+    got = overlap_matrix(*a, *b, HALF_WIDTH)
+    qa, qb = quads(*a), quads(*b)
+    area, _ = clip_reference(np.repeat(qa, 40, axis=0), np.tile(qb, (300, 1, 1)))
+    area = area.reshape(300, 40)
+    clipped = got > 0
+    assert clipped.sum() > 500
+    assert np.array_equal(_bits(got[clipped]), _bits(area[clipped]))
+    assert (area[~clipped] < 1e-6).all()
