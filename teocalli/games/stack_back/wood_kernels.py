@@ -194,6 +194,37 @@ def _quad(  # noqa: PLR0917 - a footprint and where to write it
 
 
 @_kernel
+def _touches(  # noqa: PLR0917 - one pose, the sticks, the tolerances, scratch space
+    cx: float, cy: float, ux: float, uy: float, h: float, w: float,
+    sx: np.ndarray, sy: np.ndarray, sux: np.ndarray, suy: np.ndarray, shalf: np.ndarray,
+    squads: np.ndarray, reach: np.ndarray, deep: float, tol: float,
+    quad: np.ndarray, out: np.ndarray,
+) -> bool:  # fmt: skip
+    """Whether the pose (half-length `h`, half-width `w`) touches one of the sticks (overlap
+    above `tol`). Only sticks whose circumscribed circles meet the pose's (`reach`, per stick)
+    are tested; a touch is proved by the footprints shrunk by `deep` still meeting (a shared
+    disc of radius `deep`), else by clipping where they meet unshrunk."""
+    made = False
+    for j in range(sx.shape[0]):
+        dx = sx[j] - cx
+        dy = sy[j] - cy
+        if not dx * dx + dy * dy < reach[j] * reach[j]:
+            continue
+        k = shalf[j]
+        if _meet(cx, cy, ux, uy, h - deep, w - deep, sx[j], sy[j], sux[j], suy[j],
+                 k - deep, w - deep):  # fmt: skip
+            return True
+        if _meet(cx, cy, ux, uy, h, w, sx[j], sy[j], sux[j], suy[j], k - 0.0, w - 0.0):
+            if not made:
+                _quad(cx, cy, ux, uy, h, w, quad)
+                made = True
+            clip_one(quad, squads[j], out)
+            if out[0] > tol:
+                return True
+    return False
+
+
+@_kernel
 def first_free(  # noqa: PLR0917 - poses, the sticks, where to start and what to mark
     px: np.ndarray, py: np.ndarray, pux: np.ndarray, puy: np.ndarray, h: float, w: float,
     idx: np.ndarray, at: int,
@@ -201,37 +232,35 @@ def first_free(  # noqa: PLR0917 - poses, the sticks, where to start and what to
     squads: np.ndarray, reach: np.ndarray, deep: float, tol: float, touching: np.ndarray,
 ) -> int:  # fmt: skip
     """From `at` on, the first position in `idx` whose pose (centre px[idx], axis, half-length
-    `h`, half-width `w`) touches none of the sticks (overlap above `tol`); `len(idx)` when none.
-    The poses passed over touch a stick: they are marked in `touching`. Only sticks whose
-    circumscribed circles meet the pose's (`reach`, per stick) are tested; a touch is proved by
-    the footprints shrunk by `deep` still meeting, else by clipping where they meet unshrunk."""
+    `h`, half-width `w`) touches none of the sticks (`_touches`); `len(idx)` when none. The
+    poses passed over touch a stick: they are marked in `touching`."""
     quad = np.empty((4, 2))
     out = np.empty(3)
     n = idx.shape[0]
     for a in range(at, n):
         i = idx[a]
-        cx, cy, ux, uy = px[i], py[i], pux[i], puy[i]
-        hit = False
-        for j in range(sx.shape[0]):
-            dx = sx[j] - cx
-            dy = sy[j] - cy
-            if not dx * dx + dy * dy < reach[j] * reach[j]:
-                continue
-            k = shalf[j]
-            if _meet(cx, cy, ux, uy, h - deep, w - deep, sx[j], sy[j], sux[j], suy[j],
-                     k - deep, w - deep):  # fmt: skip
-                hit = True
-                break
-            if _meet(cx, cy, ux, uy, h, w, sx[j], sy[j], sux[j], suy[j], k - 0.0, w - 0.0):
-                _quad(cx, cy, ux, uy, h, w, quad)
-                clip_one(quad, squads[j], out)
-                if out[0] > tol:
-                    hit = True
-                    break
-        if not hit:
+        if not _touches(px[i], py[i], pux[i], puy[i], h, w, sx, sy, sux, suy, shalf, squads,
+                        reach, deep, tol, quad, out):  # fmt: skip
             return a
         touching[a] = True
     return n
+
+
+@_kernel
+def touch_mask(  # noqa: PLR0917 - poses, the sticks, the tolerances
+    px: np.ndarray, py: np.ndarray, pux: np.ndarray, puy: np.ndarray, h: float, w: float,
+    sx: np.ndarray, sy: np.ndarray, sux: np.ndarray, suy: np.ndarray, shalf: np.ndarray,
+    squads: np.ndarray, reach: np.ndarray, deep: float, tol: float,
+) -> np.ndarray:  # fmt: skip
+    """Per pose, whether it touches one of the sticks (`_touches`)."""
+    quad = np.empty((4, 2))
+    out = np.empty(3)
+    n = px.shape[0]
+    hit = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        hit[i] = _touches(px[i], py[i], pux[i], puy[i], h, w, sx, sy, sux, suy, shalf, squads,
+                          reach, deep, tol, quad, out)  # fmt: skip
+    return hit
 
 
 @_kernel
