@@ -63,7 +63,7 @@ from .balance import Stick, stands
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
 from .geometry import Array, Mask, box, clip, quads
 from .rules import REST, TOL, Layout, Verdict, on_wood
-from .wood_kernels import first_free, raster_clear, surely_taken
+from .wood_kernels import first_free, raster_clear, stamp, surely_taken
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -186,7 +186,7 @@ class Depths:
         copied: set[int] = set()
         for k in range(self.count, len(sticks)):
             s = sticks[k]
-            window = _stamp(grid, s)
+            window = _window(grid.shape, s)
             if window is None:
                 continue
             while len(tops) <= s.level:
@@ -195,7 +195,10 @@ class Depths:
             if s.level not in copied:
                 tops[s.level] = tops[s.level].copy()
                 copied.add(s.level)
-            tops[s.level].stamp(window, k)
+            top = tops[s.level]
+            x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
+            stamp(grid, *window, x0, y0, s.cx, s.cy, s.ux, s.uy, s.half, HALF_WIDTH,
+                  top.d1, top.i1, top.d2, top.i2, k)  # fmt: skip
         return Depths(grid, len(sticks), tuple(tops))
 
     def above(self, level: int) -> Array | None:
@@ -238,18 +241,6 @@ class Top2:
     def copy(self) -> Top2:
         return Top2(self.d1.copy(), self.i1.copy(), self.d2.copy(), self.i2.copy())
 
-    def stamp(self, window: tuple[slice, slice, Array], index: int) -> None:
-        si, sj, depth = window
-        d1, i1, d2, i2 = self.d1[si, sj], self.i1[si, sj], self.d2[si, sj], self.i2[si, sj]
-        first = depth > d1
-        second = ~first & (depth > d2)
-        d2[first] = d1[first]
-        i2[first] = i1[first]
-        d1[first] = depth[first]
-        i1[first] = index
-        d2[second] = depth[second]
-        i2[second] = index
-
     def other(self, flat: npt.NDArray[np.int64], a: int, b: int) -> Array:
         """At each flat raster index, the depth of the deepest stick of the level that is
         neither `a` nor `b` (0 when both deepest are they)."""
@@ -261,25 +252,18 @@ class Top2:
         return out
 
 
-def _stamp(grid: Array, s: Stick) -> tuple[slice, slice, Array] | None:
-    """Raise `grid` to `s`'s depth; the window and the depths stamped (None: off the raster)."""
+def _window(shape: tuple[int, ...], s: Stick) -> tuple[int, int, int, int] | None:
+    """The raster points (i0, i1, j0, j1, bounds included) within `s`'s bounding box (None: off
+    the raster); `wood_kernels.stamp` raises them to its depth."""
     x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
     ex = s.half * abs(s.ux) + HALF_WIDTH * abs(s.uy)
     ey = s.half * abs(s.uy) + HALF_WIDTH * abs(s.ux)
-    nx, ny = grid.shape
+    nx, ny = shape
     i0, i1 = max(0, math.floor(s.cx - ex - x0)), min(nx - 1, math.ceil(s.cx + ex - x0))
     j0, j1 = max(0, math.floor(s.cy - ey - y0)), min(ny - 1, math.ceil(s.cy + ey - y0))
     if i0 > i1 or j0 > j1:
         return None
-    px = np.arange(i0, i1 + 1) + x0 - s.cx
-    py = np.arange(j0, j1 + 1) + y0 - s.cy
-    t = px[:, None] * s.ux + py[None, :] * s.uy
-    n = -px[:, None] * s.uy + py[None, :] * s.ux
-    depth = np.minimum(s.half - np.abs(t), HALF_WIDTH - np.abs(n))
-    si, sj = slice(i0, i1 + 1), slice(j0, j1 + 1)
-    view = grid[si, sj]
-    np.maximum(view, depth, out=view)
-    return si, sj, depth
+    return i0, i1, j0, j1
 
 
 def _wood_survivors(

@@ -378,3 +378,31 @@ def overlap_matrix(  # noqa: PLR0917 - poses and sticks, five columns each
             clip_one(quad, squads[j], out)
             area[i, j] = out[0]
     return area
+
+
+@_kernel
+def stamp(  # noqa: PLR0917 - the raster, its window, the stick, its level's two deepest
+    grid: np.ndarray, i0: int, i1: int, j0: int, j1: int, x0: float, y0: float,
+    cx: float, cy: float, ux: float, uy: float, half: float, w: float,
+    d1: np.ndarray, k1: np.ndarray, d2: np.ndarray, k2: np.ndarray, index: int,
+) -> None:  # fmt: skip
+    """Raise `grid` to the depth of stick `index` (centre, axis, half-length, half-width `w`)
+    over the window [i0, i1] x [j0, j1] of raster points (point (i, j) at (i + x0, j + y0)),
+    and enter it among the two deepest sticks of its level at each point (d1, k1 the deepest,
+    d2, k2 the next)."""
+    for i in range(i0, i1 + 1):
+        px = i + x0 - cx
+        for j in range(j0, j1 + 1):
+            py = j + y0 - cy
+            t = px * ux + py * uy
+            n = -px * uy + py * ux
+            depth = min(half - abs(t), w - abs(n))
+            grid[i, j] = max(grid[i, j], depth)
+            if depth > d1[i, j]:
+                d2[i, j] = d1[i, j]
+                k2[i, j] = k1[i, j]
+                d1[i, j] = depth
+                k1[i, j] = index
+            elif depth > d2[i, j]:
+                d2[i, j] = depth
+                k2[i, j] = index

@@ -286,3 +286,41 @@ def test_overlap_matrix_clips_where_the_footprints_overlap() -> None:
     assert clipped.sum() > 500
     assert np.array_equal(_bits(got[clipped]), _bits(area[clipped]))
     assert (area[~clipped] < 1e-6).all()
+
+
+def test_the_depth_raster_is_the_numpy_stamps() -> None:
+    """The raster of a seeded game's sticks (each deepest point, and per level the two deepest
+    sticks with their indices) is what stamping each stick with numpy gives, bit for bit."""
+    state = _mid_game(5, 30)
+    depths = search.Depths.empty().with_sticks(state.sticks)
+    grid = np.zeros_like(depths.grid)
+    levels = max(s.level for s in state.sticks) + 1
+    d1, d2 = np.zeros((levels, *grid.shape)), np.zeros((levels, *grid.shape))
+    k1, k2 = np.full(d1.shape, -1), np.full(d1.shape, -1)
+    x0, y0 = SPEC.region[0] - search.PAD, SPEC.region[1] - search.PAD
+    px = np.arange(grid.shape[0])[:, None] + x0
+    py = np.arange(grid.shape[1])[None, :] + y0
+    for index, s in enumerate(state.sticks):
+        dx, dy = px - s.cx, py - s.cy
+        depth = np.minimum(
+            s.half - np.abs(dx * s.ux + dy * s.uy), HALF_WIDTH - np.abs(-dx * s.uy + dy * s.ux)
+        )
+        # only the raster points within the stick's bounding box are stamped
+        ex = s.half * abs(s.ux) + HALF_WIDTH * abs(s.uy)
+        ey = s.half * abs(s.uy) + HALF_WIDTH * abs(s.ux)
+        inside = (np.abs(dx) <= ex + 1) & (np.abs(dy) <= ey + 1) & (depth > 0)
+        depth = np.where(inside, depth, 0.0)
+        grid = np.maximum(grid, depth)
+        lv = s.level
+        first = depth > d1[lv]
+        second = ~first & (depth > d2[lv])
+        d2[lv] = np.where(first, d1[lv], np.where(second, depth, d2[lv]))
+        k2[lv] = np.where(first, k1[lv], np.where(second, index, k2[lv]))
+        d1[lv] = np.where(first, depth, d1[lv])
+        k1[lv] = np.where(first, index, k1[lv])
+    assert levels >= 2
+    assert np.array_equal(_bits(depths.grid), _bits(grid))
+    for lv, top in enumerate(depths.tops):
+        assert np.array_equal(_bits(top.d1), _bits(d1[lv]))
+        assert np.array_equal(_bits(top.d2), _bits(d2[lv]))
+        assert np.array_equal(top.i1, k1[lv]) and np.array_equal(top.i2, k2[lv])
