@@ -18,12 +18,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .components import HALF_WIDTH
-from .wood_kernels import clip_quads, sat_matrix
+from .wood_kernels import clip_quads, near_rows, sat_matrix, sat_rows
 
 Array = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
-
-EPS = 1e-9
 
 
 def axis(a10: int) -> tuple[float, float]:
@@ -73,16 +71,9 @@ def sat_pairs(  # noqa: PLR0917 - two sets of footprints, five parallel columns 
     dx: Array, dy: Array, vx: Array, vy: Array, k: Array, w: float = HALF_WIDTH,
 ) -> Mask:  # fmt: skip
     """`sat_hits` for pairs given as parallel arrays (footprint i against footprint i): the same
-    arithmetic element by element, so the same verdicts."""
-    ddx = dx - cx
-    ddy = dy - cy
-    c = np.abs(ux * vx + uy * vy)
-    s = np.abs(ux * vy - uy * vx)
-    on_u = np.abs(ddx * ux + ddy * uy) < h + k * c + w * s - EPS
-    on_v = np.abs(-ddx * uy + ddy * ux) < w + k * s + w * c - EPS
-    on_p = np.abs(ddx * vx + ddy * vy) < k + h * c + w * s - EPS
-    on_q = np.abs(-ddx * vy + ddy * vx) < w + h * s + w * c - EPS
-    hits: Mask = on_u & on_v & on_p & on_q
+    arithmetic element by element, so the same verdicts (compiled: `wood_kernels.sat_rows`)."""
+    c = _columns
+    hits: Mask = sat_rows(c(cx), c(cy), c(ux), c(uy), c(h), c(dx), c(dy), c(vx), c(vy), c(k), w)
     return hits
 
 
@@ -90,10 +81,13 @@ def near_pairs(  # noqa: PLR0917 - two sets of centres and half-lengths
     cx: Array, cy: Array, h: Array, dx: Array, dy: Array, k: Array
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """The pairs (i, j) of two sets of footprints whose circumscribed circles meet: only they
-    may overlap (a bound with room to spare: it never drops a pair that overlaps)."""
-    r = np.hypot(h, HALF_WIDTH)[:, None] + np.hypot(k, HALF_WIDTH)[None, :]
-    d2 = (dx[None, :] - cx[:, None]) ** 2 + (dy[None, :] - cy[:, None]) ** 2
-    ci, sj = np.nonzero(d2 < r * r + 1e-6)
+    may overlap (a bound with room to spare: it never drops a pair that overlaps), in row-major
+    order (compiled: `wood_kernels.near_rows`)."""
+    c = _columns
+    ra, rb = np.hypot(h, HALF_WIDTH), np.hypot(k, HALF_WIDTH)
+    ci: npt.NDArray[np.intp]
+    sj: npt.NDArray[np.intp]
+    ci, sj = near_rows(c(cx), c(cy), ra, c(dx), c(dy), rb)
     return ci, sj
 
 

@@ -406,3 +406,39 @@ def stamp(  # noqa: PLR0917 - the raster, its window, the stick, its level's two
             elif depth > d2[i, j]:
                 d2[i, j] = depth
                 k2[i, j] = index
+
+
+@_kernel
+def sat_rows(  # noqa: PLR0917 - two sets of footprints, five parallel columns each
+    cx: np.ndarray, cy: np.ndarray, ux: np.ndarray, uy: np.ndarray, h: np.ndarray,
+    dx: np.ndarray, dy: np.ndarray, vx: np.ndarray, vy: np.ndarray, k: np.ndarray, w: float,
+) -> np.ndarray:  # fmt: skip
+    """`sat_matrix` for pairs given as parallel arrays (footprint i against footprint i)."""
+    n = cx.shape[0]
+    out = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        out[i] = _sat_eps(cx[i], cy[i], ux[i], uy[i], h[i], dx[i], dy[i], vx[i], vy[i], k[i], w)
+    return out
+
+
+@_kernel
+def near_rows(  # noqa: PLR0917 - two sets of centres and circumscribed radii
+    cx: np.ndarray, cy: np.ndarray, ra: np.ndarray, dx: np.ndarray, dy: np.ndarray,
+    rb: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The pairs (i, j), in row-major order, whose circles (centres, radii `ra` and `rb`) meet,
+    with 1e-6 mm² of room."""
+    n, m = cx.shape[0], dx.shape[0]
+    ci = np.empty(n * m, dtype=np.int64)
+    sj = np.empty(n * m, dtype=np.int64)
+    count = 0
+    for i in range(n):
+        for j in range(m):
+            ex = dx[j] - cx[i]
+            ey = dy[j] - cy[i]
+            r = ra[i] + rb[j]
+            if ex * ex + ey * ey < r * r + 1e-6:
+                ci[count] = i
+                sj[count] = j
+                count += 1
+    return ci[:count], sj[:count]

@@ -17,10 +17,19 @@ from teocalli.core import Rng
 from teocalli.games.stack_back import search
 from teocalli.games.stack_back.candidates import wood_lattice
 from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC
-from teocalli.games.stack_back.geometry import DEEP, EPS, box, clip, quads, sat_hits
+from teocalli.games.stack_back.geometry import (
+    DEEP,
+    box,
+    clip,
+    near_pairs,
+    quads,
+    sat_hits,
+    sat_pairs,
+)
 from teocalli.games.stack_back.rules import TOL, Layout
 from teocalli.games.stack_back.state import StackBackState
 from teocalli.games.stack_back.wood_kernels import (
+    EPS,
     covered,
     first_free,
     overlap_matrix,
@@ -324,3 +333,21 @@ def test_the_depth_raster_is_the_numpy_stamps() -> None:
         assert np.array_equal(_bits(top.d1), _bits(d1[lv]))
         assert np.array_equal(_bits(top.d2), _bits(d2[lv]))
         assert np.array_equal(top.i1, k1[lv]) and np.array_equal(top.i2, k2[lv])
+
+
+def test_sat_pairs_and_near_pairs_give_the_numpy_verdicts() -> None:
+    """Row by row, the separating-axis test is the matrix test's diagonal; the pairs whose
+    circumscribed circles meet are those of the numpy distance matrix, in row-major order."""
+    rng = np.random.default_rng(11)
+    a, b = _columns(rng, 400), _columns(rng, 400)
+    b[0][:100], b[1][:100] = a[0][:100] + 6.0, a[1][:100]  # side by side, or overlapping
+    want = sat_reference(*a, *b, HALF_WIDTH).diagonal()
+    assert want.sum() > 50 and (~want).sum() > 50
+    assert np.array_equal(sat_pairs(*a, *b), want)
+    x, y, h = a[0][:60], a[1][:60], a[4][:60]
+    r = np.hypot(h, HALF_WIDTH)[:, None] + np.hypot(b[4], HALF_WIDTH)[None, :]
+    d2 = (b[0][None, :] - x[:, None]) ** 2 + (b[1][None, :] - y[:, None]) ** 2
+    ci, sj = np.nonzero(d2 < r * r + 1e-6)
+    got_i, got_j = near_pairs(x, y, h, b[0], b[1], b[4])
+    assert 500 < len(ci) < 60 * 400 - 500
+    assert got_i.tolist() == ci.tolist() and got_j.tolist() == sj.tolist()
