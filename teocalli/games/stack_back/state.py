@@ -155,13 +155,15 @@ class StackBackState(State):
         if not moves:  # nothing on the candidate lists: the search over every pose decides
             moves = [(search.order_key(p), p, v) for p, v in search.find(self, player)]
         moves.sort(key=itemgetter(0))
-        actions: list[Action] = []
-        verdicts: dict[Place, Verdict] = {}
-        for _, place, verdict in moves:
-            if place not in verdicts:
-                actions.append(place)
-                verdicts[place] = verdict
-        self._cache = Cache(key, player, tuple(actions) if actions else (PASS,), verdicts)
+        places = [m[1] for m in moves]
+        verdicts = dict(zip(places, [m[2] for m in moves], strict=True))
+        actions: tuple[Action, ...] = tuple(places)
+        if len(verdicts) < len(places):  # a pose offered twice: its first verdict, once
+            verdicts = {}
+            for _, place, verdict in moves:
+                verdicts.setdefault(place, verdict)
+            actions = tuple(verdicts)
+        self._cache = Cache(key, player, actions or (PASS,), verdicts)
         return self._cache
 
     def piles_from_nothing(self, player: int) -> list[Move]:
