@@ -28,9 +28,13 @@ import numpy.typing as npt
 
 from .actions import A10, A_CELLS, X_CELLS, XY10, Y_CELLS, Colour, Place, lattice_index
 from .balance import Stick
-from .components import HALF_LENGTHS, LENGTHS, NUM_COLOURS, SPEC
-from .geometry import Array, Mask, axis, clip, deep_hits, quads, sat_hits
+from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
+from .geometry import DEEP, Array, Mask, axis
 from .rules import TOL, Footprints, Layout, Verdict, on_wood, piled, pose_key, settle, touch_matrix
+from .wood_kernels import covered
+
+Move = tuple[int, Place, Verdict]
+"""A candidate the rules allow: (dense index, pose, the placement it makes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +48,8 @@ class WoodLattice:
     colours: npt.NDArray[np.int64]
     feet: Footprints
     quads: Array
+    moves: tuple[tuple[Move, ...], tuple[Move, ...]]
+    """Per owner, per candidate: (dense index, pose, verdict), as `wood_moves` offers them."""
 
 
 @cache
@@ -60,13 +66,16 @@ def wood_lattice() -> WoodLattice:
     poses.sort(key=_index)
     feet = Footprints.of(poses)
     verdicts = tuple(tuple(Verdict(_wood_stick(p, owner), {}) for p in poses) for owner in (0, 1))
+    indices = tuple(_index(p) for p in poses)
+    moves = tuple(tuple(zip(indices, poses, v, strict=True)) for v in verdicts)
     return WoodLattice(
         tuple(poses),
-        tuple(_index(p) for p in poses),
+        indices,
         (verdicts[0], verdicts[1]),
         np.array([p.colour for p in poses]),
         feet,
         feet.quads(),
+        (moves[0], moves[1]),
     )
 
 
@@ -101,22 +110,17 @@ _MEMO_MAX = 20_000
 
 
 def _covers(stick: Stick) -> npt.NDArray[np.intp]:
-    """The wood candidates a stick's footprint touches: a function of its pose, kept per pose."""
+    """The wood candidates a stick's footprint touches: a function of its pose, kept per pose
+    (compiled, `wood_kernels.covered`: a touch is proved by the footprints shrunk by `DEEP`
+    still meeting, else by clipping)."""
     known = _COVERS.get(stick.pose)
     if known is not None:
         return known
     wood = wood_lattice()
-    one = (np.array([stick.cx]), np.array([stick.cy]), np.array([stick.ux]), np.array([stick.uy]),
-           np.array([stick.half]))  # fmt: skip
     f = wood.feet
-    idx = np.nonzero(sat_hits(*one, f.cx, f.cy, f.ux, f.uy, f.half)[0])[0]
-    if len(idx):  # clipped only where the footprints shrunk by DEEP no longer meet
-        sure = deep_hits(*one, f.cx[idx], f.cy[idx], f.ux[idx], f.uy[idx], f.half[idx])[0]
-        edge = idx[~sure]
-        if len(edge):
-            area, _ = clip(np.repeat(quads(*one), len(edge), axis=0), wood.quads[edge])
-            sure[~sure] = area > TOL
-        idx = idx[sure]
+    idx: npt.NDArray[np.intp] = covered(stick.cx, stick.cy, stick.ux, stick.uy, stick.half,
+                                        f.cx, f.cy, f.ux, f.uy, f.half, wood.quads, HALF_WIDTH,
+                                        DEEP, TOL)  # fmt: skip
     if len(_COVERS) >= _MEMO_MAX:
         _COVERS.clear()
     _COVERS[stick.pose] = idx
@@ -134,17 +138,13 @@ def _wood_position() -> dict[Place, int]:
     return {p: i for i, p in enumerate(wood_lattice().poses)}
 
 
-Move = tuple[int, Place, Verdict]
-"""A candidate the rules allow: (dense index, pose, the placement it makes)."""
-
-
 def wood_moves(free: Mask, supply: Sequence[int], owner: int) -> list[Move]:
     """The free wood candidates in colours the player still holds."""
     wood = wood_lattice()
     have = np.array([supply[c] > 0 for c in range(NUM_COLOURS)])
     ok = np.nonzero(free & have[wood.colours])[0]
-    verdicts = wood.verdicts[owner]
-    return [(wood.indices[i], wood.poses[i], verdicts[i]) for i in ok.tolist()]
+    moves = wood.moves[owner]
+    return [moves[i] for i in ok.tolist()]
 
 
 @dataclass(frozen=True, slots=True)

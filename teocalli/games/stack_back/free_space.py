@@ -61,8 +61,9 @@ import shapely
 from .actions import Colour, Place
 from .balance import Stick
 from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC
-from .geometry import Array, box, clip, quads, sat_hits
-from .rules import REST, TOL, Verdict
+from .geometry import Array, box, clip, quads
+from .rules import REST, TOL, Layout, Verdict
+from .wood_kernels import first_free, overlap_matrix, touch_mask
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -242,22 +243,96 @@ def _poses(
 def _overlaps(
     colour: int, x10: Array, y10: Array, a10: Array, sticks: list[Stick]
 ) -> npt.NDArray[np.float64]:
-    """(K, M): the exact overlap (mm²) of each pose's footprint with each stick's."""
-    n, m = len(x10), len(sticks)
-    out = np.zeros((n, m))
-    if not n or not m:
-        return out
+    """(K, M): the exact overlap (mm²) of each pose's footprint with each stick's (compiled:
+    `wood_kernels.overlap_matrix`)."""
+    n = len(x10)
     r = np.radians(a10 / 10)
-    cx, cy, ux, uy = x10 / 10, y10 / 10, np.cos(r), np.sin(r)
-    h = np.full(n, HALF_LENGTHS[colour])
     st = _stick_rects(sticks, 0.0)
-    hits = sat_hits(cx, cy, ux, uy, h, st.cx, st.cy, st.ux, st.uy, st.h)
-    ci, sj = np.nonzero(hits)
-    if len(ci):
-        q = quads(cx[ci], cy[ci], ux[ci], uy[ci], h[ci])
-        area, _ = clip(q, quads(st.cx[sj], st.cy[sj], st.ux[sj], st.uy[sj], st.h[sj]))
-        out[ci, sj] = area
+    h = np.full(n, HALF_LENGTHS[colour])
+    out: npt.NDArray[np.float64] = overlap_matrix(
+        x10 / 10, y10 / 10, np.cos(r), np.sin(r), h, st.cx, st.cy, st.ux, st.uy, st.h, HALF_WIDTH
+    )
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Scan:
+    """Poses (x10, y10, a10 columns of one colour) and the sticks `rows` of a layout, as the
+    compiled touch tests take them (`reach`: how far from each stick a pose's centre may lie
+    and still meet it)."""
+
+    cx: Array
+    cy: Array
+    ux: Array
+    uy: Array
+    h: float
+    layout: Layout
+    rows: npt.NDArray[np.intp]
+    reach: Array
+    idx: npt.NDArray[np.intp]
+
+    @staticmethod
+    def of(
+        colour: int, poses: tuple[Array, Array, Array], layout: Layout, rows: npt.NDArray[np.intp]
+    ) -> _Scan:
+        x10, y10, a10 = poses
+        r = np.radians(a10 / 10)
+        h = HALF_LENGTHS[colour]
+        reach = math.hypot(h, HALF_WIDTH) + np.hypot(layout.half[rows], HALF_WIDTH) + 1e-6
+        idx = np.arange(len(x10))
+        return _Scan(x10 / 10, y10 / 10, np.cos(r), np.sin(r), h, layout, rows, reach, idx)
+
+    def touching(self) -> npt.NDArray[np.bool_]:
+        """Whether each pose touches one of the sticks (overlap above the tolerance)."""
+        lay, rows = self.layout, self.rows
+        out: npt.NDArray[np.bool_] = touch_mask(
+            self.cx, self.cy, self.ux, self.uy, self.h, HALF_WIDTH, lay.cx[rows], lay.cy[rows],
+            lay.ux[rows], lay.uy[rows], lay.half[rows], lay.quads[rows], self.reach, DEEP, TOL,
+        )  # fmt: skip
+        return out
+
+    def next_free(self, at: int, touching: npt.NDArray[np.bool_]) -> int:
+        """The first pose from `at` on that touches no stick (the number of poses: none);
+        those passed over are marked in `touching`."""
+        lay, rows = self.layout, self.rows
+        out: int = first_free(
+            self.cx, self.cy, self.ux, self.uy, self.h, HALF_WIDTH, self.idx, at, lay.cx[rows],
+            lay.cy[rows], lay.ux[rows], lay.uy[rows], lay.half[rows], lay.quads[rows],
+            self.reach, DEEP, TOL, touching,
+        )  # fmt: skip
+        return out
+
+
+def _judge_free(
+    state: StackBackState, player: int, colour: int, poses: tuple[Array, Array, Array],
+    budget: Budget,
+) -> tuple[Place, Verdict] | None:  # fmt: skip
+    """`_judge` of those `poses` that touch no stick: each next one found by a compiled scan
+    that stops there (`wood_kernels.first_free`), so poses after the first legal one are
+    never tested."""
+    layout = state.layout
+    scan = _Scan.of(colour, poses, layout, np.arange(len(layout.cx)))
+    n = len(poses[0])
+    touching = np.zeros(n, dtype=bool)
+    xs, ys, angles = (p.tolist() for p in poses)
+    seen: set[tuple[int, int, int]] = set()
+    at = 0
+    while True:
+        at = scan.next_free(at, touching)
+        if at >= n:
+            return None
+        key = (xs[at], ys[at], angles[at])
+        at += 1
+        if key in seen:
+            continue
+        seen.add(key)
+        if budget.judged >= MAX_JUDGED:
+            return None
+        budget.judged += 1
+        place = Place(Colour(colour), *key)
+        verdict = state.judge(place, player)
+        if not isinstance(verdict, str):
+            return place, verdict
 
 
 def _on_wood(colour: int, x10: Array, y10: Array, a10: Array) -> npt.NDArray[np.bool_]:
@@ -317,14 +392,37 @@ def _wood(
     sticks = list(state.sticks)
     if not sticks:
         return _wood_groups(state, player, colour, budget, [], None)
-    group = _CENTRES10[COARSE // 2 :: COARSE]
-    sure = _sure(colour, sticks, group, COARSE * _DELTA)
+    sure = _GroupSure(colour, sticks, _CENTRES10[COARSE // 2 :: COARSE], COARSE * _DELTA)
     return _wood_groups(state, player, colour, budget, sticks, sure)
+
+
+BLOCK = 8
+"""Groups of intervals whose sure-touch polygons are made at once (`_GroupSure`)."""
+
+
+class _GroupSure:
+    """Per group of intervals, the centres where its poses surely touch each stick (`_sure`),
+    made `BLOCK` groups at a time as the search reaches them: a search that finds a pose in an
+    early group never builds the polygons of the later ones (each row is its group's alone, so
+    the polygons are the same)."""
+
+    def __init__(self, colour: int, sticks: list[Stick], centres: Array, delta: float) -> None:
+        self.colour, self.sticks, self.centres, self.delta = colour, sticks, centres, delta
+        self.blocks: dict[int, npt.NDArray[np.object_]] = {}
+
+    def __getitem__(self, g: int) -> npt.NDArray[np.object_]:
+        b = g // BLOCK
+        block = self.blocks.get(b)
+        if block is None:
+            centres = self.centres[b * BLOCK : (b + 1) * BLOCK]
+            block = self.blocks[b] = _sure(self.colour, self.sticks, centres, self.delta)
+        out: npt.NDArray[np.object_] = block[g - b * BLOCK]
+        return out
 
 
 def _wood_groups(  # noqa: PLR0917 - the loop of _wood, with what it prepared
     state: StackBackState, player: int, colour: int, budget: Budget,
-    sticks: list[Stick], group_sure: npt.NDArray[np.object_] | None,
+    sticks: list[Stick], group_sure: _GroupSure | None,
 ) -> tuple[Place, Verdict] | None:  # fmt: skip
     for g in range(len(_CENTRES10) // COARSE):
         angles = _CENTRES10[g * COARSE : (g + 1) * COARSE]
@@ -349,11 +447,7 @@ def _wood_groups(  # noqa: PLR0917 - the loop of _wood, with what it prepared
             x10, y10, p10 = _poses(x, y, angle)
             budget.samples += len(x10)
             ok = _on_wood(colour, x10, y10, p10)
-            x10, y10, p10 = x10[ok], y10[ok], p10[ok]
-            ok = np.ones(len(x10), dtype=bool)
-            if sticks:
-                ok = np.asarray((_overlaps(colour, x10, y10, p10, sticks) <= TOL).all(axis=1))
-            found = _judge(state, player, colour, (x10[ok], y10[ok], p10[ok]), budget)
+            found = _judge_free(state, player, colour, (x10[ok], y10[ok], p10[ok]), budget)
             if found is not None or budget.judged >= MAX_JUDGED:
                 return found
     return None
@@ -495,7 +589,8 @@ def _piles(
             ok = (rest >= REST).all(axis=1)
             if near and ok.any():
                 x10, y10, p10 = x10[ok], y10[ok], p10[ok]
-                ok = (_overlaps(colour, x10, y10, p10, near) <= TOL).all(axis=1)
+                scan = _Scan.of(colour, (x10, y10, p10), state.layout, np.array(others))
+                ok = ~scan.touching()
             if ok.any():
                 x10, y10, p10 = x10[ok], y10[ok], p10[ok]
                 ok = _stands_alone(colour, x10, y10, p10, sticks[i], sticks[j])

@@ -63,6 +63,7 @@ from .balance import Stick, stands
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
 from .geometry import Array, Mask, box, clip, quads
 from .rules import REST, TOL, Layout, Verdict, on_wood
+from .wood_kernels import first_free, raster_clear, stamp, surely_taken
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -185,7 +186,7 @@ class Depths:
         copied: set[int] = set()
         for k in range(self.count, len(sticks)):
             s = sticks[k]
-            window = _stamp(grid, s)
+            window = _window(grid.shape, s)
             if window is None:
                 continue
             while len(tops) <= s.level:
@@ -194,7 +195,10 @@ class Depths:
             if s.level not in copied:
                 tops[s.level] = tops[s.level].copy()
                 copied.add(s.level)
-            tops[s.level].stamp(window, k)
+            top = tops[s.level]
+            x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
+            stamp(grid, *window, x0, y0, s.cx, s.cy, s.ux, s.uy, s.half, HALF_WIDTH,
+                  top.d1, top.i1, top.d2, top.i2, k)  # fmt: skip
         return Depths(grid, len(sticks), tuple(tops))
 
     def above(self, level: int) -> Array | None:
@@ -203,13 +207,6 @@ class Depths:
         if not higher:
             return None
         out: Array = np.maximum.reduce(higher) if len(higher) > 1 else higher[0]
-        return out
-
-    def at(self, x: Array, y: Array) -> Array:
-        """The raster's depth at the nearest raster point (0 beyond the raster)."""
-        flat, ok = _cells(x, y, self.grid.shape)
-        out = np.zeros(len(flat))
-        out[ok] = self.grid.ravel()[flat[ok]]
         return out
 
 
@@ -244,18 +241,6 @@ class Top2:
     def copy(self) -> Top2:
         return Top2(self.d1.copy(), self.i1.copy(), self.d2.copy(), self.i2.copy())
 
-    def stamp(self, window: tuple[slice, slice, Array], index: int) -> None:
-        si, sj, depth = window
-        d1, i1, d2, i2 = self.d1[si, sj], self.i1[si, sj], self.d2[si, sj], self.i2[si, sj]
-        first = depth > d1
-        second = ~first & (depth > d2)
-        d2[first] = d1[first]
-        i2[first] = i1[first]
-        d1[first] = depth[first]
-        i1[first] = index
-        d2[second] = depth[second]
-        i2[second] = index
-
     def other(self, flat: npt.NDArray[np.int64], a: int, b: int) -> Array:
         """At each flat raster index, the depth of the deepest stick of the level that is
         neither `a` nor `b` (0 when both deepest are they)."""
@@ -267,41 +252,35 @@ class Top2:
         return out
 
 
-def _stamp(grid: Array, s: Stick) -> tuple[slice, slice, Array] | None:
-    """Raise `grid` to `s`'s depth; the window and the depths stamped (None: off the raster)."""
+def _window(shape: tuple[int, ...], s: Stick) -> tuple[int, int, int, int] | None:
+    """The raster points (i0, i1, j0, j1, bounds included) within `s`'s bounding box (None: off
+    the raster); `wood_kernels.stamp` raises them to its depth."""
     x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
     ex = s.half * abs(s.ux) + HALF_WIDTH * abs(s.uy)
     ey = s.half * abs(s.uy) + HALF_WIDTH * abs(s.ux)
-    nx, ny = grid.shape
+    nx, ny = shape
     i0, i1 = max(0, math.floor(s.cx - ex - x0)), min(nx - 1, math.ceil(s.cx + ex - x0))
     j0, j1 = max(0, math.floor(s.cy - ey - y0)), min(ny - 1, math.ceil(s.cy + ey - y0))
     if i0 > i1 or j0 > j1:
         return None
-    px = np.arange(i0, i1 + 1) + x0 - s.cx
-    py = np.arange(j0, j1 + 1) + y0 - s.cy
-    t = px[:, None] * s.ux + py[None, :] * s.uy
-    n = -px[:, None] * s.uy + py[None, :] * s.ux
-    depth = np.minimum(s.half - np.abs(t), HALF_WIDTH - np.abs(n))
-    si, sj = slice(i0, i1 + 1), slice(j0, j1 + 1)
-    view = grid[si, sj]
-    np.maximum(view, depth, out=view)
-    return si, sj, depth
+    return i0, i1, j0, j1
 
 
 def _wood_survivors(
     colour: int, depths: Depths, start: int = 0, stop: int | None = None
 ) -> npt.NDArray[np.intp]:
-    """Indices (from `start` to `stop`) into `wood_poses(colour)` the raster cannot refuse."""
+    """Indices (from `start` to `stop`) into `wood_poses(colour)` the raster cannot refuse
+    (compiled: `wood_kernels.raster_clear`)."""
     wp = wood_poses(colour)
     stop = len(wp.cx) if stop is None else stop
-    idx = start + np.nonzero(depths.at(wp.cx[start:stop], wp.cy[start:stop]) <= DEEP + 1e-9)[0]
     reach = HALF_LENGTHS[colour] - DEEP
-    for t in np.linspace(-reach, reach, SAMPLES):
-        if not len(idx) or t == 0:
-            continue
-        d = depths.at(wp.cx[idx] + t * wp.ux[idx], wp.cy[idx] + t * wp.uy[idx])
-        idx = idx[d <= DEEP + SLACK]
-    return idx
+    ts = np.linspace(-reach, reach, SAMPLES)
+    x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
+    out: npt.NDArray[np.intp] = raster_clear(
+        depths.grid, wp.cx, wp.cy, wp.ux, wp.uy, start, stop, ts, x0, y0, DEEP + 1e-9,
+        DEEP + SLACK,
+    )  # fmt: skip
+    return out
 
 
 def _judge_all(
@@ -315,9 +294,6 @@ def _judge_all(
     return None
 
 
-CHUNKS = (16, 64, 256, 1024)
-"""Wood poses tested at once against every stick: small first (the first free pose is most
-often legal), then growing up to the last size; the size never changes which pose is found."""
 SEGMENT = 2048
 """Wood poses read on the raster at once, in lattice order, beyond those already read."""
 
@@ -341,15 +317,10 @@ class Left:
         return Left((None,) * NUM_COLOURS, {})
 
 
-def _near(
-    cx: Array, cy: Array, radius: float, layout: Layout, rows: npt.NDArray[np.intp]
-) -> npt.NDArray[np.bool_]:
-    """(K, M): whether the circumscribed circles of footprint i (`radius`) and stick rows[j]
-    meet: footprints farther apart never do."""
-    reach = radius + np.hypot(layout.half[rows], HALF_WIDTH) + 1e-6
-    dx = layout.cx[rows][None, :] - cx[:, None]
-    dy = layout.cy[rows][None, :] - cy[:, None]
-    out: npt.NDArray[np.bool_] = dx * dx + dy * dy < reach * reach
+def _reaches(radius: float, layout: Layout, rows: npt.NDArray[np.intp]) -> Array:
+    """Per stick of `rows`, how far a footprint's centre (circumscribed circle `radius`) may lie
+    from it and still meet it: footprints farther apart never do."""
+    out: Array = radius + np.hypot(layout.half[rows], HALF_WIDTH) + 1e-6
     return out
 
 
@@ -357,7 +328,8 @@ def _wood_left(state: StackBackState, colour: int) -> tuple[npt.NDArray[np.intp]
     """The wood poses of `colour` read so far (indices into `wood_poses(colour)`, from
     `wood_from` on) that no stick surely takes, and where the unread ones start. Each call tests
     the sticks new since the last alone (a footprint shrunk by 1 mm still meeting the pose's
-    shrunk by 1 mm: a disc of radius 1 mm in both, more than the 3 mm² tolerance)."""
+    shrunk by 1 mm: a disc of radius 1 mm in both, more than the 3 mm² tolerance; compiled:
+    `wood_kernels.surely_taken`)."""
     wp = wood_poses(colour)
     n = len(state.sticks)
     start = state.wood_from[colour]
@@ -370,81 +342,50 @@ def _wood_left(state: StackBackState, colour: int) -> tuple[npt.NDArray[np.intp]
         layout = state.layout
         rows = np.arange(count, n)
         h = HALF_LENGTHS[colour]
-        near = _near(wp.cx[idx], wp.cy[idx], math.hypot(h, HALF_WIDTH), layout, rows)
-        ci = np.nonzero(near.any(axis=1))[0]
-        if len(ci):
-            k = idx[ci]
-            sure = _sat(wp.cx[k], wp.cy[k], wp.ux[k], wp.uy[k], np.full(len(k), h - DEEP),
-                        HALF_WIDTH - DEEP, layout, rows, DEEP)  # fmt: skip
-            gone = np.zeros(len(idx), dtype=bool)
-            gone[ci] = (sure & near[ci]).any(axis=1)
-            idx = idx[~gone]
+        reach = _reaches(math.hypot(h, HALF_WIDTH), layout, rows)
+        gone = surely_taken(
+            wp.cx, wp.cy, wp.ux, wp.uy, h, HALF_WIDTH, idx, layout.cx[rows], layout.cy[rows],
+            layout.ux[rows], layout.uy[rows], layout.half[rows], reach, DEEP,
+        )  # fmt: skip
+        idx = idx[~gone]
     return idx, max(upto, start)
-
-
-def _free_wood(
-    wp: WoodPoses, part: npt.NDArray[np.intp], colour: int, layout: Layout
-) -> npt.NDArray[np.bool_]:
-    """Which wood poses `part` touch no placed stick (exactly: the rules' tolerance)."""
-    n = len(part)
-    h = HALF_LENGTHS[colour]
-    px, py, pux, puy = wp.cx[part], wp.cy[part], wp.ux[part], wp.uy[part]
-    free: npt.NDArray[np.bool_] = np.ones(n, dtype=bool)
-    if not len(layout.cx):
-        return free
-    # only pairs whose circumscribed circles meet can meet
-    every = np.arange(len(layout.cx))
-    ci, sj = np.nonzero(_near(px, py, math.hypot(h, HALF_WIDTH), layout, every))
-    if not len(ci):
-        return free
-    hh = np.full(len(ci), h)
-    x, y, ux, uy = px[ci], py[ci], pux[ci], puy[ci]
-    args = (layout.cx[sj], layout.cy[sj], layout.ux[sj], layout.uy[sj], layout.half[sj])
-    # shrunk by 1 mm and still meeting: a disc of radius 1 in both (> 3 mm²)
-    sure = _sat_flat(x, y, ux, uy, hh - DEEP, HALF_WIDTH - DEEP, *args, DEEP)
-    free[ci[sure]] = False
-    hits = _sat_flat(x, y, ux, uy, hh, HALF_WIDTH, *args, 0.0) & free[ci]
-    if hits.any():
-        c, k = ci[hits], sj[hits]
-        q = quads(px[c], py[c], pux[c], puy[c], hh[hits])
-        area, _ = clip(q, layout.quads[k])
-        free[c[area > TOL]] = False
-    return free
 
 
 def find_wood(state: StackBackState, player: int, colour: int) -> tuple[Place, Verdict] | None:
     """The first lattice pose of `colour` on the wood legal now (None: there is none): the
     poses read before (`_wood_left`), then the unread ones, read on the raster a segment at a
-    time; each tested exactly against every stick, then judged, in lattice order."""
+    time; in lattice order, the next pose touching no stick (exactly: the rules' tolerance;
+    compiled, `wood_kernels.first_free`) is judged, until one is legal."""
     wp = wood_poses(colour)
     idx, upto = _wood_left(state, colour)
     layout = state.layout
+    h = HALF_LENGTHS[colour]
+    reach = _reaches(math.hypot(h, HALF_WIDTH), layout, np.arange(len(layout.cx)))
+    sticks = (layout.cx, layout.cy, layout.ux, layout.uy, layout.half, layout.quads, reach)
     kept: list[npt.NDArray[np.intp]] = []  # the poses read, less those found touching a stick
     found = None
     segment = SEGMENT
+    c = Colour(colour)
     while found is None:
+        touching = np.zeros(len(idx), dtype=bool)
         at = 0
-        sizes = (*CHUNKS, *[CHUNKS[-1]] * (len(idx) // CHUNKS[-1] + 1))
-        for size in sizes:
+        while True:
+            at = first_free(wp.cx, wp.cy, wp.ux, wp.uy, h, HALF_WIDTH, idx, at, *sticks, DEEP,
+                            TOL, touching)  # fmt: skip
             if at >= len(idx):
                 break
-            part = idx[at : at + size]
-            at += size
-            free = _free_wood(wp, part, colour, layout)
-            kept.append(part[free])
-            poses = [
-                Place(Colour(colour), int(wp.x10[k]), int(wp.y10[k]), int(wp.a10[k]))
-                for k in part[free].tolist()
-            ]
-            found = _judge_all(state, player, poses)
-            if found is not None:
+            k = int(idx[at])
+            place = Place(c, int(wp.x10[k]), int(wp.y10[k]), int(wp.a10[k]))
+            verdict = state.judge(place, player)
+            if not isinstance(verdict, str):
+                found = place, verdict
                 # the wood poses before it are refused now, so for the rest of the game
-                k = int(part[free][poses.index(found[0])])
                 if k > state.wood_from[colour]:
                     wood_from = state.wood_from
                     state.wood_from = (*wood_from[:colour], k, *wood_from[colour + 1 :])
-                kept.append(idx[at:])
                 break
+            at += 1
+        kept.append(idx[~touching])
         if found is None and upto < len(wp.cx):  # read the next poses on the raster
             stop = min(len(wp.cx), upto + segment)
             idx = _wood_survivors(colour, state.depths, upto, stop)

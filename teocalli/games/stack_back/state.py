@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from teocalli.core import Effect, Outcome, State, ranks_from_keys
@@ -153,14 +154,16 @@ class StackBackState(State):
         moves += self._piled_moves(player)
         if not moves:  # nothing on the candidate lists: the search over every pose decides
             moves = [(search.order_key(p), p, v) for p, v in search.find(self, player)]
-        moves.sort(key=lambda m: m[0])
-        actions: list[Action] = []
-        verdicts: dict[Place, Verdict] = {}
-        for _, place, verdict in moves:
-            if place not in verdicts:
-                actions.append(place)
-                verdicts[place] = verdict
-        self._cache = Cache(key, player, tuple(actions) if actions else (PASS,), verdicts)
+        moves.sort(key=itemgetter(0))
+        places = [m[1] for m in moves]
+        verdicts = dict(zip(places, [m[2] for m in moves], strict=True))
+        actions: tuple[Action, ...] = tuple(places)
+        if len(verdicts) < len(places):  # a pose offered twice: its first verdict, once
+            verdicts = {}
+            for _, place, verdict in moves:
+                verdicts.setdefault(place, verdict)
+            actions = tuple(verdicts)
+        self._cache = Cache(key, player, actions or (PASS,), verdicts)
         return self._cache
 
     def piles_from_nothing(self, player: int) -> list[Move]:

@@ -8,11 +8,8 @@ from hypothesis import strategies as st
 
 from teocalli.games.stack_back.geometry import (
     DEEP,
-    SMALL,
     box,
     clip,
-    clip_arrays,
-    clip_pair,
     clip_shapely,
     deep_hits,
     quads,
@@ -77,25 +74,6 @@ def _lattice_quads(rng: np.random.Generator, n: int) -> np.ndarray:
     boards = rng.random(n) < 0.1
     q[boards] = box(0.0, 0.0, 50.0, 50.0)
     return q
-
-
-def test_clip_pair_by_pair_and_on_arrays_give_the_same_bits() -> None:
-    """`clip` works pair by pair in floats for small batches and on arrays for large ones; the
-    touch and rest thresholds and the loads need both to give exactly the same numbers."""
-    rng = np.random.default_rng(17)
-    qa, qb = _lattice_quads(rng, 3000), _lattice_quads(rng, 3000)
-    qb[:300] = qa[:300]  # identical footprints
-    qb[300:600] = qa[300:600] + np.array([6.0, 0.0])  # edge to edge, or overlapping exactly
-    area, cent = clip_arrays(qa, qb)
-    assert (area > 0).sum() > 500  # the batch holds many overlaps, not only misses
-    pairs = [clip_pair(s, w) for s, w in zip(qa.tolist(), qb.tolist(), strict=True)]
-    one_area = np.array([p[0] for p in pairs])
-    one_cent = np.array([p[1:] for p in pairs])
-    assert np.array_equal(area.view(np.int64), one_area.view(np.int64))
-    assert np.array_equal(cent.view(np.int64), one_cent.view(np.int64))
-    small_area, small_cent = clip(qa[: SMALL - 1], qb[: SMALL - 1])  # the pair-by-pair path
-    assert np.array_equal(small_area.view(np.int64), area[: SMALL - 1].view(np.int64))
-    assert np.array_equal(small_cent.view(np.int64), cent[: SMALL - 1].view(np.int64))
 
 
 def test_shrunk_footprints_that_meet_overlap_more_than_the_tolerance() -> None:
