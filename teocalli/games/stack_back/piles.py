@@ -35,10 +35,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
+from . import pile_kernels
 from .balance import Stick
 from .candidates import Bridge, Move, _pair, place_of
-from .components import LENGTHS, NUM_COLOURS
-from .rules import Layout, Touch, Verdict, overlaps, piled, pose_key, settle_reads, touch_matrix
+from .components import HALF_WIDTH, LENGTHS, NUM_COLOURS
+from .geometry import DEEP
+from .rules import TOL, Layout, Touch, Verdict, piled, pose_key, settle_reads
 
 Ints = npt.NDArray[np.int64]
 
@@ -96,11 +98,10 @@ class Piles:
             return self
         new_rows = _new_rows(sticks, n, layout)
         # the old poses against the new sticks
-        part = _sub_layout(layout, n, total)
         touched = np.zeros((len(self.poses.index), total), dtype=bool)
         touched[:, :n] = self.touched
         if len(self.poses.index):
-            touched[:, n:] = touch_matrix(part, self.poses, self.poses.index).touched
+            touched[:, n:] = _touch_table(self.poses, layout, n)
         poses, order, row_slot = self.poses, self.order, self.row_slot
         if new_rows is not None:
             ri, rj, level, gap, colour, index = new_rows
@@ -115,9 +116,7 @@ class Piles:
             if len(fresh):
                 extra = Bridge.of(fresh)
                 base = len(poses.index)
-                touched = np.concatenate(
-                    (touched, touch_matrix(layout, extra, extra.index).touched)
-                )
+                touched = np.concatenate((touched, _touch_table(extra, layout, 0)))
                 poses = Bridge(
                     *(np.concatenate((getattr(poses, f), getattr(extra, f))) for f in _FIELDS)
                 )
@@ -222,29 +221,29 @@ def _values(
     piles: Piles, layout: Layout, slots: Ints, touched: npt.NDArray[np.bool_]
 ) -> list[list[Touch]]:
     """The touches (stick, area, centroid x, y) of the poses in `slots`, in stick order, as
-    `rules.touches` gives them (the same memo, the same clipping)."""
+    `rules.touches` gives them (the same clipping, compiled: `pile_kernels.touch_values`)."""
     ci, sj = np.nonzero(touched)
     feet = piles.poses
-    got = overlaps(layout, feet, feet.index, slots[ci], sj)
+    got = pile_kernels.touch_values(
+        feet.cx, feet.cy, feet.ux, feet.uy, feet.half, slots[ci], sj, layout.quads
+    ).tolist()
     out: list[list[Touch]] = [[] for _ in range(len(slots))]
     for c, s, (a, gx, gy) in zip(ci.tolist(), sj.tolist(), got, strict=True):
         out[c].append((s, a, gx, gy))
     return out
 
 
-def _sub_layout(layout: Layout, start: int, stop: int) -> Layout:
-    """The footprints of sticks start..stop-1 (their indices counted from `start`)."""
-    keys = None if layout.keys is None else layout.keys[start:stop]
-    return Layout(
-        layout.cx[start:stop],
-        layout.cy[start:stop],
-        layout.ux[start:stop],
-        layout.uy[start:stop],
-        layout.half[start:stop],
-        layout.quads[start:stop],
-        layout.levels[start:stop],
-        keys,
-    )
+def _touch_table(feet: Bridge, layout: Layout, start: int) -> npt.NDArray[np.bool_]:
+    """Which of the poses `feet` touch which of the sticks from `start` on (overlap above the
+    tolerance), as `rules.touch_matrix` finds it, in one compiled call."""
+    sl = slice(start, len(layout.cx))
+    half = layout.half[sl]
+    out: npt.NDArray[np.bool_] = pile_kernels.touch_table(
+        feet.cx, feet.cy, feet.ux, feet.uy, feet.half, np.hypot(feet.half, HALF_WIDTH),
+        layout.cx[sl], layout.cy[sl], layout.ux[sl], layout.uy[sl], half,
+        np.hypot(half, HALF_WIDTH), layout.quads[sl], DEEP, TOL,
+    )  # fmt: skip
+    return out
 
 
 def _new_rows(

@@ -1,0 +1,364 @@
+"""Compiled loops for sticks piled on sticks (docs/games/stack-back.md, "Compiled piles").
+
+The pile filters of the pass search (search.py) and the touch table of the piled candidates
+(piles.py) are short loops over a few hundred poses and a few dozen sticks. Written with numpy
+they cost dozens of calls of a few microseconds each per pair of supports; here each is one
+compiled call that loops over poses and sticks and stops testing a pose at its first refusal.
+
+Every test does the floating-point operations of the numpy code it replaces, in the same order
+(no `fastmath`, no fused multiply-add), so the verdicts are the same bit for bit:
+- `_sat`: the separating-axis test of `search._sat` (footprints shrunk by `shrink`), and
+  `_sat_eps` that of `geometry.sat_pairs` (the `EPS` margin, one half-width for both);
+- `clip_one`: `geometry.clip_pair` (Sutherland-Hodgman against the window's four edges, the
+  area and centroid summed over 12 slots as numpy's pairwise summation adds them);
+- the raster read of `search._Others.refuse` (nearest raster point, the two deepest sticks of
+  the level and the deepest above).
+tests/games/stack_back/test_sb_pile_kernels.py compares each with the numpy code.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from .components import HALF_WIDTH
+from .geometry import EPS
+
+Array = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
+"""The stick indices of the raster (`search.Top2`)."""
+
+W = HALF_WIDTH
+CAP = 12
+"""Vertices a clipped polygon may hold (as `geometry._CAP`)."""
+
+
+@numba.njit(cache=True)
+def _sat(  # noqa: PLR0917 - one footprint against one stick, as scalars
+    cx: float, cy: float, ux: float, uy: float, h: float, w: float,
+    dx: float, dy: float, vx: float, vy: float, half: float, shrink: float,
+) -> bool:  # fmt: skip
+    """Whether footprint (cx, cy, ux, uy, h, w) meets the stick shrunk by `shrink` mm."""
+    k = half - shrink
+    v = W - shrink
+    ddx = dx - cx
+    ddy = dy - cy
+    c = abs(ux * vx + uy * vy)
+    s = abs(ux * vy - uy * vx)
+    if not abs(ddx * ux + ddy * uy) < h + k * c + v * s:
+        return False
+    if not abs(-ddx * uy + ddy * ux) < w + k * s + v * c:
+        return False
+    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s:
+        return False
+    return abs(-ddx * vy + ddy * vx) < v + h * s + w * c
+
+
+@numba.njit(cache=True)
+def _sat_eps(  # noqa: PLR0917 - two footprints as scalars
+    cx: float, cy: float, ux: float, uy: float, h: float,
+    dx: float, dy: float, vx: float, vy: float, k: float, w: float,
+) -> bool:  # fmt: skip
+    """`geometry.sat_pairs` for one pair: overlap with positive area (both `w` half-wide)."""
+    ddx = dx - cx
+    ddy = dy - cy
+    c = abs(ux * vx + uy * vy)
+    s = abs(ux * vy - uy * vx)
+    if not abs(ddx * ux + ddy * uy) < h + k * c + w * s - EPS:
+        return False
+    if not abs(-ddx * uy + ddy * ux) < w + k * s + w * c - EPS:
+        return False
+    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s - EPS:
+        return False
+    return abs(-ddx * vy + ddy * vx) < w + h * s + w * c - EPS
+
+
+@numba.njit(cache=True)
+def _quad(cx: float, cy: float, ux: float, uy: float, h: float, out: Array) -> None:  # noqa: PLR0917
+    """`geometry.quads` for one footprint, into `out` (4, 2)."""
+    ax = ux * h
+    ay = uy * h
+    bx = -uy * W
+    by = ux * W
+    out[0, 0] = cx + ax + bx
+    out[0, 1] = cy + ay + by
+    out[1, 0] = cx - ax + bx
+    out[1, 1] = cy - ay + by
+    out[2, 0] = cx - ax - bx
+    out[2, 1] = cy - ay - by
+    out[3, 0] = cx + ax - bx
+    out[3, 1] = cy + ay - by
+
+
+@numba.njit(cache=True)
+def _sum12(v: Array) -> float:
+    """numpy's sum of 12 doubles (as `geometry._sum12`)."""
+    res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
+    res += v[8]
+    res += v[9]
+    res += v[10]
+    res += v[11]
+    return res
+
+
+@numba.njit(cache=True)
+def clip_one(subject: Array, window: Array) -> tuple[float, float, float]:
+    """(area, centroid x, y) of two convex CCW quads (4, 2): `geometry.clip_pair`'s arithmetic."""
+    px = np.empty(2 * CAP)
+    py = np.empty(2 * CAP)
+    ox = np.empty(2 * CAP)
+    oy = np.empty(2 * CAP)
+    sides = np.empty(2 * CAP)
+    for k in range(4):
+        px[k] = subject[k, 0]
+        py[k] = subject[k, 1]
+    m = 4
+    for e in range(4):
+        if m == 0:
+            break
+        ax = window[e, 0]
+        ay = window[e, 1]
+        bx = window[(e + 1) & 3, 0]
+        by = window[(e + 1) & 3, 1]
+        ex0 = bx - ax
+        ex1 = by - ay
+        for k in range(m):
+            sides[k] = ex0 * (py[k] - ay) - ex1 * (px[k] - ax)
+        n = 0
+        for k in range(m):
+            s = sides[k]
+            nk = k + 1 if k + 1 < m else 0
+            inside = s >= -EPS
+            if inside:
+                ox[n] = px[k]
+                oy[n] = py[k]
+                n += 1
+            if inside != (sides[nk] >= -EPS):
+                t = s / (s - sides[nk])
+                x = px[k]
+                y = py[k]
+                ox[n] = x + t * (px[nk] - x)
+                oy[n] = y + t * (py[nk] - y)
+                n += 1
+        m = min(n, CAP)
+        for k in range(m):
+            px[k] = ox[k]
+            py[k] = oy[k]
+    cr = np.zeros(CAP)
+    sx = np.zeros(CAP)
+    sy = np.zeros(CAP)
+    for k in range(m):
+        x = px[k]
+        y = py[k]
+        nk = k + 1 if k + 1 < m else 0
+        qx = px[nk]
+        qy = py[nk]
+        c = x * qy - qx * y
+        cr[k] = c
+        sx[k] = (x + qx) * c
+        sy[k] = (y + qy) * c
+    area2 = _sum12(cr)
+    safe = area2 if abs(area2) > EPS else 1.0
+    half = area2 / 2
+    if half < 0.0:  # noqa: PLR1730 - as Python's max(half, 0.0), which keeps -0.0
+        half = 0.0
+    return half, _sum12(sx) / (3 * safe), _sum12(sy) / (3 * safe)
+
+
+@numba.njit(cache=True)
+def clip_many(subject: Array, window: Array) -> tuple[Array, Array]:
+    """`geometry.clip` over (N, 4, 2) quads: areas (N,) and centroids (N, 2)."""
+    n = len(subject)
+    area = np.empty(n)
+    cent = np.empty((n, 2))
+    for i in range(n):
+        a, gx, gy = clip_one(subject[i], window[i])
+        area[i] = a
+        cent[i, 0] = gx
+        cent[i, 1] = gy
+    return area, cent
+
+
+@numba.njit(cache=True)
+def _deep_at(  # noqa: PLR0917 - one raster read
+    x: float, y: float, x0: float, y0: float, nx: int, ny: int,
+    d1: Array, i1: I32, d2: Array, i2: I32, above: Array, a: int, b: int, limit: float,
+) -> bool:  # fmt: skip
+    """Whether the raster point nearest (x, y) lies deeper than `limit` in a stick of the
+    level other than `a` and `b`, or in one above (`search._Others.refuse` at one point)."""
+    i = np.int64(np.rint(x - x0))
+    j = np.int64(np.rint(y - y0))
+    if i < 0 or i >= nx or j < 0 or j >= ny:
+        return False
+    f = i * ny + j
+    if i1[f] == a or i1[f] == b:
+        d = 0.0 if (i2[f] == a or i2[f] == b) else d2[f]
+    else:
+        d = d1[f]
+    if len(above) and above[f] > d:
+        d = above[f]
+    return d > limit
+
+
+@numba.njit(cache=True)
+def _touches_any(  # noqa: PLR0917 - one pose against some sticks
+    x: float, y: float, ux: float, uy: float, h: float, reach0: float,
+    rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sq: Array,
+    reach: Array, deep: float, tol: float, quad: Array,
+) -> bool:  # fmt: skip
+    """Whether the pose touches one of the sticks `rows` (overlap above `tol`): as
+    `search._touching` (circumscribed circles, then shrunk by `deep`, then clipped)."""
+    filled = False
+    for r in rows:
+        dx = sx[r] - x
+        dy = sy[r] - y
+        lim = reach0 + reach[r] + 1e-6
+        if not dx * dx + dy * dy < lim * lim:
+            continue
+        if _sat(x, y, ux, uy, h - deep, W - deep, sx[r], sy[r], sux[r], suy[r], sh[r], deep):
+            return True
+        if _sat(x, y, ux, uy, h, W, sx[r], sy[r], sux[r], suy[r], sh[r], 0.0):
+            if not filled:
+                _quad(x, y, ux, uy, h, quad)
+                filled = True
+            if clip_one(quad, sq[r])[0] > tol:
+                return True
+    return False
+
+
+@numba.njit(cache=True)
+def touching(  # noqa: PLR0917 - a pair's poses against some sticks
+    px: Array, py: Array, pux: Array, puy: Array, h: float, reach0: float, keep: Ints,
+    rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sq: Array,
+    reach: Array, deep: float, tol: float,
+) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """For each pose of `keep`, whether it touches one of the sticks `rows`."""
+    out = np.zeros(len(keep), dtype=np.bool_)
+    quad = np.empty((4, 2))
+    for k in range(len(keep)):
+        m = keep[k]
+        out[k] = _touches_any(px[m], py[m], pux[m], puy[m], h, reach0, rows, sx, sy, sux,
+                              suy, sh, sq, reach, deep, tol, quad)  # fmt: skip
+    return out
+
+
+@numba.njit(cache=True)
+def rests(  # noqa: PLR0917 - a pair's poses on its two supports
+    px: Array, py: Array, pux: Array, puy: Array, h: float, keep: Ints, sq: Array, rest: float
+) -> Ints:  # fmt: skip
+    """Those of `keep` whose overlap with each support's quad (sq[0], sq[1]) is at least
+    `rest` (mm²)."""
+    out = np.empty(len(keep), dtype=np.int64)
+    n = 0
+    quad = np.empty((4, 2))
+    for k in range(len(keep)):
+        m = keep[k]
+        _quad(px[m], py[m], pux[m], puy[m], h, quad)
+        if clip_one(quad, sq[0])[0] >= rest and clip_one(quad, sq[1])[0] >= rest:
+            out[n] = m
+            n += 1
+    return out[:n]
+
+
+@numba.njit(cache=True)
+def pair_keep(  # noqa: PLR0917 - every filter of a new pair, pose by pose
+    px: Array, py: Array, pux: Array, puy: Array, h: float,
+    first: Array, every: Array, raster: tuple[float, float, int, int], d1: Array, i1: I32,
+    d2: Array, i2: I32, above: Array, a: int, b: int, limit: float,
+    sup: Array, inset: float,
+    rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sq: Array,
+    reach: Array, reach0: float, deep: float, tol: float, rest: float,
+) -> Ints:  # fmt: skip
+    """The poses of a pair of supports that pass every filter of `search._find_pile` for a new
+    pair, in order: no centre-line point (offsets `first`, then `every`) deep in a stick other
+    than the supports `a`, `b` on the raster; the footprint, as is and shrunk by `inset`, meets
+    both supports (`sup` rows: cx, cy, ux, uy, half); touches none of the sticks `rows`; rests
+    at least `rest` mm² on both supports' quads (sq[a], sq[b])."""
+    x0, y0, nx, ny = raster
+    out = np.empty(len(px), dtype=np.int64)
+    n = 0
+    quad = np.empty((4, 2))
+    for m in range(len(px)):
+        x, y, ux, uy = px[m], py[m], pux[m], puy[m]
+        ok = True
+        for t in first:
+            if _deep_at(x + t * ux, y + t * uy, x0, y0, nx, ny, d1, i1, d2, i2, above, a, b,
+                        limit):  # fmt: skip
+                ok = False
+                break
+        if not ok:
+            continue
+        for s in range(2):
+            for shrink in (0.0, inset):
+                if not _sat(x, y, ux, uy, h - shrink, W - shrink, sup[s, 0], sup[s, 1],
+                            sup[s, 2], sup[s, 3], sup[s, 4], shrink):  # fmt: skip
+                    ok = False
+        if not ok:
+            continue
+        for t in every:
+            if _deep_at(x + t * ux, y + t * uy, x0, y0, nx, ny, d1, i1, d2, i2, above, a, b,
+                        limit):  # fmt: skip
+                ok = False
+                break
+        if not ok:
+            continue
+        if _touches_any(x, y, ux, uy, h, reach0, rows, sx, sy, sux, suy, sh, sq, reach, deep,
+                        tol, quad):  # fmt: skip
+            continue
+        _quad(x, y, ux, uy, h, quad)
+        if clip_one(quad, sq[a])[0] >= rest and clip_one(quad, sq[b])[0] >= rest:
+            out[n] = m
+            n += 1
+    return out[:n]
+
+
+@numba.njit(cache=True)
+def touch_table(  # noqa: PLR0917 - footprints against sticks
+    fx: Array, fy: Array, fux: Array, fuy: Array, fh: Array, fr: Array,
+    sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sr: Array, sq: Array,
+    deep: float, tol: float,
+) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """(K, M): whether footprint i touches stick j (overlap above `tol`), as
+    `rules.touch_matrix` finds it: circumscribed circles (radii `fr`, `sr`) that meet, then
+    `sat_pairs`, then shrunk by `deep` and still meeting, else clipped."""
+    out = np.zeros((len(fx), len(sx)), dtype=np.bool_)
+    quad = np.empty((4, 2))
+    for i in range(len(fx)):
+        x, y, ux, uy, h = fx[i], fy[i], fux[i], fuy[i], fh[i]
+        filled = False
+        for j in range(len(sx)):
+            r = fr[i] + sr[j]
+            dx = sx[j] - x
+            dy = sy[j] - y
+            if not dx * dx + dy * dy < r * r + 1e-6:
+                continue
+            if not _sat_eps(x, y, ux, uy, h, sx[j], sy[j], sux[j], suy[j], sh[j], W):
+                continue
+            if _sat_eps(x, y, ux, uy, h - deep, sx[j], sy[j], sux[j], suy[j], sh[j] - deep,
+                        W - deep):  # fmt: skip
+                out[i, j] = True
+                continue
+            if not filled:
+                _quad(x, y, ux, uy, h, quad)
+                filled = True
+            out[i, j] = clip_one(quad, sq[j])[0] > tol
+    return out
+
+
+@numba.njit(cache=True)
+def touch_values(  # noqa: PLR0917 - the touches of some footprints
+    fx: Array, fy: Array, fux: Array, fuy: Array, fh: Array, ci: Ints, sj: Ints, sq: Array
+) -> Array:  # fmt: skip
+    """(K, 3): area and centroid of footprint ci[k] over stick sj[k] (quads `sq`)."""
+    out = np.empty((len(ci), 3))
+    quad = np.empty((4, 2))
+    for k in range(len(ci)):
+        i = ci[k]
+        _quad(fx[i], fy[i], fux[i], fuy[i], fh[i], quad)
+        a, gx, gy = clip_one(quad, sq[sj[k]])
+        out[k, 0] = a
+        out[k, 1] = gx
+        out[k, 2] = gy
+    return out
