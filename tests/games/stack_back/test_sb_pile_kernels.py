@@ -1,0 +1,132 @@
+"""The compiled pile kernels (pile_kernels.py) decide exactly as the code they replace or the
+rules' own definitions: the clipper bit for bit as `geometry.clip_pair`, the touch table as
+`rules.touch_matrix`, and a new pair's filters (`search._fresh_keep`) keep exactly the poses an
+exhaustive test keeps: those resting 6 x 6 mm on both supports and overlapping no other stick of
+their level or above by more than the tolerance, clipped pair by pair in Python."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import teocalli
+from teocalli.core import Rng
+from teocalli.games.stack_back import pile_kernels, piles, search
+from teocalli.games.stack_back.candidates import Bridge, pile_poses
+from teocalli.games.stack_back.components import HALF_WIDTH, NUM_COLOURS
+from teocalli.games.stack_back.geometry import clip_pair, quads
+from teocalli.games.stack_back.rules import REST, TOL, touch_matrix
+from teocalli.games.stack_back.state import StackBackState
+
+
+def _random_feet(rng: np.random.Generator, n: int, span: float) -> Bridge:
+    """`n` footprints of the three lengths, anywhere in a `span` mm square, any angle (a few
+    axis-aligned and on whole millimetres, where edges meet exactly)."""
+    a = rng.uniform(0, np.pi, n)
+    a[: n // 4] = rng.integers(0, 4, n // 4) * (np.pi / 2)
+    x, y = rng.uniform(0, span, n), rng.uniform(0, span, n)
+    x[: n // 4], y[: n // 4] = np.rint(x[: n // 4]), np.rint(y[: n // 4])
+    half = rng.choice([18.0, 27.0, 36.0], n)
+    return Bridge(np.arange(n, dtype=np.int64), x, y, np.cos(a), np.sin(a), half)
+
+
+def test_the_compiled_clipper_is_clip_pair_bit_for_bit() -> None:
+    rng = np.random.default_rng(7)
+    a, b = _random_feet(rng, 3000, 80.0), _random_feet(rng, 3000, 80.0)
+    qa = quads(a.cx, a.cy, a.ux, a.uy, a.half)
+    qb = quads(b.cx, b.cy, b.ux, b.uy, b.half)
+    qb[:50] = qa[:50]  # identical footprints: every vertex on the window's edges
+    area, cent = pile_kernels.clip_many(qa, qb)
+    partial = 0
+    for k in range(len(qa)):
+        want = clip_pair(qa[k].tolist(), qb[k].tolist())
+        got = (area[k], cent[k, 0], cent[k, 1])
+        assert got == want, (k, got, want)
+        partial += 0 < want[0] < 4 * a.half[k] * HALF_WIDTH - 1e-6
+    assert partial > 300  # many partial overlaps, not only empty or whole ones
+
+
+def _positions() -> list[StackBackState]:
+    """Positions of seeded random games with sticks piled two levels high or more."""
+    game = teocalli.load("stack-back")
+    out = []
+    for seed in (3, 8):
+        state = game.new_state(seed)
+        assert isinstance(state, StackBackState)
+        rng = Rng(seed)
+        step = 0
+        while not state.is_terminal():
+            if step % 9 == 8 and any(s.level >= 1 for s in state.sticks):
+                out.append(state.clone())
+            actions = state.legal_actions()
+            state.apply(actions[rng.randrange(len(actions))])
+            step += 1
+    return out
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[StackBackState]:
+    return _positions()
+
+
+def test_the_touch_table_is_touch_matrix(positions: list[StackBackState]) -> None:
+    rng = np.random.default_rng(11)
+    border = 0
+    for state in positions:
+        layout = state.layout
+        bridges = pile_poses(state.sticks, state.carries, [1, 1, 1], 0, layout)
+        loose = _random_feet(rng, 400, 300.0)
+        for feet in (bridges, loose):
+            want = touch_matrix(layout, feet, None)
+            start = len(layout.cx) // 3
+            got = piles._touch_table(feet, layout, start)
+            assert np.array_equal(got, want.touched[:, start:])
+            border += len(want.known)  # pairs decided by clipping, not by the shrunk test
+    assert border > 20
+
+
+def _touches(q: list[list[float]], others: list[list[list[float]]]) -> bool:
+    return any(clip_pair(q, o)[0] > TOL for o in others)
+
+
+def test_a_new_pairs_poses_are_those_the_exhaustive_test_keeps(
+    positions: list[StackBackState],
+) -> None:
+    pairs = kept = refused = 0
+    for state in positions[::2]:
+        sticks, layout = state.sticks, state.layout
+        levels = np.array(layout.levels)
+        radius = np.hypot(layout.half, HALF_WIDTH)
+        for colour in range(NUM_COLOURS):
+            for level in sorted({s.level for s in sticks}):
+                group = [k for k, s in enumerate(sticks) if s.level == level]
+                raster = search._Others.of(state.depths, level)
+                for i, j in search._reaching(sticks, group, colour)[:4]:
+                    pp = search.pair_poses(sticks[i], sticks[j], colour)
+                    others = np.nonzero((levels >= level) & (np.arange(len(sticks)) != i))[0]
+                    others = others[others != j]
+                    got = search._fresh_keep(pp, i, j, layout, raster, others).tolist()
+                    qs = quads(pp.x, pp.y, pp.ux, pp.uy, pp.hh).tolist()
+                    sa, sb = layout.quads[i].tolist(), layout.quads[j].tolist()
+                    rests = [
+                        m
+                        for m, q in enumerate(qs)
+                        if clip_pair(q, sa)[0] >= REST and clip_pair(q, sb)[0] >= REST
+                    ]
+                    want = []
+                    for m in rests:
+                        r = math.hypot(pp.hh[m], HALF_WIDTH)
+                        d = np.hypot(layout.cx[others] - pp.x[m], layout.cy[others] - pp.y[m])
+                        near = others[d < r + radius[others]]  # farther apart: no overlap
+                        if not _touches(qs[m], [layout.quads[o].tolist() for o in near]):
+                            want.append(m)
+                    assert got == want, (len(sticks), i, j, colour)
+                    assert search._rests(pp, np.arange(len(qs))).tolist() == rests
+                    hits = search._touching(pp, np.array(rests, dtype=np.intp), layout, others)
+                    assert [m for m, h in zip(rests, hits, strict=True) if not h] == want
+                    pairs += 1
+                    kept += len(want)
+                    refused += len(rests) - len(want)
+    assert pairs > 20 and kept > 50 and refused > 50
