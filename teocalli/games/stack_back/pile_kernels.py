@@ -10,9 +10,7 @@ Every test does the floating-point operations of the numpy code it replaces, in 
 - `_sat`: the separating-axis test of `search._sat` (footprints shrunk by `shrink`), and
   `_sat_eps` that of `geometry.sat_pairs` (the `EPS` margin, one half-width for both);
 - `clip_one`: `geometry.clip_pair` (Sutherland-Hodgman against the window's four edges, the
-  area and centroid summed over 12 slots as numpy's pairwise summation adds them);
-- the raster read of `search._Others.refuse` (nearest raster point, the two deepest sticks of
-  the level and the deepest above).
+  area and centroid summed over 12 slots as numpy's pairwise summation adds them).
 tests/games/stack_back/test_sb_pile_kernels.py compares each with the numpy code.
 """
 
@@ -27,8 +25,6 @@ from .geometry import EPS
 
 Array = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
-I32 = npt.NDArray[np.int32]
-"""The stick indices of the raster (`search.Top2`)."""
 
 W = HALF_WIDTH
 CAP = 12
@@ -182,27 +178,6 @@ def clip_many(subject: Array, window: Array) -> tuple[Array, Array]:
 
 
 @numba.njit(cache=True)
-def _deep_at(  # noqa: PLR0917 - one raster read
-    x: float, y: float, x0: float, y0: float, nx: int, ny: int,
-    d1: Array, i1: I32, d2: Array, i2: I32, above: Array, a: int, b: int, limit: float,
-) -> bool:  # fmt: skip
-    """Whether the raster point nearest (x, y) lies deeper than `limit` in a stick of the
-    level other than `a` and `b`, or in one above (`search._Others.refuse` at one point)."""
-    i = np.int64(np.rint(x - x0))
-    j = np.int64(np.rint(y - y0))
-    if i < 0 or i >= nx or j < 0 or j >= ny:
-        return False
-    f = i * ny + j
-    if i1[f] == a or i1[f] == b:
-        d = 0.0 if (i2[f] == a or i2[f] == b) else d2[f]
-    else:
-        d = d1[f]
-    if len(above) and above[f] > d:
-        d = above[f]
-    return d > limit
-
-
-@numba.njit(cache=True)
 def _touches_any(  # noqa: PLR0917 - one pose against some sticks
     x: float, y: float, ux: float, uy: float, h: float, reach0: float,
     rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sq: Array,
@@ -264,47 +239,45 @@ def rests(  # noqa: PLR0917 - a pair's poses on its two supports
 
 @numba.njit(cache=True)
 def pair_keep(  # noqa: PLR0917 - every filter of a new pair, pose by pose
-    px: Array, py: Array, pux: Array, puy: Array, h: float,
-    first: Array, every: Array, raster: tuple[float, float, int, int], d1: Array, i1: I32,
-    d2: Array, i2: I32, above: Array, a: int, b: int, limit: float,
-    sup: Array, inset: float,
+    px: Array, py: Array, pux: Array, puy: Array, h: float, sup: Array, inset: float,
     rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sq: Array,
-    reach: Array, reach0: float, deep: float, tol: float, rest: float,
+    reach: Array, reach0: float, a: int, b: int, deep: float, tol: float, rest: float,
 ) -> Ints:  # fmt: skip
-    """The poses of a pair of supports that pass every filter of `search._find_pile` for a new
-    pair, in order: no centre-line point (offsets `first`, then `every`) deep in a stick other
-    than the supports `a`, `b` on the raster; the footprint, as is and shrunk by `inset`, meets
-    both supports (`sup` rows: cx, cy, ux, uy, half); touches none of the sticks `rows`; rests
-    at least `rest` mm² on both supports' quads (sq[a], sq[b])."""
-    x0, y0, nx, ny = raster
+    """The poses of a pair of supports `a`, `b` that pass every filter of `search._find_pile`
+    for a new pair, in order: the footprint, as is and shrunk by `inset`, meets both supports
+    (`sup` rows: cx, cy, ux, uy, half); it touches none of the sticks `rows`; it rests at least
+    `rest` mm² on both supports' quads (sq[a], sq[b]). Each pose stops at its first refusal;
+    the sticks whose circumscribed circle reaches no pose's are left out first."""
     out = np.empty(len(px), dtype=np.int64)
+    if not len(px):
+        return out
+    x0, x1, y0, y1 = px.min(), px.max(), py.min(), py.max()
+    near = np.empty(len(rows), dtype=np.int64)
+    count = 0
+    for r in rows:  # a stick farther from the poses' box than both radii never meets one
+        dx = max(x0 - sx[r], 0.0, sx[r] - x1)
+        dy = max(y0 - sy[r], 0.0, sy[r] - y1)
+        lim = reach0 + reach[r] + 1e-6
+        if dx * dx + dy * dy < lim * lim + 1e-6:
+            near[count] = r
+            count += 1
+    near = near[:count]
     n = 0
     quad = np.empty((4, 2))
     for m in range(len(px)):
         x, y, ux, uy = px[m], py[m], pux[m], puy[m]
         ok = True
-        for t in first:
-            if _deep_at(x + t * ux, y + t * uy, x0, y0, nx, ny, d1, i1, d2, i2, above, a, b,
-                        limit):  # fmt: skip
-                ok = False
-                break
-        if not ok:
-            continue
-        for s in range(2):
-            for shrink in (0.0, inset):
+        for shrink in (0.0, inset):  # the cheapest test first: most poses miss a support
+            for s in range(2):
                 if not _sat(x, y, ux, uy, h - shrink, W - shrink, sup[s, 0], sup[s, 1],
                             sup[s, 2], sup[s, 3], sup[s, 4], shrink):  # fmt: skip
                     ok = False
-        if not ok:
-            continue
-        for t in every:
-            if _deep_at(x + t * ux, y + t * uy, x0, y0, nx, ny, d1, i1, d2, i2, above, a, b,
-                        limit):  # fmt: skip
-                ok = False
+                    break
+            if not ok:
                 break
         if not ok:
             continue
-        if _touches_any(x, y, ux, uy, h, reach0, rows, sx, sy, sux, suy, sh, sq, reach, deep,
+        if _touches_any(x, y, ux, uy, h, reach0, near, sx, sy, sux, suy, sh, sq, reach, deep,
                         tol, quad):  # fmt: skip
             continue
         _quad(x, y, ux, uy, h, quad)

@@ -102,12 +102,11 @@ def test_a_new_pairs_poses_are_those_the_exhaustive_test_keeps(
         for colour in range(NUM_COLOURS):
             for level in sorted({s.level for s in sticks}):
                 group = [k for k, s in enumerate(sticks) if s.level == level]
-                raster = search._Others.of(state.depths, level)
                 for i, j in search._reaching(sticks, group, colour)[:4]:
                     pp = search.pair_poses(sticks[i], sticks[j], colour)
                     others = np.nonzero((levels >= level) & (np.arange(len(sticks)) != i))[0]
                     others = others[others != j]
-                    got = search._fresh_keep(pp, i, j, layout, raster, others).tolist()
+                    got = search._fresh_keep(pp, i, j, layout, others).tolist()
                     qs = quads(pp.x, pp.y, pp.ux, pp.uy, pp.hh).tolist()
                     sa, sb = layout.quads[i].tolist(), layout.quads[j].tolist()
                     rests = [
