@@ -335,3 +335,56 @@ def touch_values(  # noqa: PLR0917 - the touches of some footprints
         out[k, 1] = gx
         out[k, 2] = gy
     return out
+
+
+@numba.njit(cache=True)
+def pair_lattice(
+    sup: Array, h: float, abs_cos: Array, abs_sin: Array, step: float
+) -> tuple[Array, Array, Ints, Ints, Ints]:
+    """The lattice centres (x, y, angle index, x10, y10) whose footprint's bounding box (half-
+    length `h`, angle k: |cos|, |sin| `abs_cos[k]`, `abs_sin[k]`) meets both supports' boxes
+    (`sup` rows: cx, cy, ux, uy, half), angle by angle, then x, then y: `search._pair_poses`'
+    arithmetic (bounds, then whole multiples of `step`)."""
+    na = len(abs_cos)
+    ix0 = np.empty(na)
+    iy0 = np.empty(na)
+    nx = np.zeros(na, dtype=np.int64)
+    ny = np.zeros(na, dtype=np.int64)
+    total = 0
+    for k in range(na):
+        ex = h * abs_cos[k] + W * abs_sin[k]
+        ey = h * abs_sin[k] + W * abs_cos[k]
+        lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
+        for s in range(2):
+            cx, cy, ux, uy, half = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4]
+            sx = half * abs(ux) + W * abs(uy)
+            sy = half * abs(uy) + W * abs(ux)
+            lo_x = max(lo_x, cx - sx - ex)
+            hi_x = min(hi_x, cx + sx + ex)
+            lo_y = max(lo_y, cy - sy - ey)
+            hi_y = min(hi_y, cy + sy + ey)
+        ix0[k] = np.ceil(lo_x / step)
+        iy0[k] = np.ceil(lo_y / step)
+        cx_ = np.floor(hi_x / step) - ix0[k] + 1
+        cy_ = np.floor(hi_y / step) - iy0[k] + 1
+        if lo_x <= hi_x and cx_ > 0:
+            nx[k] = np.int64(cx_)
+        if lo_y <= hi_y and cy_ > 0:
+            ny[k] = np.int64(cy_)
+        total += nx[k] * ny[k]
+    x = np.empty(total)
+    y = np.empty(total)
+    which = np.empty(total, dtype=np.int64)
+    x10 = np.empty(total, dtype=np.int64)
+    y10 = np.empty(total, dtype=np.int64)
+    t = 0
+    for k in range(na):
+        for i in range(nx[k]):
+            for j in range(ny[k]):
+                x[t] = (ix0[k] + i) * step
+                y[t] = (iy0[k] + j) * step
+                which[t] = k
+                x10[t] = np.int64(np.rint(x[t] * 10))
+                y10[t] = np.int64(np.rint(y[t] * 10))
+                t += 1
+    return x, y, which, x10, y10

@@ -506,42 +506,12 @@ def _sat_flat(  # noqa: PLR0917 - footprints against sticks, pair by pair
     return out
 
 
-def _pair_poses(a: Stick, b: Stick, colour: int) -> tuple[Array, Array, Array]:
-    """Lattice (x, y, angle) whose footprint's bounding box meets both supports' boxes' sums,
-    angle by angle (in lattice order within each angle: x, then y)."""
-    h = HALF_LENGTHS[colour]
-    ang = _ANGLES_F
-    ex = h * _ABS_COS + HALF_WIDTH * _ABS_SIN
-    ey = h * _ABS_SIN + HALF_WIDTH * _ABS_COS
-    lo_x = np.full(len(ang), -math.inf)
-    hi_x = np.full(len(ang), math.inf)
-    lo_y, hi_y = lo_x.copy(), hi_x.copy()
-    for s in (a, b):
-        sx = s.half * abs(s.ux) + HALF_WIDTH * abs(s.uy)
-        sy = s.half * abs(s.uy) + HALF_WIDTH * abs(s.ux)
-        lo_x, hi_x = np.maximum(lo_x, s.cx - sx - ex), np.minimum(hi_x, s.cx + sx + ex)
-        lo_y, hi_y = np.maximum(lo_y, s.cy - sy - ey), np.minimum(hi_y, s.cy + sy + ey)
-    # no other bound: a pile may hang beyond the boards, and every centre has an action id
-    ix0, ix1 = np.ceil(lo_x / STEP), np.floor(hi_x / STEP)
-    iy0, iy1 = np.ceil(lo_y / STEP), np.floor(hi_y / STEP)
-    nx = np.where(lo_x <= hi_x, ix1 - ix0 + 1, 0).clip(0).astype(np.int64)
-    ny = np.where(lo_y <= hi_y, iy1 - iy0 + 1, 0).clip(0).astype(np.int64)
-    counts = nx * ny
-    total = int(counts.sum())
-    if not total:
-        z = np.zeros(0)
-        return z, z, z
-    which = np.repeat(np.arange(len(ang)), counts)
-    r = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    per = ny[which]
-    x = (ix0[which] + r // per) * STEP
-    y = (iy0[which] + r % per) * STEP
-    return x.astype(np.float64), y.astype(np.float64), ang[which]
-
-
 _ANGLES_F = np.array(ANGLES, dtype=np.float64)
 _ABS_COS = np.array([abs(math.cos(math.radians(t))) for t in ANGLES])
 _ABS_SIN = np.array([abs(math.sin(math.radians(t))) for t in ANGLES])
+_COS = np.cos(np.radians(_ANGLES_F))
+_SIN = np.sin(np.radians(_ANGLES_F))
+_A10 = np.rint(_ANGLES_F * 10).astype(np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -559,7 +529,6 @@ class PairPoses:
     a10: npt.NDArray[np.int64]
     quads: Array
     """The two supports' footprints."""
-    support: Layout
 
 
 _PAIR_MEMO: dict[tuple[Place, Place, int], PairPoses] = {}
@@ -568,23 +537,20 @@ _PAIR_MEMO_MAX = 1_000
 
 
 def pair_poses(a: Stick, b: Stick, colour: int) -> PairPoses:
-    """`PairPoses` of `a` and `b` (kept per two poses and a colour: pure geometry)."""
+    """`PairPoses` of `a` and `b` (kept per two poses and a colour: pure geometry), built in one
+    compiled call (`pile_kernels.pair_lattice`); the axes are numpy's cos and sin of the
+    angles in radians, read from a table of the 36 lattice angles."""
     key = (a.pose, b.pose, colour)
     known = _PAIR_MEMO.get(key)
     if known is not None:
         return known
     if len(_PAIR_MEMO) >= _PAIR_MEMO_MAX:
         _PAIR_MEMO.clear()
-    x, y, ang = _pair_poses(a, b, colour)  # already in lattice order: angle, then x, then y
     h = HALF_LENGTHS[colour]
-    ux, uy = np.cos(np.radians(ang)), np.sin(np.radians(ang))
-    sup = Layout.empty().with_stick(a).with_stick(b)
-    n = len(x)
-    out = PairPoses(
-        x, y, ux, uy, np.full(n, h),
-        np.rint(x * 10).astype(np.int64), np.rint(y * 10).astype(np.int64),
-        np.rint(ang * 10).astype(np.int64), sup.quads, sup,
-    )  # fmt: skip
+    sup = np.array([[s.cx, s.cy, s.ux, s.uy, s.half] for s in (a, b)])
+    x, y, which, x10, y10 = pile_kernels.pair_lattice(sup, h, _ABS_COS, _ABS_SIN, float(STEP))
+    feet = quads(sup[:, 0], sup[:, 1], sup[:, 2], sup[:, 3], sup[:, 4])
+    out = PairPoses(x, y, _COS[which], _SIN[which], np.full(len(x), h), x10, y10, _A10[which], feet)
     _PAIR_MEMO[key] = out
     return out
 

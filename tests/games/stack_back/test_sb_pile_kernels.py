@@ -2,7 +2,8 @@
 rules' own definitions: the clipper bit for bit as `geometry.clip_pair`, the touch table as
 `rules.touch_matrix`, and a new pair's filters (`search._fresh_keep`) keep exactly the poses an
 exhaustive test keeps: those resting 6 x 6 mm on both supports and overlapping no other stick of
-their level or above by more than the tolerance, clipped pair by pair in Python."""
+their level or above by more than the tolerance, clipped pair by pair in Python; a pair's lattice
+poses (`search.pair_poses`) are those of the numpy code it replaced."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ import pytest
 import teocalli
 from teocalli.core import Rng
 from teocalli.games.stack_back import pile_kernels, piles, search
+from teocalli.games.stack_back.balance import Stick
 from teocalli.games.stack_back.candidates import Bridge, pile_poses
-from teocalli.games.stack_back.components import HALF_WIDTH, NUM_COLOURS
+from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS
 from teocalli.games.stack_back.geometry import clip_pair, quads
 from teocalli.games.stack_back.rules import REST, TOL, touch_matrix
 from teocalli.games.stack_back.state import StackBackState
@@ -129,3 +131,46 @@ def test_a_new_pairs_poses_are_those_the_exhaustive_test_keeps(
                     kept += len(want)
                     refused += len(rests) - len(want)
     assert pairs > 20 and kept > 50 and refused > 50
+
+
+def _lattice_numpy(a: Stick, b: Stick, colour: int) -> list[np.ndarray]:
+    """A pair's lattice poses as the numpy code before the kernel found them: per angle, the
+    centres on the 4 mm lattice whose footprint's box meets both supports' boxes."""
+    h, step = HALF_LENGTHS[colour], search.STEP
+    ang = np.array(search.ANGLES, dtype=np.float64)
+    c = np.array([abs(math.cos(math.radians(t))) for t in search.ANGLES])
+    s = np.array([abs(math.sin(math.radians(t))) for t in search.ANGLES])
+    ex, ey = h * c + HALF_WIDTH * s, h * s + HALF_WIDTH * c
+    lo_x, hi_x = np.full(len(ang), -math.inf), np.full(len(ang), math.inf)
+    lo_y, hi_y = lo_x.copy(), hi_x.copy()
+    for t in (a, b):
+        sx = t.half * abs(t.ux) + HALF_WIDTH * abs(t.uy)
+        sy = t.half * abs(t.uy) + HALF_WIDTH * abs(t.ux)
+        lo_x, hi_x = np.maximum(lo_x, t.cx - sx - ex), np.minimum(hi_x, t.cx + sx + ex)
+        lo_y, hi_y = np.maximum(lo_y, t.cy - sy - ey), np.minimum(hi_y, t.cy + sy + ey)
+    rows = []
+    for k in range(len(ang)):
+        if lo_x[k] > hi_x[k] or lo_y[k] > hi_y[k]:
+            continue
+        for i in range(math.ceil(lo_x[k] / step), math.floor(hi_x[k] / step) + 1):
+            for j in range(math.ceil(lo_y[k] / step), math.floor(hi_y[k] / step) + 1):
+                rows.append((i * step, j * step, ang[k]))
+    x, y, a_ = (np.array([r[n] for r in rows], dtype=np.float64) for n in range(3))
+    rad = np.radians(a_)
+    return [x, y, np.cos(rad), np.sin(rad), np.rint(x * 10), np.rint(y * 10), np.rint(a_ * 10)]
+
+
+def test_a_pairs_lattice_poses_are_the_numpy_ones(positions: list[StackBackState]) -> None:
+    pairs = 0
+    for state in positions[1::2]:
+        sticks = state.sticks
+        for colour in range(NUM_COLOURS):
+            group = list(range(len(sticks)))
+            for i, j in search._reaching(sticks, group, colour)[:30]:
+                search._PAIR_MEMO.clear()
+                pp = search.pair_poses(sticks[i], sticks[j], colour)
+                got = [pp.x, pp.y, pp.ux, pp.uy, pp.x10, pp.y10, pp.a10]
+                want = _lattice_numpy(sticks[i], sticks[j], colour)
+                assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
+                pairs += len(pp.x) > 0
+    assert pairs > 100
