@@ -27,7 +27,6 @@ from .balance import NEW, Load, Stick, try_add
 from .components import HALF_LENGTHS, HALF_WIDTH, SPEC, WEIGHTS
 from .geometry import DEEP, Array, axis, box, clip, near_pairs, quads, sat_hits, sat_pairs
 from .support import Edge, Point, corners, rectangle, support
-from .support import clip as clip_polygon
 
 TOL = SPEC.touch_tolerance
 assert math.pi * DEEP**2 > TOL, "footprints shrunk by DEEP that meet must touch (geometry.DEEP)"
@@ -313,7 +312,7 @@ def on_wood(pose: Place, owner: int) -> Stick | str:
     return replace(
         stick,
         contacts=tuple(complex(cent[k, 0], cent[k, 1]) - centre for k in on),
-        polygon=support([clip_polygon(feet, BOARD_CORNERS[k]) for k in on], stick.cx, stick.cy),
+        polygon=support(feet, [BOARD_CORNERS[k] for k in on], stick.cx, stick.cy),
     )
 
 
@@ -369,7 +368,7 @@ def _polygon(
     if known is not None:
         return known
     feet = corners(*frame)
-    polygon = support([clip_polygon(feet, _feet(a)), clip_polygon(feet, _feet(b))], *frame[:2])
+    polygon = support(feet, [_feet(a), _feet(b)], *frame[:2])
     if min(key) >= 0:
         if len(_POLYGONS) >= _POLYGONS_MAX:
             _POLYGONS.clear()

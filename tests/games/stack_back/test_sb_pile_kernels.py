@@ -21,6 +21,7 @@ from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH, NUM_C
 from teocalli.games.stack_back.geometry import clip_pair, quads
 from teocalli.games.stack_back.rules import REST, TOL, touch_matrix
 from teocalli.games.stack_back.state import StackBackState
+from teocalli.games.stack_back.support import support
 
 
 def _random_feet(rng: np.random.Generator, n: int, span: float) -> Bridge:
@@ -174,3 +175,78 @@ def test_a_pairs_lattice_poses_are_the_numpy_ones(positions: list[StackBackState
                 assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
                 pairs += len(pp.x) > 0
     assert pairs > 100
+
+
+Point = tuple[float, float]
+
+
+def _clip_python(subject: list[Point], window: list[Point]) -> list[Point]:
+    """Sutherland-Hodgman in Python floats (support.py's code before the kernel)."""
+    poly = list(subject)
+    for e in range(len(window)):
+        if not poly:
+            break
+        (ax, ay), (bx, by) = window[e], window[(e + 1) % len(window)]
+        ex, ey = bx - ax, by - ay
+        sides = [ex * (py - ay) - ey * (px - ax) for px, py in poly]
+        out: list[Point] = []
+        for k, p in enumerate(poly):
+            q = poly[(k + 1) % len(poly)]
+            sp, sq = sides[k], sides[(k + 1) % len(poly)]
+            if sp >= -1e-9:
+                out.append(p)
+            if (sp >= -1e-9) != (sq >= -1e-9):
+                t = sp / (sp - sq)
+                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+        poly = out
+    return poly
+
+
+def _support_python(
+    feet: list[Point], windows: list[list[Point]], cx: float, cy: float
+) -> tuple[tuple[float, float, float], ...]:
+    """The support polygon's edges as support.py computed them in Python before the kernel."""
+    pts = sorted({p for w in windows for p in _clip_python(feet, w)})
+    if len(pts) < 3:
+        return ()
+
+    def chain(seq: list[Point]) -> list[Point]:
+        out: list[Point] = []
+        for p in seq:
+            while len(out) >= 2:
+                (ox, oy), (ax, ay) = out[-2], out[-1]
+                if (ax - ox) * (p[1] - oy) - (ay - oy) * (p[0] - ox) > 1e-9:
+                    break
+                out.pop()
+            out.append(p)
+        return out
+
+    hull = chain(pts)[:-1] + chain(pts[::-1])[:-1]
+    edges = []
+    for k in range(len(hull)):
+        (ax, ay), (bx, by) = hull[k], hull[(k + 1) % len(hull)]
+        dx, dy = bx - ax, by - ay
+        length = (dx * dx + dy * dy) ** 0.5
+        if length < 1e-7:
+            continue
+        nx, ny = dy / length, -dx / length
+        edges.append((nx, ny, nx * (ax - cx) + ny * (ay - cy)))
+    return tuple(edges) if len(edges) >= 3 and len(hull) >= 3 else ()
+
+
+def test_the_compiled_support_polygon_is_the_python_one() -> None:
+    rng = np.random.default_rng(5)
+    feet = _random_feet(rng, 3000, 60.0)
+    q = quads(feet.cx, feet.cy, feet.ux, feet.uy, feet.half).tolist()
+    board = [(100.0, 50.0), (0.0, 50.0), (0.0, 0.0), (100.0, 0.0)]
+    shapes = {0: 0, 3: 0, 4: 0}
+    for k in range(0, 3000, 3):
+        windows = [q[k + 1], q[k + 2]] if k % 2 else [board, q[k + 1]]
+        cx, cy = float(feet.cx[k]), float(feet.cy[k])
+        got = support(q[k], windows, cx, cy)
+        want = _support_python(
+            [tuple(p) for p in q[k]], [[tuple(p) for p in w] for w in windows], cx, cy
+        )
+        assert got == want, k
+        shapes[min(len(want), 4)] += 1
+    assert min(shapes.values()) > 50  # no polygon, triangles and larger ones all met
