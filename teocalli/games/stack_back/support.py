@@ -50,7 +50,7 @@ def support(
     or the boards), as edges relative to the stick's centre (cx, cy): () if it has no area. One
     compiled call (`pile_kernels.support_edges`): clips, hull and edges."""
     out = pile_kernels.support_edges(np.array(feet), np.array(windows), cx, cy, _HALF)
-    return tuple((nx, ny, c) for nx, ny, c in out.tolist())
+    return tuple(map(tuple, out.tolist()))
 
 
 def depth(polygon: Sequence[Edge], px: float, py: float) -> float:
