@@ -10,7 +10,7 @@ for the sticks placed so far:
   with that distance (computed as `candidates._within_reach` computes it), and their bridges per
   colour (`candidates._pair`) as rows (pair, colour, pose);
 - the bridges' poses (each once) and which sticks each touches, as a boolean matrix: a new stick
-  adds a column, new poses add rows (`rules.touch_matrix`);
+  adds a column, new poses add rows (`candidates.touch_table`);
 - the verdicts already reached, per player and pose, with what they read: the pose's number of
   touches, and a stamp per stick whose carried colours or loads they read (a stamp is unique
   for the whole process and changes whenever a stick's loads or carried colours do, so an equal
@@ -35,12 +35,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from . import pile_kernels
 from .balance import Stick
-from .candidates import Bridge, Move, _pair, place_of
-from .components import HALF_WIDTH, LENGTHS, NUM_COLOURS
-from .geometry import DEEP
-from .rules import TOL, Layout, Touch, Verdict, piled, pose_key, settle_reads
+from .candidates import Bridge, Move, _pair, place_of, touch_table, touch_values
+from .components import LENGTHS, NUM_COLOURS
+from .rules import Layout, Verdict, piled, pose_key, settle_reads
 
 Ints = npt.NDArray[np.int64]
 
@@ -101,7 +99,7 @@ class Piles:
         touched = np.zeros((len(self.poses.index), total), dtype=bool)
         touched[:, :n] = self.touched
         if len(self.poses.index):
-            touched[:, n:] = _touch_table(self.poses, layout, n)
+            touched[:, n:] = touch_table(self.poses, layout, n)
         poses, order, row_slot = self.poses, self.order, self.row_slot
         if new_rows is not None:
             ri, rj, level, gap, colour, index = new_rows
@@ -116,7 +114,7 @@ class Piles:
             if len(fresh):
                 extra = Bridge.of(fresh)
                 base = len(poses.index)
-                touched = np.concatenate((touched, _touch_table(extra, layout, 0)))
+                touched = np.concatenate((touched, touch_table(extra, layout, 0)))
                 poses = Bridge(
                     *(np.concatenate((getattr(poses, f), getattr(extra, f))) for f in _FIELDS)
                 )
@@ -186,7 +184,7 @@ class Piles:
         if todo:
             rows = pick[todo]
             for k, touches_of in zip(
-                todo, _values(self, layout, slots[rows], touched[rows]), strict=True
+                todo, touch_values(self.poses, layout, slots[rows], touched[rows]), strict=True
             ):
                 index = indices[k]
                 stick = piled(place_of(index), owner, touches_of, sticks, carries)
@@ -215,35 +213,6 @@ class Piles:
 
 def _holds(entry: Kept, stamps: Sequence[int]) -> bool:
     return all(stamps[s] == t for s, t in entry.reads)
-
-
-def _values(
-    piles: Piles, layout: Layout, slots: Ints, touched: npt.NDArray[np.bool_]
-) -> list[list[Touch]]:
-    """The touches (stick, area, centroid x, y) of the poses in `slots`, in stick order, as
-    `rules.touches` gives them (the same clipping, compiled: `pile_kernels.touch_values`)."""
-    ci, sj = np.nonzero(touched)
-    feet = piles.poses
-    got = pile_kernels.touch_values(
-        feet.cx, feet.cy, feet.ux, feet.uy, feet.half, slots[ci], sj, layout.quads
-    ).tolist()
-    out: list[list[Touch]] = [[] for _ in range(len(slots))]
-    for c, s, (a, gx, gy) in zip(ci.tolist(), sj.tolist(), got, strict=True):
-        out[c].append((s, a, gx, gy))
-    return out
-
-
-def _touch_table(feet: Bridge, layout: Layout, start: int) -> npt.NDArray[np.bool_]:
-    """Which of the poses `feet` touch which of the sticks from `start` on (overlap above the
-    tolerance), as `rules.touch_matrix` finds it, in one compiled call."""
-    sl = slice(start, len(layout.cx))
-    half = layout.half[sl]
-    out: npt.NDArray[np.bool_] = pile_kernels.touch_table(
-        feet.cx, feet.cy, feet.ux, feet.uy, feet.half, np.hypot(feet.half, HALF_WIDTH),
-        layout.cx[sl], layout.cy[sl], layout.ux[sl], layout.uy[sl], half,
-        np.hypot(half, HALF_WIDTH), layout.quads[sl], DEEP, TOL,
-    )  # fmt: skip
-    return out
 
 
 def _new_rows(

@@ -1,9 +1,10 @@
 """The compiled pile kernels (pile_kernels.py) decide exactly as the code they replace or the
-rules' own definitions: the clipper bit for bit as `geometry.clip_pair`, the touch table as
-`rules.touch_matrix`, and a new pair's filters (`search._fresh_keep`) keep exactly the poses an
-exhaustive test keeps: those resting 6 x 6 mm on both supports and overlapping no other stick of
-their level or above by more than the tolerance, clipped pair by pair in Python; a pair's lattice
-poses (`search.pair_poses`) are those of the numpy code it replaced."""
+rules' own definitions: the clipper bit for bit as `geometry.clip_pair`, the touch table and its
+values as the judge's `rules.touches`, the support polygon as the Python it replaced, and a new
+pair's filters (`search._fresh_keep`) keep exactly the poses an exhaustive test keeps: those
+resting 6 x 6 mm on both supports and overlapping no other stick of their level or above by more
+than the tolerance, clipped pair by pair in Python; a pair's lattice poses (`search.pair_poses`)
+are those of the numpy code it replaced."""
 
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ import pytest
 
 import teocalli
 from teocalli.core import Rng
-from teocalli.games.stack_back import pile_kernels, piles, search
+from teocalli.games.stack_back import pile_kernels, search
 from teocalli.games.stack_back.balance import Stick
-from teocalli.games.stack_back.candidates import Bridge, pile_poses
+from teocalli.games.stack_back.candidates import Bridge, pile_poses, touch_table, touch_values
 from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS
-from teocalli.games.stack_back.geometry import clip_pair, quads
-from teocalli.games.stack_back.rules import REST, TOL, touch_matrix
+from teocalli.games.stack_back.geometry import clip_pair, deep_hits, quads
+from teocalli.games.stack_back.rules import REST, TOL, Footprints, touches
 from teocalli.games.stack_back.state import StackBackState
 from teocalli.games.stack_back.support import support
 
@@ -74,7 +75,9 @@ def positions() -> list[StackBackState]:
     return _positions()
 
 
-def test_the_touch_table_is_touch_matrix(positions: list[StackBackState]) -> None:
+def test_the_touch_table_and_values_are_the_rules_touches(positions: list[StackBackState]) -> None:
+    """`candidates.touch_table` and `touch_values` give what the judge's `rules.touches` gives
+    (the separating-axis test, then every overlap clipped): the same touches, the same floats."""
     rng = np.random.default_rng(11)
     border = 0
     for state in positions:
@@ -82,11 +85,18 @@ def test_the_touch_table_is_touch_matrix(positions: list[StackBackState]) -> Non
         bridges = pile_poses(state.sticks, state.carries, [1, 1, 1], 0, layout)
         loose = _random_feet(rng, 400, 300.0)
         for feet in (bridges, loose):
-            want = touch_matrix(layout, feet, None)
+            want = touches(layout, Footprints(feet.cx, feet.cy, feet.ux, feet.uy, feet.half))
+            table = np.zeros((len(feet.cx), len(layout.cx)), dtype=bool)
+            for k, row in enumerate(want):
+                table[k, [t[0] for t in row]] = True
             start = len(layout.cx) // 3
-            got = piles._touch_table(feet, layout, start)
-            assert np.array_equal(got, want.touched[:, start:])
-            border += len(want.known)  # pairs decided by clipping, not by the shrunk test
+            assert np.array_equal(touch_table(feet, layout, start), table[:, start:])
+            full = touch_table(feet, layout)
+            rows = np.nonzero(full.any(axis=1))[0]
+            assert touch_values(feet, layout, rows, full[rows]) == [want[r] for r in rows]
+            deep = deep_hits(feet.cx, feet.cy, feet.ux, feet.uy, feet.half, layout.cx,
+                             layout.cy, layout.ux, layout.uy, layout.half)  # fmt: skip
+            border += int((table & ~deep).sum())  # touches found by clipping alone
     assert border > 20
 
 
