@@ -55,11 +55,12 @@ import numpy as np
 import numpy.typing as npt
 
 from . import free_space, pile_kernels
-from .actions import Colour, Place, lattice_index
+from .actions import A10, Colour, Place, lattice_index
 from .balance import Stick, stands
+from .candidates import _AXES
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
 from .geometry import Array, Mask, box, clip, quads
-from .rules import REST, TOL, Layout, Verdict, on_wood
+from .rules import REST, TOL, Layout, Verdict, on_wood, piled, settle
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -642,12 +643,44 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
             if not len(keep):  # other sticks only come, so the pair stays without a pose
                 died.append((i, j, colour))
                 continue
-            poses = [
-                Place(c, int(pp.x10[m]), int(pp.y10[m]), int(pp.a10[m])) for m in keep.tolist()
-            ]
-            found = _judge_all(state, player, poses)
+            found = _judge_piles(state, player, c, pp, keep, (i, j))
             if found is not None:
                 return found
+    return None
+
+
+def _judge_piles(  # noqa: PLR0917 - a pair's poses left, with what judges them
+    state: StackBackState, player: int, colour: Colour, pp: PairPoses,
+    keep: npt.NDArray[np.intp], pair: tuple[int, int],
+) -> tuple[Place, Verdict] | None:  # fmt: skip
+    """The first of the poses `keep` the rules allow `player` now (who holds `colour`), judged
+    as `state.judge` judges it: each touches no stick of its supports' level or above but the
+    two supports (the filters before), so its level is theirs plus one and it rests on exactly
+    them; their overlaps (area, centroid) are clipped at once, with the pose's footprint as
+    the judge builds it (x10 / 10, the axis of `geometry.axis`), then `piled`, the level rule
+    and balance pose by pose, in lattice order."""
+    if not len(keep):
+        return None
+    i, j = pair
+    layout, sticks, carries = state.layout, state.sticks, state.carries
+    x10, y10, a10 = pp.x10[keep], pp.y10[keep], pp.a10[keep]
+    ux, uy = _AXES[0][a10 // A10], _AXES[1][a10 // A10]
+    rows = np.repeat(np.arange(len(keep), dtype=np.int64), 2)
+    both = np.tile(np.array(pair, dtype=np.int64), len(keep))
+    got = pile_kernels.touch_values(
+        x10 / 10, y10 / 10, ux, uy, pp.hh[keep], rows, both, layout.quads
+    ).tolist()
+    floor = state.floor[player]
+    for k, (x, y, a) in enumerate(zip(x10.tolist(), y10.tolist(), a10.tolist(), strict=True)):
+        place = Place(colour, x, y, a)
+        (ai, gxi, gyi), (aj, gxj, gyj) = got[2 * k], got[2 * k + 1]
+        touched = [(i, ai, gxi, gyi), (j, aj, gxj, gyj)]
+        stick = piled(place, player, touched, sticks, carries)
+        if isinstance(stick, str) or stick.level < floor:
+            continue
+        verdict = settle(stick, sticks, state.force, state.moment)
+        if not isinstance(verdict, str):
+            return place, verdict
     return None
 
 

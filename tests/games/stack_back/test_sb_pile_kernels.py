@@ -16,6 +16,7 @@ import pytest
 import teocalli
 from teocalli.core import Rng
 from teocalli.games.stack_back import pile_kernels, search
+from teocalli.games.stack_back.actions import Colour, Place
 from teocalli.games.stack_back.balance import Stick
 from teocalli.games.stack_back.candidates import Bridge, pile_poses, touch_table, touch_values
 from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS
@@ -260,3 +261,43 @@ def test_the_compiled_support_polygon_is_the_python_one() -> None:
         assert got == want, k
         shapes[min(len(want), 4)] += 1
     assert min(shapes.values()) > 50  # no polygon, triangles and larger ones all met
+
+
+def test_the_pile_stage_judges_its_poses_as_the_state_does(
+    positions: list[StackBackState],
+) -> None:
+    """`search._judge_piles` (the supports' overlaps clipped at once, then `piled` and balance)
+    finds the same first legal pose, with the same placement, as `state.judge` pose by pose,
+    from every fourth pose of each pair's poses on."""
+    judged = legal = 0
+    for state in positions[::2]:
+        sticks, layout = state.sticks, state.layout
+        levels = np.array(layout.levels)
+        for player in (0, 1):
+            for colour in range(NUM_COLOURS):
+                if state.supply[player][colour] <= 0:  # the search asks for colours held only
+                    continue
+                group = [k for k, s in enumerate(sticks) if s.colour != colour]
+                for i, j in search._reaching(sticks, group, colour)[:40]:
+                    if sticks[i].level != sticks[j].level:
+                        continue
+                    pp = search.pair_poses(sticks[i], sticks[j], colour)
+                    others = np.nonzero(levels >= sticks[i].level)[0]
+                    others = others[(others != i) & (others != j)]
+                    keep = search._fresh_keep(pp, i, j, layout, others)
+                    poses = [
+                        Place(Colour(colour), int(pp.x10[m]), int(pp.y10[m]), int(pp.a10[m]))
+                        for m in keep.tolist()
+                    ]
+                    for start in range(0, len(keep), 4):
+                        got = search._judge_piles(
+                            state, player, Colour(colour), pp, keep[start:], (i, j)
+                        )
+                        want = search._judge_all(state, player, poses[start:])
+                        assert (got is None) == (want is None)
+                        if got is not None and want is not None:
+                            assert got[0] == want[0] and got[1].stick == want[1].stick
+                            assert got[1].deltas == want[1].deltas
+                            legal += 1
+                        judged += 1
+    assert judged > 100 and legal > 20
