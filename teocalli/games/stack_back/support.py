@@ -7,7 +7,7 @@ hull of all their corners taken (Andrew's monotone chain) and kept as its edges'
 normals and offsets, relative to the stick's centre: the depth of a point p is then
 min_k (c_k - n_k . p), positive inside, the distance to the nearest edge (a lower bound on the
 distance outside, negative). The clips, the hull and the edges run in one compiled call
-(pile_kernels.py): in Python they cost about 120 us a pile, the piled candidates' largest part.
+(pile_kernels.py): about 5 us a pile, against 12 us in Python (most of it now the conversions).
 """
 
 from __future__ import annotations
