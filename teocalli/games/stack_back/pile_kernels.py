@@ -521,3 +521,42 @@ def support_edges(subject: Array, windows: Array, cx: float, cy: float, power: f
         out[e, 2] = nx * (ax - cx) + ny * (ay - cy)
         e += 1
     return out[:e] if e >= 3 else edges
+
+
+@numba.njit(cache=True)
+def pick_bridges(  # noqa: PLR0917 - the kept table's rows and what the player may use
+    row_i: Ints, row_j: Ints, row_level: Ints, row_gap: Array, row_colour: Ints, row_slot: Ints,
+    index: Ints, touched: npt.NDArray[np.bool_], levels: Ints, refuses: Ints,
+    allowed: npt.NDArray[np.bool_], floor: int, limit: float,
+) -> tuple[Ints, Ints]:  # fmt: skip
+    """The bridges `piles.Piles.moves` judges: the poses (slots, in pose index order) of the
+    rows the player may use (colour held and allowed on both supports, the pair at or above
+    the floor less one and within `limit`) that touch exactly two sticks of the highest level
+    they touch, that level plus one at or above the floor; and how many sticks each touches."""
+    use = np.zeros(len(index), dtype=np.bool_)
+    for r in range(len(row_slot)):
+        c = row_colour[r]
+        if not allowed[c] or row_level[r] + 1 < floor or not row_gap[r] <= limit:
+            continue
+        if ((refuses[row_i[r]] | refuses[row_j[r]]) >> c) & 1:
+            continue
+        use[row_slot[r]] = True
+    slots = np.nonzero(use)[0]
+    slots = slots[np.argsort(index[slots])]  # one slot per pose index: any sort is stable
+    picked = np.empty(len(slots), dtype=np.int64)
+    counts = np.empty(len(slots), dtype=np.int64)
+    n = 0
+    for s in slots:
+        top, at_top, total = -1, 0, 0
+        for k in range(touched.shape[1]):
+            if touched[s, k]:
+                total += 1
+                if levels[k] > top:
+                    top, at_top = levels[k], 1
+                elif levels[k] == top:
+                    at_top += 1
+        if top >= 0 and at_top == 2 and top + 1 >= floor:
+            picked[n] = s
+            counts[n] = total
+            n += 1
+    return picked[:n], counts[:n]

@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
+from . import pile_kernels
 from .balance import Stick
 from .candidates import Bridge, Move, _pair, place_of, touch_table, touch_values
 from .components import LENGTHS, NUM_COLOURS
@@ -156,20 +157,15 @@ class Piles:
         )
         allowed = np.zeros(NUM_COLOURS, dtype=bool)
         allowed[have] = True
-        c = self.row_colour
-        mask = allowed[c] & (self.row_level + 1 >= floor) & (self.row_gap <= limit)
-        mask &= ((refuses[self.row_i] | refuses[self.row_j]) >> c & 1) == 0
-        slots = np.unique(self.row_slot[mask])
-        if not len(slots):
+        picked, counted = pile_kernels.pick_bridges(
+            self.row_i, self.row_j, self.row_level, self.row_gap, self.row_colour, self.row_slot,
+            self.poses.index, self.touched, np.array(layout.levels, dtype=np.int64), refuses,
+            allowed, floor, float(limit),
+        )  # fmt: skip
+        if not len(picked):
             return [], self
-        slots = slots[np.argsort(self.poses.index[slots], kind="stable")]
-        touched = self.touched[slots]
-        levels = np.array(layout.levels, dtype=np.int64)
-        top = np.where(touched, levels[None, :], -1).max(axis=1)
-        two = (touched & (levels[None, :] == top[:, None])).sum(axis=1) == 2
-        pick = np.nonzero((top >= 0) & two & (top + 1 >= floor))[0]
-        counts = touched[pick].sum(axis=1).tolist()
-        indices = self.poses.index[slots[pick]].tolist()
+        counts = counted.tolist()
+        indices = self.poses.index[picked].tolist()
         kept = self.kept
         learnt: dict[tuple[int, int], Kept] = {}
         found: list[Kept | None] = []
@@ -182,9 +178,9 @@ class Piles:
                 found.append(None)
                 todo.append(k)
         if todo:
-            rows = pick[todo]
+            rows = picked[todo]
             for k, touches_of in zip(
-                todo, touch_values(self.poses, layout, slots[rows], touched[rows]), strict=True
+                todo, touch_values(self.poses, layout, rows, self.touched[rows]), strict=True
             ):
                 index = indices[k]
                 stick = piled(place_of(index), owner, touches_of, sticks, carries)
