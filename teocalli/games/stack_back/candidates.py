@@ -310,9 +310,8 @@ def pile_moves(
         return []
     touched = touch_table(bridges, layout)
     levels = np.array(layout.levels, dtype=np.int64)
-    top = np.where(touched, levels[None, :], -1).max(axis=1)
-    two = (touched & (levels[None, :] == top[:, None])).sum(axis=1) == 2
-    rows = np.nonzero((top >= 0) & two & (top + 1 >= floor))[0]
+    every = np.arange(len(bridges.index), dtype=np.int64)
+    rows, _ = pile_kernels.two_at_top(touched, every, levels, floor)
     out = []
     values = touch_values(bridges, layout, rows, touched[rows])
     for row, touches_of in zip(rows.tolist(), values, strict=True):

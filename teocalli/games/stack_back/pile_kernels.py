@@ -543,6 +543,16 @@ def pick_bridges(  # noqa: PLR0917 - the kept table's rows and what the player m
         use[row_slot[r]] = True
     slots = np.nonzero(use)[0]
     slots = slots[np.argsort(index[slots])]  # one slot per pose index: any sort is stable
+    return two_at_top(touched, slots, levels, floor)
+
+
+@numba.njit(cache=True)
+def two_at_top(
+    touched: npt.NDArray[np.bool_], slots: Ints, levels: Ints, floor: int
+) -> tuple[Ints, Ints]:
+    """Those of `slots` (rows of `touched`, which sticks each pose touches) that touch exactly
+    two sticks of the highest level they touch, that level plus one at or above the floor (any
+    other `piled` refuses, or the level rule), in order; and how many sticks each touches."""
     picked = np.empty(len(slots), dtype=np.int64)
     counts = np.empty(len(slots), dtype=np.int64)
     n = 0
