@@ -10,7 +10,7 @@ Piled candidates: for every two sticks of one level that a colour the player hol
 each support's half-length (f = -0.5, 0, 0.5, the supports' axes turned to point the same way) to
 the matching point on the other, the stick centred between them; the pose snapped to the index
 lattice (2 mm, 5 degrees). Each is then judged in full (level, touches, colours, balance): what
-touches what for all bridges at once (`rules.touch_matrix`), then one by one (`piled`, balance)
+touches what for all bridges at once (`touch_table`, compiled), then one by one (`piled`, balance)
 only the bridges that touch exactly two sticks of the level below their own, at or above the
 floor (any other is refused or skipped anyway). `pile_moves` does this from nothing; along a game
 the state keeps it up to date instead (piles.py), with the same results.
@@ -26,11 +26,12 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from . import pile_kernels
 from .actions import A10, A_CELLS, X_CELLS, XY10, Y_CELLS, Colour, Place, lattice_index
 from .balance import Stick
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
 from .geometry import DEEP, Array, Mask, axis
-from .rules import TOL, Footprints, Layout, Verdict, on_wood, piled, pose_key, settle, touch_matrix
+from .rules import TOL, Footprints, Layout, Touch, Verdict, on_wood, piled, pose_key, settle
 from .wood_kernels import covered
 
 Move = tuple[int, Place, Verdict]
@@ -300,21 +301,20 @@ def pile_moves(
 ) -> list[Move]:
     """The bridging candidates the rules allow now.
 
-    What touches what is found for all bridges at once (`touch_matrix`); a bridge is judged one
+    What touches what is found for all bridges at once (`touch_table`); a bridge is judged one
     by one (`piled`, then balance) only when it touches exactly two sticks of the level below
     its derived level, at or above the player's floor: any other is refused by `piled` or
     skipped (touching nothing, or below the floor) anyway."""
     bridges = pile_poses(sticks, carries, supply, floor, layout)
     if not len(bridges.index) or not len(layout.cx):
         return []
-    matrix = touch_matrix(layout, bridges, bridges.index)
-    touched = matrix.touched
+    touched = touch_table(bridges, layout)
     levels = np.array(layout.levels, dtype=np.int64)
-    top = np.where(touched, levels[None, :], -1).max(axis=1)
-    two = (touched & (levels[None, :] == top[:, None])).sum(axis=1) == 2
-    rows = np.nonzero((top >= 0) & two & (top + 1 >= floor))[0]
+    every = np.arange(len(bridges.index), dtype=np.int64)
+    rows, _ = pile_kernels.two_at_top(touched, every, levels, floor)
     out = []
-    for row, touches_of in zip(rows.tolist(), matrix.values(rows), strict=True):
+    values = touch_values(bridges, layout, rows, touched[rows])
+    for row, touches_of in zip(rows.tolist(), values, strict=True):
         index = int(bridges.index[row])
         pose = place_of(index)
         stick = piled(pose, owner, touches_of, sticks, carries)
@@ -323,4 +323,36 @@ def pile_moves(
         verdict = settle(stick, sticks, force, moment)
         if not isinstance(verdict, str):
             out.append((index, pose, verdict))
+    return out
+
+
+def touch_table(feet: Bridge, layout: Layout, start: int = 0) -> npt.NDArray[np.bool_]:
+    """Which of the poses `feet` touch which of the sticks from `start` on (overlap above the
+    tolerance), in one compiled call (`pile_kernels.touch_table`): circumscribed circles that
+    meet, the separating-axis test, then footprints shrunk by `DEEP` that still meet touch
+    surely (a disc of radius 1 mm in both, more than the tolerance); the others are clipped."""
+    sl = slice(start, len(layout.cx))
+    half = layout.half[sl]
+    out: npt.NDArray[np.bool_] = pile_kernels.touch_table(
+        feet.cx, feet.cy, feet.ux, feet.uy, feet.half, np.hypot(feet.half, HALF_WIDTH),
+        layout.cx[sl], layout.cy[sl], layout.ux[sl], layout.uy[sl], half,
+        np.hypot(half, HALF_WIDTH), layout.quads[sl], DEEP, TOL,
+    )  # fmt: skip
+    return out
+
+
+def touch_values(
+    feet: Bridge, layout: Layout, rows: npt.NDArray[np.intp], touched: npt.NDArray[np.bool_]
+) -> list[list[Touch]]:
+    """For each pose feet[rows[k]], its touches (stick, area, centroid x, y) in stick order,
+    as `rules.touches` gives them (`touched[k]`: which sticks it touches), clipped in one
+    compiled call (`pile_kernels.touch_values`: `geometry.clip`'s arithmetic)."""
+    ci, sj = np.nonzero(touched)
+    got = pile_kernels.touch_values(
+        feet.cx, feet.cy, feet.ux, feet.uy, feet.half, rows[ci].astype(np.int64), sj,
+        layout.quads,
+    ).tolist()  # fmt: skip
+    out: list[list[Touch]] = [[] for _ in range(len(rows))]
+    for c, s, (a, gx, gy) in zip(ci.tolist(), sj.tolist(), got, strict=True):
+        out[c].append((s, a, gx, gy))
     return out

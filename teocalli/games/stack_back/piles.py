@@ -10,7 +10,7 @@ for the sticks placed so far:
   with that distance (computed as `candidates._within_reach` computes it), and their bridges per
   colour (`candidates._pair`) as rows (pair, colour, pose);
 - the bridges' poses (each once) and which sticks each touches, as a boolean matrix: a new stick
-  adds a column, new poses add rows (`rules.touch_matrix`);
+  adds a column, new poses add rows (`candidates.touch_table`);
 - the verdicts already reached, per player and pose, with what they read: the pose's number of
   touches, and a stamp per stick whose carried colours or loads they read (a stamp is unique
   for the whole process and changes whenever a stick's loads or carried colours do, so an equal
@@ -35,10 +35,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
+from . import pile_kernels
 from .balance import Stick
-from .candidates import Bridge, Move, _pair, place_of
+from .candidates import Bridge, Move, _pair, place_of, touch_table, touch_values
 from .components import LENGTHS, NUM_COLOURS
-from .rules import Layout, Touch, Verdict, overlaps, piled, pose_key, settle_reads, touch_matrix
+from .rules import Layout, Verdict, piled, pose_key, settle_reads
 
 Ints = npt.NDArray[np.int64]
 
@@ -96,11 +97,10 @@ class Piles:
             return self
         new_rows = _new_rows(sticks, n, layout)
         # the old poses against the new sticks
-        part = _sub_layout(layout, n, total)
         touched = np.zeros((len(self.poses.index), total), dtype=bool)
         touched[:, :n] = self.touched
         if len(self.poses.index):
-            touched[:, n:] = touch_matrix(part, self.poses, self.poses.index).touched
+            touched[:, n:] = touch_table(self.poses, layout, n)
         poses, order, row_slot = self.poses, self.order, self.row_slot
         if new_rows is not None:
             ri, rj, level, gap, colour, index = new_rows
@@ -115,9 +115,7 @@ class Piles:
             if len(fresh):
                 extra = Bridge.of(fresh)
                 base = len(poses.index)
-                touched = np.concatenate(
-                    (touched, touch_matrix(layout, extra, extra.index).touched)
-                )
+                touched = np.concatenate((touched, touch_table(extra, layout, 0)))
                 poses = Bridge(
                     *(np.concatenate((getattr(poses, f), getattr(extra, f))) for f in _FIELDS)
                 )
@@ -159,20 +157,15 @@ class Piles:
         )
         allowed = np.zeros(NUM_COLOURS, dtype=bool)
         allowed[have] = True
-        c = self.row_colour
-        mask = allowed[c] & (self.row_level + 1 >= floor) & (self.row_gap <= limit)
-        mask &= ((refuses[self.row_i] | refuses[self.row_j]) >> c & 1) == 0
-        slots = np.unique(self.row_slot[mask])
-        if not len(slots):
+        picked, counted = pile_kernels.pick_bridges(
+            self.row_i, self.row_j, self.row_level, self.row_gap, self.row_colour, self.row_slot,
+            self.poses.index, self.touched, np.array(layout.levels, dtype=np.int64), refuses,
+            allowed, floor, float(limit),
+        )  # fmt: skip
+        if not len(picked):
             return [], self
-        slots = slots[np.argsort(self.poses.index[slots], kind="stable")]
-        touched = self.touched[slots]
-        levels = np.array(layout.levels, dtype=np.int64)
-        top = np.where(touched, levels[None, :], -1).max(axis=1)
-        two = (touched & (levels[None, :] == top[:, None])).sum(axis=1) == 2
-        pick = np.nonzero((top >= 0) & two & (top + 1 >= floor))[0]
-        counts = touched[pick].sum(axis=1).tolist()
-        indices = self.poses.index[slots[pick]].tolist()
+        counts = counted.tolist()
+        indices = self.poses.index[picked].tolist()
         kept = self.kept
         learnt: dict[tuple[int, int], Kept] = {}
         found: list[Kept | None] = []
@@ -185,9 +178,9 @@ class Piles:
                 found.append(None)
                 todo.append(k)
         if todo:
-            rows = pick[todo]
+            rows = picked[todo]
             for k, touches_of in zip(
-                todo, _values(self, layout, slots[rows], touched[rows]), strict=True
+                todo, touch_values(self.poses, layout, rows, self.touched[rows]), strict=True
             ):
                 index = indices[k]
                 stick = piled(place_of(index), owner, touches_of, sticks, carries)
@@ -216,35 +209,6 @@ class Piles:
 
 def _holds(entry: Kept, stamps: Sequence[int]) -> bool:
     return all(stamps[s] == t for s, t in entry.reads)
-
-
-def _values(
-    piles: Piles, layout: Layout, slots: Ints, touched: npt.NDArray[np.bool_]
-) -> list[list[Touch]]:
-    """The touches (stick, area, centroid x, y) of the poses in `slots`, in stick order, as
-    `rules.touches` gives them (the same memo, the same clipping)."""
-    ci, sj = np.nonzero(touched)
-    feet = piles.poses
-    got = overlaps(layout, feet, feet.index, slots[ci], sj)
-    out: list[list[Touch]] = [[] for _ in range(len(slots))]
-    for c, s, (a, gx, gy) in zip(ci.tolist(), sj.tolist(), got, strict=True):
-        out[c].append((s, a, gx, gy))
-    return out
-
-
-def _sub_layout(layout: Layout, start: int, stop: int) -> Layout:
-    """The footprints of sticks start..stop-1 (their indices counted from `start`)."""
-    keys = None if layout.keys is None else layout.keys[start:stop]
-    return Layout(
-        layout.cx[start:stop],
-        layout.cy[start:stop],
-        layout.ux[start:stop],
-        layout.uy[start:stop],
-        layout.half[start:stop],
-        layout.quads[start:stop],
-        layout.levels[start:stop],
-        keys,
-    )
 
 
 def _new_rows(

@@ -17,17 +17,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from .actions import Place, lattice_index
 from .balance import NEW, Load, Stick, try_add
-from .components import HALF_LENGTHS, HALF_WIDTH, SPEC, WEIGHTS
-from .geometry import DEEP, Array, axis, box, clip, near_pairs, quads, sat_hits, sat_pairs
+from .components import HALF_LENGTHS, SPEC, WEIGHTS
+from .geometry import DEEP, Array, axis, box, clip, quads, sat_hits
 from .support import Edge, Point, corners, rectangle, support
-from .support import clip as clip_polygon
 
 TOL = SPEC.touch_tolerance
 assert math.pi * DEEP**2 > TOL, "footprints shrunk by DEEP that meet must touch (geometry.DEEP)"
@@ -172,117 +170,6 @@ def _touches_memo(
     return out
 
 
-class Feet(Protocol):
-    """Footprints as parallel arrays, with each one's `pose_key` (Footprints, a pair's bridges)."""
-
-    @property
-    def cx(self) -> Array: ...
-    @property
-    def cy(self) -> Array: ...
-    @property
-    def ux(self) -> Array: ...
-    @property
-    def uy(self) -> Array: ...
-    @property
-    def half(self) -> Array: ...
-
-
-def overlaps(
-    layout: Layout,
-    feet: Feet,
-    keys: npt.NDArray[np.int64] | None,
-    ci: npt.NDArray[np.intp],
-    sj: npt.NDArray[np.intp],
-) -> list[tuple[float, float, float]]:
-    """(area, centroid x, y) of footprint ci[k] over stick sj[k], from the per-process memo
-    `_OVERLAPS` (by the two `pose_key`s; `keys` are the footprints') or clipped at once."""
-    if not len(ci):
-        return []
-    memo = _OVERLAPS
-    if keys is not None and layout.keys is not None:
-        kc, ks = keys[ci], layout.keys[sj]
-        codes = np.where(
-            (kc >= 0) & (ks >= 0), kc * _KEY_SHIFT + ks, -1 - np.arange(len(ci), dtype=np.int64)
-        ).tolist()
-    else:
-        codes = (-1 - np.arange(len(ci), dtype=np.int64)).tolist()
-    found = [memo.get(code) for code in codes]
-    miss = [k for k, v in enumerate(found) if v is None]
-    if miss:
-        if len(memo) + len(miss) > _OVERLAPS_MAX:
-            memo.clear()
-        rows = np.array(miss)
-        c = ci[rows]
-        q = quads(feet.cx[c], feet.cy[c], feet.ux[c], feet.uy[c], feet.half[c])
-        area, cent = clip(q, layout.quads[sj[rows]])
-        for k, a, g in zip(miss, area.tolist(), cent.tolist(), strict=True):
-            found[k] = value = (a, g[0], g[1])
-            if codes[k] >= 0:
-                memo[codes[k]] = value
-    return found  # type: ignore[return-value]
-
-
-@dataclass(frozen=True, slots=True)
-class TouchMatrix:
-    """Which footprints touch which placed sticks (overlap above the tolerance), found at once:
-    the separating-axis test, then footprints shrunk by `DEEP` that still meet touch surely
-    (a disc of radius 1 mm in both, more than the tolerance); only the others' overlaps are
-    looked up or clipped. `values` gives the touches `piled` reads, as `touches` gives them."""
-
-    layout: Layout
-    feet: Feet
-    keys: npt.NDArray[np.int64] | None
-    touched: npt.NDArray[np.bool_]
-    known: dict[tuple[int, int], tuple[float, float, float]]
-
-    def values(self, rows: npt.NDArray[np.intp]) -> list[list[Touch]]:
-        """For each of `rows`, its touches (stick, area, centroid x, y) in stick order."""
-        ci, sj = np.nonzero(self.touched[rows])
-        pairs = list(zip(rows[ci].tolist(), sj.tolist(), strict=True))
-        todo = [k for k, p in enumerate(pairs) if p not in self.known]
-        got = overlaps(self.layout, self.feet, self.keys, rows[ci][todo], sj[todo]) if todo else []
-        known = dict(self.known)
-        for k, value in zip(todo, got, strict=True):
-            known[pairs[k]] = value
-        out: list[list[Touch]] = [[] for _ in range(len(rows))]
-        for c, (r, s) in zip(ci.tolist(), pairs, strict=True):
-            a, gx, gy = known[(r, s)]
-            out[c].append((s, a, gx, gy))
-        return out
-
-
-def touch_matrix(layout: Layout, feet: Feet, keys: npt.NDArray[np.int64] | None) -> TouchMatrix:
-    """The touches of every footprint of `feet` (with their `pose_key`s) on the placed sticks:
-    `sat_hits` and the shrunk test on the pairs whose circumscribed circles meet (the same
-    arithmetic pair by pair, so the same verdicts)."""
-    touched = np.zeros((len(feet.cx), len(layout.cx)), dtype=bool)
-    ci, sj = near_pairs(feet.cx, feet.cy, feet.half, layout.cx, layout.cy, layout.half)
-    known: dict[tuple[int, int], tuple[float, float, float]] = {}
-    if not len(ci):
-        return TouchMatrix(layout, feet, keys, touched, known)
-    px, py, pux, puy, ph = feet.cx[ci], feet.cy[ci], feet.ux[ci], feet.uy[ci], feet.half[ci]
-    sx, sy, sux, suy, sh = (
-        layout.cx[sj],
-        layout.cy[sj],
-        layout.ux[sj],
-        layout.uy[sj],
-        layout.half[sj],
-    )
-    hits = sat_pairs(px, py, pux, puy, ph, sx, sy, sux, suy, sh)
-    deep = hits & sat_pairs(
-        px, py, pux, puy, ph - DEEP, sx, sy, sux, suy, sh - DEEP, HALF_WIDTH - DEEP
-    )
-    touched[ci[deep], sj[deep]] = True
-    border = hits & ~deep
-    bi, bj = ci[border], sj[border]
-    if len(bi):
-        values = overlaps(layout, feet, keys, bi, bj)
-        touch = np.array([v[0] > TOL for v in values])
-        touched[bi[touch], bj[touch]] = True
-        known = dict(zip(zip(bi.tolist(), bj.tolist(), strict=True), values, strict=True))
-    return TouchMatrix(layout, feet, keys, touched, known)
-
-
 def base(pose: Place, owner: int, level: int = 0) -> Stick:
     ux, uy = axis(pose.a10)
     c = pose.colour
@@ -313,7 +200,7 @@ def on_wood(pose: Place, owner: int) -> Stick | str:
     return replace(
         stick,
         contacts=tuple(complex(cent[k, 0], cent[k, 1]) - centre for k in on),
-        polygon=support([clip_polygon(feet, BOARD_CORNERS[k]) for k in on], stick.cx, stick.cy),
+        polygon=support(feet, [BOARD_CORNERS[k] for k in on], stick.cx, stick.cy),
     )
 
 
@@ -369,7 +256,7 @@ def _polygon(
     if known is not None:
         return known
     feet = corners(*frame)
-    polygon = support([clip_polygon(feet, _feet(a)), clip_polygon(feet, _feet(b))], *frame[:2])
+    polygon = support(feet, [_feet(a), _feet(b)], *frame[:2])
     if min(key) >= 0:
         if len(_POLYGONS) >= _POLYGONS_MAX:
             _POLYGONS.clear()

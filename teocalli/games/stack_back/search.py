@@ -19,14 +19,12 @@ rules would refuse):
 - Piled (level k >= 1): for every two sticks of one level (at or above the player's floor less
   one) close enough for some colour to bridge, and every colour the player holds that may rest on
   both, the lattice poses whose footprint's bounding box meets both supports' (per angle, in
-  lattice order) are first read on a raster (`Depths.tops`: per level, the two deepest sticks at
-  each 1 mm point with their indices, and the deepest above): a pose is skipped when a point of
-  its centre line at least 1 mm from its ends lies more than 1 mm deep (with the raster's slack)
-  in a stick of level k-1 or higher other than the two supports, which it would touch. The rest
-  are kept when their footprints, also shrunk by 0.2 mm, meet both supports, when they touch no
-  other stick of level k-1 or higher (clipped exactly where the footprints shrunk by 1 mm do not
-  already meet), and when both overlaps reach 6 x 6 mm; then judged in full (colours, carries,
-  the level rule, balance), in lattice order.
+  lattice order) are kept when their footprints, also shrunk by 0.2 mm, meet both supports, when
+  they touch no other stick of level k-1 or higher (clipped exactly where the footprints shrunk
+  by 1 mm do not already meet), and when both overlaps reach 6 x 6 mm; then judged in full
+  (colours, carries, the level rule, balance), in lattice order. These filters run pose by pose
+  in one compiled call per new pair (`pile_kernels.pair_keep`: a pose stops at its first
+  refusal; a raster read first, as on the wood, made it 2.6 times slower there).
 
 `find` returns, per colour, the first legal wood pose and the first legal pile it meets (the
 candidate list then holds them); an empty result means no pose of the lattice is legal: a pass.
@@ -35,12 +33,11 @@ only takes wood away), which the state remembers (`no_wood`); for the same reaso
 before the first legal one found stay refused, so the next search starts there (`wood_from`).
 Likewise a pair of supports and a colour left with no pose once the other sticks are taken away
 (before the full judgement) stays so, as sticks only come: `dead_pairs`. What is pure geometry is
-kept per process: a pair's poses, whether each meets both supports and whether it rests 6 x 6 mm
-on both (`pair_poses`, per two poses and a colour). What a search rules out is kept on the state
-for the next (`Left`): the wood poses read so far (lazily, a segment at a time) less those found
-touching a stick, and per pair and colour the poses left; the next search tests only the sticks
-placed since. None of these caches or filters changes which poses are judged legal, nor the
-order they are met in.
+kept per process: a pair's poses (`pair_poses`, per two poses and a colour). What a search rules
+out is kept on the state for the next (`Left`): the wood poses read so far (lazily, a segment at a
+time) less those found touching a stick, and per pair and colour the poses left; the next search
+tests only the sticks placed since. None of these caches or filters changes which poses are
+judged legal, nor the order they are met in.
 
 tests/games/stack_back/test_pass_search.py checks the search against an exhaustive one on a
 1 mm / 1 degree lattice written independently, on sampled blocked positions.
@@ -57,12 +54,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from . import free_space
-from .actions import Colour, Place, lattice_index
+from . import free_space, pile_kernels
+from .actions import A10, Colour, Place, lattice_index
 from .balance import Stick, stands
+from .candidates import _AXES
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
 from .geometry import Array, Mask, box, clip, quads
-from .rules import REST, TOL, Layout, Verdict, on_wood
+from .rules import REST, TOL, Layout, Verdict, on_wood, piled, settle
 from .wood_kernels import first_free, raster_clear, stamp, surely_taken
 
 if TYPE_CHECKING:
@@ -450,51 +448,18 @@ def _sat_flat(  # noqa: PLR0917 - footprints against sticks, pair by pair
     return out
 
 
-def _pair_poses(a: Stick, b: Stick, colour: int) -> tuple[Array, Array, Array]:
-    """Lattice (x, y, angle) whose footprint's bounding box meets both supports' boxes' sums,
-    angle by angle (in lattice order within each angle: x, then y)."""
-    h = HALF_LENGTHS[colour]
-    ang = _ANGLES_F
-    ex = h * _ABS_COS + HALF_WIDTH * _ABS_SIN
-    ey = h * _ABS_SIN + HALF_WIDTH * _ABS_COS
-    lo_x = np.full(len(ang), -math.inf)
-    hi_x = np.full(len(ang), math.inf)
-    lo_y, hi_y = lo_x.copy(), hi_x.copy()
-    for s in (a, b):
-        sx = s.half * abs(s.ux) + HALF_WIDTH * abs(s.uy)
-        sy = s.half * abs(s.uy) + HALF_WIDTH * abs(s.ux)
-        lo_x, hi_x = np.maximum(lo_x, s.cx - sx - ex), np.minimum(hi_x, s.cx + sx + ex)
-        lo_y, hi_y = np.maximum(lo_y, s.cy - sy - ey), np.minimum(hi_y, s.cy + sy + ey)
-    # no other bound: a pile may hang beyond the boards, and every centre has an action id
-    ix0, ix1 = np.ceil(lo_x / STEP), np.floor(hi_x / STEP)
-    iy0, iy1 = np.ceil(lo_y / STEP), np.floor(hi_y / STEP)
-    nx = np.where(lo_x <= hi_x, ix1 - ix0 + 1, 0).clip(0).astype(np.int64)
-    ny = np.where(lo_y <= hi_y, iy1 - iy0 + 1, 0).clip(0).astype(np.int64)
-    counts = nx * ny
-    total = int(counts.sum())
-    if not total:
-        z = np.zeros(0)
-        return z, z, z
-    which = np.repeat(np.arange(len(ang)), counts)
-    r = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    per = ny[which]
-    x = (ix0[which] + r // per) * STEP
-    y = (iy0[which] + r % per) * STEP
-    return x.astype(np.float64), y.astype(np.float64), ang[which]
-
-
 _ANGLES_F = np.array(ANGLES, dtype=np.float64)
 _ABS_COS = np.array([abs(math.cos(math.radians(t))) for t in ANGLES])
 _ABS_SIN = np.array([abs(math.sin(math.radians(t))) for t in ANGLES])
+_COS = np.cos(np.radians(_ANGLES_F))
+_SIN = np.sin(np.radians(_ANGLES_F))
+_A10 = np.rint(_ANGLES_F * 10).astype(np.int64)
 
 
 @dataclass(frozen=True, slots=True)
 class PairPoses:
     """For two supports and a colour: the lattice poses whose footprints' bounding boxes meet
-    both supports' (a function of the two poses alone), in lattice order (angle, x, y). What is
-    known of each is kept as it is learnt (0 unknown, 1 yes, 2 no): whether its footprint, shrunk
-    as below, meets both supports (`meets`), and whether it rests at least 6 x 6 mm on both
-    (`rest`)."""
+    both supports' (a function of the two poses alone), in lattice order (angle, x, y)."""
 
     x: Array
     y: Array
@@ -506,9 +471,6 @@ class PairPoses:
     a10: npt.NDArray[np.int64]
     quads: Array
     """The two supports' footprints."""
-    support: Layout
-    meets: npt.NDArray[np.int8]
-    rest: npt.NDArray[np.int8]
 
 
 _PAIR_MEMO: dict[tuple[Place, Place, int], PairPoses] = {}
@@ -517,44 +479,27 @@ _PAIR_MEMO_MAX = 1_000
 
 
 def pair_poses(a: Stick, b: Stick, colour: int) -> PairPoses:
-    """`PairPoses` of `a` and `b` (kept per two poses and a colour: pure geometry)."""
+    """`PairPoses` of `a` and `b` (kept per two poses and a colour: pure geometry), built in one
+    compiled call (`pile_kernels.pair_lattice`); the axes are numpy's cos and sin of the
+    angles in radians, read from a table of the 36 lattice angles."""
     key = (a.pose, b.pose, colour)
     known = _PAIR_MEMO.get(key)
     if known is not None:
         return known
     if len(_PAIR_MEMO) >= _PAIR_MEMO_MAX:
         _PAIR_MEMO.clear()
-    x, y, ang = _pair_poses(a, b, colour)  # already in lattice order: angle, then x, then y
     h = HALF_LENGTHS[colour]
-    ux, uy = np.cos(np.radians(ang)), np.sin(np.radians(ang))
-    sup = Layout.empty().with_stick(a).with_stick(b)
-    n = len(x)
-    out = PairPoses(
-        x, y, ux, uy, np.full(n, h),
-        np.rint(x * 10).astype(np.int64), np.rint(y * 10).astype(np.int64),
-        np.rint(ang * 10).astype(np.int64), sup.quads, sup,
-        np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.int8),
-    )  # fmt: skip
+    sup = np.array([[s.cx, s.cy, s.ux, s.uy, s.half] for s in (a, b)])
+    x, y, which, x10, y10 = pile_kernels.pair_lattice(sup, h, _ABS_COS, _ABS_SIN, float(STEP))
+    feet = quads(sup[:, 0], sup[:, 1], sup[:, 2], sup[:, 3], sup[:, 4])
+    out = PairPoses(x, y, _COS[which], _SIN[which], np.full(len(x), h), x10, y10, _A10[which], feet)
     _PAIR_MEMO[key] = out
     return out
 
 
-_PAIR = np.array([0, 1])
-
-
-def _meets(pp: PairPoses, keep: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
-    """Those of `keep` whose footprints meet both supports, also shrunk by `REST_INSET`:
-    overlapping both by 6 x 6 mm needs it (a convex overlap of 36 mm² inside a stick's footprint
-    has an inscribed disc of radius at least 36 / its perimeter)."""
-    todo = keep[pp.meets[keep] == 0]
-    if len(todo):
-        ok = np.ones(len(todo), dtype=bool)
-        for shrink in (0.0, REST_INSET):
-            hits = _sat(pp.x[todo], pp.y[todo], pp.ux[todo], pp.uy[todo], pp.hh[todo] - shrink,
-                        HALF_WIDTH - shrink, pp.support, _PAIR, shrink)  # fmt: skip
-            ok &= hits.all(axis=1)
-        pp.meets[todo] = np.where(ok, 1, 2)
-    out: npt.NDArray[np.intp] = keep[pp.meets[keep] == 1]
+def _radii(layout: Layout) -> Array:
+    """Each placed stick's circumscribed radius (as `_touching` always computed it)."""
+    out: Array = np.hypot(layout.half, HALF_WIDTH)
     return out
 
 
@@ -562,84 +507,28 @@ def _touching(
     pp: PairPoses, keep: npt.NDArray[np.intp], layout: Layout, rows: npt.NDArray[np.intp]
 ) -> npt.NDArray[np.bool_]:
     """Which of the poses `keep` touch one of the sticks `rows` (overlap above the tolerance):
-    footprints shrunk by 1 mm that still meet share a disc of radius 1 (more than 3 mm²); those
-    that meet only unshrunk are clipped."""
-    out = np.zeros(len(keep), dtype=bool)
+    footprints farther apart than their circumscribed circles reach never meet; footprints
+    shrunk by 1 mm that still meet share a disc of radius 1 (more than 3 mm²); those that meet
+    only unshrunk are clipped (pile_kernels.touching, one compiled call)."""
     if not len(keep) or not len(rows):
-        return out
-    x, y = pp.x[keep], pp.y[keep]
-    # footprints farther apart than their circumscribed circles reach never meet
-    dx, dy = layout.cx[rows], layout.cy[rows]
-    reach = math.hypot(pp.hh[0], HALF_WIDTH) + np.hypot(layout.half[rows], HALF_WIDTH) + 1e-6
-    ci, sj = np.nonzero(
-        (dx[None, :] - x[:, None]) ** 2 + (dy[None, :] - y[:, None]) ** 2 < reach**2
-    )
-    if not len(ci):
-        return out
-    m = keep[ci]
-    px, py, pux, puy, ph = pp.x[m], pp.y[m], pp.ux[m], pp.uy[m], pp.hh[m]
-    r = rows[sj]
-    args = (layout.cx[r], layout.cy[r], layout.ux[r], layout.uy[r], layout.half[r])
-    sure = _sat_flat(px, py, pux, puy, ph - DEEP, HALF_WIDTH - DEEP, *args, DEEP)
-    out[ci[sure]] = True
-    maybe = _sat_flat(px, py, pux, puy, ph, HALF_WIDTH, *args, 0.0) & ~out[ci]
-    if maybe.any():
-        c, k = ci[maybe], m[maybe]
-        q = quads(pp.x[k], pp.y[k], pp.ux[k], pp.uy[k], pp.hh[k])
-        area, _ = clip(q, layout.quads[r[maybe]])
-        out[c[area > TOL]] = True
+        return np.zeros(len(keep), dtype=bool)
+    h = float(pp.hh[0])
+    out: npt.NDArray[np.bool_] = pile_kernels.touching(
+        pp.x, pp.y, pp.ux, pp.uy, h, math.hypot(h, HALF_WIDTH), keep.astype(np.int64),
+        rows.astype(np.int64), layout.cx, layout.cy, layout.ux, layout.uy, layout.half,
+        layout.quads, _radii(layout), DEEP, TOL,
+    )  # fmt: skip
     return out
 
 
 def _rests(pp: PairPoses, keep: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
-    """Those of `keep` resting at least 6 x 6 mm on both supports (clipped once per pose)."""
-    todo = keep[pp.rest[keep] == 0]
-    if len(todo):
-        q = quads(pp.x[todo], pp.y[todo], pp.ux[todo], pp.uy[todo], pp.hh[todo])
-        area_a, _ = clip(q, np.repeat(pp.quads[0][None], len(todo), axis=0))
-        area_b, _ = clip(q, np.repeat(pp.quads[1][None], len(todo), axis=0))
-        pp.rest[todo] = np.where((area_a >= REST) & (area_b >= REST), 1, 2)
-    out: npt.NDArray[np.intp] = keep[pp.rest[keep] == 1]
+    """Those of `keep` resting at least 6 x 6 mm on both supports (pile_kernels.rests)."""
+    if not len(keep):
+        return keep
+    out: npt.NDArray[np.intp] = pile_kernels.rests(
+        pp.x, pp.y, pp.ux, pp.uy, float(pp.hh[0]), keep.astype(np.int64), pp.quads, REST
+    )
     return out
-
-
-def _samples(h: float) -> tuple[Array, Array]:
-    """Centre-line offsets (mm) for the pile filter, at least `DEEP` from the ends, at most 2 mm
-    apart: three spread ones first, then the rest."""
-    reach = h - DEEP
-    every = np.linspace(-reach, reach, math.ceil(reach) + 1)
-    first = np.array([0.0, -reach / 2, reach / 2])
-    return first, every
-
-
-class _Others:
-    """The pile filter's raster reads for one level: the deepest stick of that level or above at
-    a point, other than the two supports (`Depths`)."""
-
-    def __init__(self, depths: Depths, level: int) -> None:
-        self.top = depths.tops[level]
-        above = depths.above(level)
-        self.above = None if above is None else above.ravel()
-        self.shape = depths.grid.shape
-
-    def refuse(
-        self, pp: PairPoses, keep: npt.NDArray[np.intp], ts: Array, a: int, b: int
-    ) -> npt.NDArray[np.intp]:
-        """Those of `keep` with no centre-line point (at offsets `ts`) deeper than `DEEP` (with
-        the raster's slack) in a stick other than `a` and `b`: such a point is the centre of a
-        disc of radius 1 mm inside both footprints (more than 3 mm²), so the rules refuse it."""
-        if not len(keep):
-            return keep
-        x = pp.x[keep][:, None] + ts[None, :] * pp.ux[keep][:, None]
-        y = pp.y[keep][:, None] + ts[None, :] * pp.uy[keep][:, None]
-        flat, ok = _cells(x.ravel(), y.ravel(), self.shape)
-        flat = np.where(ok, flat, 0)
-        d = self.top.other(flat, a, b)
-        if self.above is not None:
-            d = np.maximum(d, self.above[flat])
-        deep = (ok & (d > DEEP + SLACK + 1e-9)).reshape(x.shape).any(axis=1)
-        out: npt.NDArray[np.intp] = keep[~deep]
-        return out
 
 
 def find_pile(state: StackBackState, player: int, colour: int) -> tuple[Place, Verdict] | None:
@@ -675,16 +564,10 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
     if not any(pairs.values()):
         return None
     layout = state.layout
-    depths = state.depths
     levels = np.array(layout.levels, dtype=np.int64)
-    ex_all = layout.half * np.abs(layout.ux) + HALF_WIDTH * np.abs(layout.uy)
-    ey_all = layout.half * np.abs(layout.uy) + HALF_WIDTH * np.abs(layout.ux)
-    reach = HALF_LENGTHS[colour] + HALF_WIDTH
-    first, every = _samples(HALF_LENGTHS[colour])
     c = Colour(colour)
     for level in sorted(pairs):
         others_all = np.nonzero(levels >= level)[0]
-        raster = _Others(depths, level)
         for i, j in pairs[level]:
             pp = pair_poses(sticks[i], sticks[j], colour)
             known = left.get((i, j, colour))
@@ -695,30 +578,70 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
                     keep = keep[~_touching(pp, keep, layout, new)]
                 left[i, j, colour] = (n, keep)
             else:
-                keep = raster.refuse(pp, np.arange(len(pp.x)), first, i, j)
-                keep = _meets(pp, keep)
-                keep = raster.refuse(pp, keep, every, i, j)
-                if len(keep):
-                    others = others_all[(others_all != i) & (others_all != j)]
-                    x, y = pp.x[keep], pp.y[keep]
-                    # only those whose box meets the poses' boxes
-                    near = (ox := layout.cx[others]) + (oex := ex_all[others]) >= x.min() - reach
-                    near &= ox - oex <= x.max() + reach
-                    near &= (oy := layout.cy[others]) + (oey := ey_all[others]) >= y.min() - reach
-                    near &= oy - oey <= y.max() + reach
-                    keep = keep[~_touching(pp, keep, layout, others[near])]
-                keep = _rests(pp, keep)
+                others = others_all[(others_all != i) & (others_all != j)]
+                keep = _fresh_keep(pp, i, j, layout, others)
                 left[i, j, colour] = (n, keep)
             if not len(keep):  # other sticks only come, so the pair stays without a pose
                 died.append((i, j, colour))
                 continue
-            poses = [
-                Place(c, int(pp.x10[m]), int(pp.y10[m]), int(pp.a10[m])) for m in keep.tolist()
-            ]
-            found = _judge_all(state, player, poses)
+            found = _judge_piles(state, player, c, pp, keep, (i, j))
             if found is not None:
                 return found
     return None
+
+
+def _judge_piles(  # noqa: PLR0917 - a pair's poses left, with what judges them
+    state: StackBackState, player: int, colour: Colour, pp: PairPoses,
+    keep: npt.NDArray[np.intp], pair: tuple[int, int],
+) -> tuple[Place, Verdict] | None:  # fmt: skip
+    """The first of the poses `keep` the rules allow `player` now (who holds `colour`), judged
+    as `state.judge` judges it: each touches no stick of its supports' level or above but the
+    two supports (the filters before), so its level is theirs plus one and it rests on exactly
+    them; their overlaps (area, centroid) are clipped at once, with the pose's footprint as
+    the judge builds it (x10 / 10, the axis of `geometry.axis`), then `piled`, the level rule
+    and balance pose by pose, in lattice order."""
+    if not len(keep):
+        return None
+    i, j = pair
+    layout, sticks, carries = state.layout, state.sticks, state.carries
+    x10, y10, a10 = pp.x10[keep], pp.y10[keep], pp.a10[keep]
+    ux, uy = _AXES[0][a10 // A10], _AXES[1][a10 // A10]
+    rows = np.repeat(np.arange(len(keep), dtype=np.int64), 2)
+    both = np.tile(np.array(pair, dtype=np.int64), len(keep))
+    got = pile_kernels.touch_values(
+        x10 / 10, y10 / 10, ux, uy, pp.hh[keep], rows, both, layout.quads
+    ).tolist()
+    floor = state.floor[player]
+    for k, (x, y, a) in enumerate(zip(x10.tolist(), y10.tolist(), a10.tolist(), strict=True)):
+        place = Place(colour, x, y, a)
+        (ai, gxi, gyi), (aj, gxj, gyj) = got[2 * k], got[2 * k + 1]
+        touched = [(i, ai, gxi, gyi), (j, aj, gxj, gyj)]
+        stick = piled(place, player, touched, sticks, carries)
+        if isinstance(stick, str) or stick.level < floor:
+            continue
+        verdict = settle(stick, sticks, state.force, state.moment)
+        if not isinstance(verdict, str):
+            return place, verdict
+    return None
+
+
+def _fresh_keep(
+    pp: PairPoses, i: int, j: int, layout: Layout, others: npt.NDArray[np.intp]
+) -> npt.NDArray[np.intp]:
+    """The poses of `pp` (a pair's first visit) that meet both supports `i` and `j` (also
+    shrunk by `REST_INSET`), touch none of the sticks `others` and rest at least 6 x 6 mm on
+    both: every filter, pose by pose, in one compiled call (a pose stops at its first
+    refusal)."""
+    h = float(pp.hh[0]) if len(pp.hh) else 0.0
+    sup = np.array(
+        [[layout.cx[k], layout.cy[k], layout.ux[k], layout.uy[k], layout.half[k]] for k in (i, j)]
+    )
+    out: npt.NDArray[np.intp] = pile_kernels.pair_keep(
+        pp.x, pp.y, pp.ux, pp.uy, h, sup, REST_INSET, others.astype(np.int64), layout.cx,
+        layout.cy, layout.ux, layout.uy, layout.half, layout.quads, _radii(layout),
+        math.hypot(h, HALF_WIDTH), i, j, DEEP, TOL, REST,
+    )  # fmt: skip
+    return out
 
 
 def _reaching(sticks: Sequence[Stick], group: list[int], colour: int) -> list[tuple[int, int]]:
