@@ -45,6 +45,7 @@ How the lattice poses are judged (the search's own filters and memos, all exact)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -55,12 +56,12 @@ import numpy.typing as npt
 
 from teocalli.core import IllegalAction, InvalidAction
 
-from . import search
+from . import id_kernels, search
 from .actions import PASS, Action, Colour, Pass, Place
 from .balance import Stick
 from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC
-from .geometry import Array, Mask, axis, clip, quads, sat_hits
-from .rules import TOL, Footprints, Touch, piled, settle, touches
+from .geometry import Array, Mask, axis, quads
+from .rules import REST, TOL, Footprints, piled, settle, touches
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -214,6 +215,8 @@ class Wood:
     ux: Array
     uy: Array
     half: Array
+    start: npt.NDArray[np.int64]
+    """Per bin b, where its poses start (they run to start[b + 1])."""
 
 
 @cache
@@ -235,114 +238,185 @@ def wood() -> Wood:
     # the footprints exactly as the rules build them (rules.base: x10 / 10, geometry.axis)
     dirs = np.array([axis(int(a)) for a in a10.tolist()]).reshape(-1, 2)
     half = np.array([HALF_LENGTHS[int(c)] for c in colour.tolist()])
+    start = np.searchsorted(bins[order], np.arange(NUM_PLACES + 1)).astype(np.int64)
     return Wood(colour, x10, y10, a10, bins[order], ranks[order], x10 / 10, y10 / 10,
-                dirs[:, 0].copy(), dirs[:, 1].copy(), half)  # fmt: skip
+                dirs[:, 0].copy(), dirs[:, 1].copy(), half, start)  # fmt: skip
 
 
-_COVERS: dict[Place, npt.NDArray[np.intp]] = {}
+_COVERS: dict[Place, npt.NDArray[np.int64]] = {}
 _COVERS_MAX = 5_000
 
 
-def _covers(stick: Stick) -> npt.NDArray[np.intp]:
+def _covers(stick: Stick) -> npt.NDArray[np.int64]:
     """The wood lattice poses a stick's footprint touches (overlap above the tolerance, clipped
-    as `rules.touches` clips): a function of its pose, kept per pose."""
+    as `rules.touches` clips; `id_kernels.covers`): a function of its pose, kept per pose."""
     known = _COVERS.get(stick.pose)
     if known is not None:
         return known
     w = wood()
     reach = stick.half + float(w.half.max()) + 2 * HALF_WIDTH
-    near = np.nonzero((np.abs(w.cx - stick.cx) < reach) & (np.abs(w.cy - stick.cy) < reach))[0]
-    one = (np.array([stick.cx]), np.array([stick.cy]), np.array([stick.ux]), np.array([stick.uy]),
-           np.array([stick.half]))  # fmt: skip
-    hit = sat_hits(w.cx[near], w.cy[near], w.ux[near], w.uy[near], w.half[near], *one)[:, 0]
-    idx = near[hit]
-    # shrunk by 1 mm and still meeting: they share a disc of radius 1 mm (> 3 mm²), no clipping
-    k, deep = len(idx), search.DEEP
-    sx, sy, vx, vy, sh = (np.repeat(v, k) for v in one)
-    sure = search._sat_flat(w.cx[idx], w.cy[idx], w.ux[idx], w.uy[idx], w.half[idx] - deep,
-                            HALF_WIDTH - deep, sx, sy, vx, vy, sh, deep)  # fmt: skip
-    maybe = idx[~sure]
-    if len(maybe):
-        mine = quads(w.cx[maybe], w.cy[maybe], w.ux[maybe], w.uy[maybe], w.half[maybe])
-        area, _ = clip(mine, np.repeat(quads(*one), len(maybe), axis=0))
-        idx = np.sort(np.concatenate((idx[sure], maybe[area > TOL])))
+    one = np.array([stick.cx, stick.cy, stick.ux, stick.uy, stick.half])
+    squad = quads(*(one[k : k + 1] for k in range(5)))[0]
+    idx: npt.NDArray[np.int64] = id_kernels.covers(
+        w.cx, w.cy, w.ux, w.uy, w.half, reach, one, squad, TOL, search.DEEP
+    )
     if len(_COVERS) >= _COVERS_MAX:
         _COVERS.clear()
     _COVERS[stick.pose] = idx
     return idx
 
 
-def _free_wood(state: StackBackState, supply: list[int]) -> npt.NDArray[np.intp]:
-    """Indices into `wood()` of the poses legal on the wood now, in snap order."""
-    w = wood()
-    free = np.array([supply[c] > 0 for c in range(NUM_COLOURS)])[w.colour]
-    for stick in state.sticks:
-        free[_covers(stick)] = False
-    out: npt.NDArray[np.intp] = np.nonzero(free)[0]
-    return out
-
-
 # --- piles: the search's pair poses, judged bin by bin ------------------------------------------
-Lattice = tuple[int, int, int, int]
-"""A lattice pose as (colour, x10, y10, a10)."""
-
-
 _MARGIN = SPEC.margin - 1e-6
+"""A new stick carries nothing, so its centre must lie at least the margin (1 mm) inside its
+support polygon, the hull of its contacts (the balance ruling). The contacts lie within the
+supports' footprints, so the centre must lie that far inside their extent along the stick's
+axis (`id_kernels.may_stand`): a bound that only skips poses the rules refuse."""
 
 
-def _may_stand(pp: search.PairPoses, keep: npt.NDArray[np.intp], a: Stick, b: Stick) -> Mask:
-    """Which of the pair's poses `keep` could stand: a new stick carries nothing, so its centre
-    must lie at least the margin (1 mm) inside its support polygon, the hull of its contacts
-    (the balance ruling; the beam model's span between contact centroids lies inside it). The
-    contacts lie within the supports' footprints, so the centre must lie that far inside their
-    extent along the stick's axis: a bound that only skips poses the rules refuse."""
-    x, y, ux, uy = pp.x[keep], pp.y[keep], pp.ux[keep], pp.uy[keep]
-    lo = np.full(len(keep), np.inf)
-    hi = np.full(len(keep), -np.inf)
-    for s in (a, b):
-        d = (s.cx - x) * ux + (s.cy - y) * uy
-        r = s.half * np.abs(s.ux * ux + s.uy * uy) + HALF_WIDTH * np.abs(s.ux * uy - s.uy * ux)
-        lo, hi = np.minimum(lo, d - r), np.maximum(hi, d + r)
-    out: Mask = (lo <= -_MARGIN) & (hi >= _MARGIN)
+@dataclass(frozen=True, slots=True)
+class _Pair:
+    """A pair of supports (i, j) and a colour along a game: its lattice poses (`pp`, indices
+    `keep`) that rest on both, may stand, and touch none of the other sticks of their level or
+    above among the game's first `count`, with their bins and snap ranks; and what is known of
+    each (`verdict`: 0 not judged, 1 legal, 2 refused), reached when the sticks beneath the two
+    supports had the stamp `stamp` (`_cone_stamps`)."""
+
+    pp: search.PairPoses
+    colour: int
+    count: int
+    keep: npt.NDArray[np.int64]
+    bins: npt.NDArray[np.int64]
+    ranks: npt.NDArray[np.int64]
+    verdict: npt.NDArray[np.int8]
+    stamp: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Memo:
+    """What the mask keeps along a game, for the game's first `count` sticks: the wood poses
+    they touch (`covered`, indices of `wood()`), per bin the first wood pose left (`first`, an
+    index of `wood()`, or -1), and the pairs of supports met so far by (i, j, colour), each
+    brought up to date when next met. Sticks only come (a state's sticks are only ever
+    appended, and a clone copies them), so a memo made at an earlier step of a state holds for
+    it, and its clones' (they share it, `StackBackState._id_table`)."""
+
+    count: int
+    covered: Mask
+    first: npt.NDArray[np.int64]
+    pairs: dict[tuple[int, int, int], _Pair | None]
+    """None: a pair without lattice poses."""
+
+    @staticmethod
+    def empty() -> _Memo:
+        w = wood()
+        first = np.where(w.start[:-1] < w.start[1:], w.start[:-1], -1).astype(np.int64)
+        return _Memo(0, np.zeros(len(w.x10), dtype=bool), first, {})
+
+    def to(self, sticks: Sequence[Stick]) -> _Memo:
+        """This memo brought up to all of `sticks` (the wood; the pairs when next met)."""
+        if self.count >= len(sticks):
+            return self
+        w = wood()
+        covered, first = self.covered.copy(), self.first.copy()
+        for stick in sticks[self.count :]:
+            idx = _covers(stick)
+            covered[idx] = True
+            id_kernels.first_free(covered, w.start, np.unique(w.bins[idx]), first)
+        return _Memo(len(sticks), covered, first, dict(self.pairs))
+
+
+def _cone_stamps(state: StackBackState) -> list[int]:
+    """Per stick, the newest stamp of it and of every stick beneath it. A pile's verdict reads
+    only its two supports (their colours and carried colours) and the loads of the sticks
+    beneath them (balance passes loads down only); a stick's stamp changes whenever its loads
+    or carried colours do, with a stamp newer than any before, so a pair's verdicts hold while
+    the newest stamp beneath its supports stays."""
+    stamps = state._stamps
+    out: list[int] = []
+    for k, s in enumerate(state.sticks):
+        top = stamps[k]
+        for t in s.supports:
+            top = max(top, out[t])
+        out.append(top)
     return out
 
 
-Structure = tuple[tuple[Place, ...], ...]
-"""The sticks a pile's verdict depends on: the poses of the structures (sticks linked by resting
-on one another) holding each of its two supports, in placing order."""
+def _new_pair(state: StackBackState, i: int, j: int, colour: int, level: int) -> _Pair | None:
+    """A pair met for the first time: the three per-pose filters, cheapest first."""
+    sticks = state.sticks
+    pp = search.pair_poses(sticks[i], sticks[j], colour)
+    if not len(pp.x):
+        return None
+    h = float(pp.hh[0])
+    keep = np.arange(len(pp.x), dtype=np.int64)
+    sup = np.array([[s.cx, s.cy, s.ux, s.uy, s.half] for s in (sticks[i], sticks[j])])
+    keep = keep[id_kernels.may_stand(pp.x, pp.y, pp.ux, pp.uy, keep, sup, _MARGIN)]
+    levels = state.layout.levels
+    others = [k for k in range(len(sticks)) if levels[k] >= level and k not in (i, j)]
+    if len(keep) and others:
+        keep = keep[~_touching(state, pp, h, keep, np.array(others, dtype=np.int64))]
+    if len(keep):
+        keep = keep[id_kernels.rests(pp.x, pp.y, pp.ux, pp.uy, h, keep, pp.quads, REST)]
+    x10, y10, a10 = pp.x10[keep], pp.y10[keep], pp.a10[keep]
+    return _Pair(pp, colour, len(sticks), keep, _bins(colour, x10, y10, a10),
+                 _ranks(x10, y10, a10), np.zeros(len(keep), dtype=np.int8), -1)  # fmt: skip
 
 
-def _structures(sticks: Sequence[Stick]) -> list[tuple[Place, ...]]:
-    """Per stick, the poses of its structure (sticks linked to it by resting), in placing order."""
-    root = list(range(len(sticks)))
-
-    def find(k: int) -> int:
-        while root[k] != k:
-            root[k] = root[root[k]]
-            k = root[k]
-        return k
-
-    for k, s in enumerate(sticks):
-        for t in s.supports:
-            root[find(k)] = find(t)
-    members: dict[int, list[Place]] = {}
-    for k, s in enumerate(sticks):
-        members.setdefault(find(k), []).append(s.pose)
-    keys = {r: tuple(m) for r, m in members.items()}
-    return [keys[find(k)] for k in range(len(sticks))]
+def _touching(
+    state: StackBackState,
+    pp: search.PairPoses,
+    h: float,
+    keep: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64],
+) -> npt.NDArray[np.bool_]:
+    """Which poses `keep` touch one of the sticks `rows` (`search._touching`, compiled)."""
+    lay = state.layout
+    out: npt.NDArray[np.bool_] = id_kernels.touching(
+        pp.x, pp.y, pp.ux, pp.uy, h, math.hypot(h, HALF_WIDTH), keep,
+        lay.cx[rows], lay.cy[rows], lay.ux[rows], lay.uy[rows], lay.half[rows], lay.quads[rows],
+        np.hypot(lay.half[rows], HALF_WIDTH), TOL, search.DEEP,
+    )  # fmt: skip
+    return out
 
 
-def _pile_poses(
-    state: StackBackState, player: int
-) -> tuple[npt.NDArray[np.int64], list[Structure]]:
-    """Every lattice pose the search would judge as a pile now, in a bin: rows of (bin, rank,
-    colour, x10, y10, a10, pair), and per pair the structures holding its supports."""
-    sticks, layout, floor = state.sticks, state.layout, state.floor[player]
-    supply = state.supply[player]
-    levels = np.array(layout.levels, dtype=np.int64)
-    parts: list[npt.NDArray[np.int64]] = []
-    pairs: list[Structure] = []
-    structures = _structures(sticks)
+def _visit(state: StackBackState, memo: _Memo, key: tuple[int, int, int], level: int,
+           stamp: int) -> _Pair | None:  # fmt: skip
+    """The pair `key` brought up to the position: at its first visit, its poses filtered; later,
+    only the sticks added since tested against the poses left (a new stick only takes poses
+    away); its verdicts forgotten when the sticks beneath its supports changed."""
+    n = len(state.sticks)
+    if key in memo.pairs:
+        pair = memo.pairs[key]
+    else:
+        pair = memo.pairs[key] = _new_pair(state, key[0], key[1], key[2], level)
+    if pair is None:
+        return None
+    if pair.count < n:
+        levels = state.layout.levels
+        new = [k for k in range(pair.count, n) if levels[k] >= level]
+        keep, verdict = pair.keep, pair.verdict
+        if new and len(keep):
+            out = _touching(state, pair.pp, float(pair.pp.hh[0]), keep, np.array(new, np.int64))
+            if out.any():
+                keep, verdict = keep[~out], verdict[~out]
+                pair = replace(pair, keep=keep, bins=pair.bins[~out], ranks=pair.ranks[~out],
+                               verdict=verdict)  # fmt: skip
+        pair = replace(pair, count=n)
+        memo.pairs[key] = pair
+    if pair.stamp != stamp:
+        pair = replace(pair, verdict=np.zeros(len(pair.keep), dtype=np.int8), stamp=stamp)
+        memo.pairs[key] = pair
+    return pair
+
+
+def _pile_pairs(state: StackBackState, player: int, memo: _Memo) -> list[_Pair]:
+    """Every pair of supports and colour the search would try now (same level, at or above the
+    floor less one, a colour in the supply differing from both that neither carries, within
+    reach, not dead), brought up to date, in the search's order."""
+    sticks, floor, supply = state.sticks, state.floor[player], state.supply[player]
+    cones = _cone_stamps(state)
+    out: list[_Pair] = []
     for colour in range(NUM_COLOURS):
         if supply[colour] <= 0:
             continue
@@ -351,133 +425,67 @@ def _pile_poses(
             if s.level + 1 >= floor and s.colour != colour and not state.carries[i] >> colour & 1:
                 by_level.setdefault(s.level, []).append(i)
         for level, group in sorted(by_level.items()):
-            others_all = np.nonzero(levels >= level)[0]
             for i, j in search._reaching(sticks, group, colour):
                 if (i, j, colour) in state.dead_pairs:
                     continue
-                pp = search.pair_poses(sticks[i], sticks[j], colour)
-                if not len(pp.x):
-                    continue
-                others = others_all[(others_all != i) & (others_all != j)]
-                keep = _pair_keep(state, pp, (i, j), colour, others)
-                if len(keep):
-                    x10, y10, a10 = pp.x10[keep], pp.y10[keep], pp.a10[keep]
-                    bins, ranks = _bins(colour, x10, y10, a10), _ranks(x10, y10, a10)
-                    c = np.full(len(keep), colour, dtype=np.int64)
-                    pair = np.full(len(keep), len(pairs), dtype=np.int64)
-                    parts.append(np.stack((bins, ranks, c, x10, y10, a10, pair), axis=1))
-                    si, sj = structures[i], structures[j]
-                    pairs.append((si,) if si is sj else (si, sj))
-    if not parts:
-        return np.zeros((0, 7), dtype=np.int64), pairs
-    rows = np.concatenate(parts)
-    out: npt.NDArray[np.int64] = rows[rows[:, 0] >= 0]
-    return out, pairs
+                pair = _visit(state, memo, (i, j, colour), level, max(cones[i], cones[j]))
+                if pair is not None and len(pair.keep):
+                    out.append(pair)
+    return out
 
 
-_KEEP: dict[tuple[Place, Place, int], tuple[tuple[Place, ...], npt.NDArray[np.intp]]] = {}
-"""Per pair of supports and colour: the poses (indices into its `PairPoses`) that rest on both,
-may stand and touch none of the other sticks listed with them (their poses, in placing order),
-kept across positions. Sticks are only ever added, each after those before it, so at a later
-position of the same game the others of a pair's level extend that list: only the new ones are
-clipped against the poses left. Keyed by poses, so any state (a clone, a determinized world,
-another game) finds only entries made with the same sticks."""
-_KEEP_MAX = 20_000
-
-
-def _pair_keep(
-    state: StackBackState,
-    pp: search.PairPoses,
-    pair: tuple[int, int],
-    colour: int,
-    others: npt.NDArray[np.intp],
-) -> npt.NDArray[np.intp]:
-    """The poses of `pp` that rest on the sticks `pair`, may stand, and touch none of the
-    sticks `others` (rows of the state's layout). The three filters are per pose, so their
-    order does not change the result: at a pair's first visit they run as the search runs
-    them, and along a game only the touch test runs again, against the sticks added since the
-    pair's last visit, on the poses left."""
-    sticks, (i, j) = state.sticks, pair
-    key = (sticks[i].pose, sticks[j].pose, colour)
-    seen = tuple(sticks[k].pose for k in others.tolist())
-    known = _KEEP.get(key)
-    if known is not None and seen[: len(known[0])] == known[0]:
-        keep, new = known[1], others[len(known[0]) :]
-        if not len(new):
-            return keep
-        if len(keep):
-            keep = keep[~search._touching(pp, keep, state.layout, new)]
-    else:  # the touch test first: it is the cheapest per pose, and `_rests` clips each it keeps
-        keep = np.arange(len(pp.x))
-        if len(others):
-            keep = keep[~search._touching(pp, keep, state.layout, others)]
-        if len(keep):
-            keep = search._rests(pp, keep)
-        if len(keep):
-            keep = keep[_may_stand(pp, keep, sticks[i], sticks[j])]
-    if len(_KEEP) >= _KEEP_MAX:
-        _KEEP.clear()
-    _KEEP[key] = (seen, keep)
-    return keep
-
-
-_VERDICTS: dict[tuple[Lattice, Structure], bool] = {}
-"""Whether a pile pose is legal, by the pose and the structures holding its two supports (see
-`_PileJudge`), kept across positions: a pose a pair's structures were judged with keeps its
-verdict until a stick joins one of them."""
-_VERDICTS_MAX = 200_000
-
-
-class _PileJudge:
-    """Pile poses judged as `StackBackState.judge` judges them (as `candidates.pile_moves`
-    judges its bridges), the touches of a batch of poses found at once.
-
-    A pose that passed `_pile_poses`' filters (it rests 6 x 6 mm on both supports and touches no
-    other stick of their level or above; its colour is in the supply, differs from both and
-    neither carries it; the level rule lets it in) is judged by what the supports rest on and
-    carry: its level and supports, the colours they carry and the balance of the structures that
-    hold them. So its verdict is a function of the pose and the poses of those structures, in
-    placing order, and is kept by them (`_VERDICTS`): sticks placed elsewhere leave it alone."""
-
-    def __init__(self, state: StackBackState, player: int) -> None:
-        self.state, self.player = state, player
-
-    def legal(self, lattices: list[Lattice], structures: list[Structure]) -> list[bool]:
-        """Whether each pose (on supports held by those structures) is legal now."""
-        state = self.state
-        memo = _VERDICTS
-        out: list[bool | None] = [memo.get(k) for k in zip(lattices, structures, strict=True)]
-        todo = [k for k, v in enumerate(out) if v is None]
-        if not todo:
-            return [bool(v) for v in out]
-        if len(memo) + len(todo) > _VERDICTS_MAX:
-            memo.clear()
-        places = [Place(Colour(c), x, y, a) for c, x, y, a in (lattices[k] for k in todo)]
-        feet = replace(Footprints.of(places), keys=None)  # a batch: clipped at once, not memoised
-        for k, place, touched in zip(todo, places, touches(state.layout, feet), strict=True):
-            ok = self._judge(place, touched)
-            out[k] = memo[lattices[k], structures[k]] = ok
-        return [bool(v) for v in out]
-
-    def _judge(self, place: Place, touched: list[Touch]) -> bool:
-        state, player = self.state, self.player
+def _judge(state: StackBackState, player: int, lattices: list[Lattice]) -> list[bool]:
+    """Whether each pile pose (colour, x10, y10, a10) is legal now, judged as
+    `StackBackState.judge` judges it (as `candidates.pile_moves` judges its bridges), the touches
+    of the batch found at once. A pose that passed the pair filters (it rests 6 x 6 mm on both
+    supports and touches no other stick of their level or above; its colour is in the supply,
+    differs from both and neither carries it; its level, one above theirs, is at or above the
+    floor) is judged by its supports and what lies beneath them alone."""
+    places = [Place(Colour(c), x, y, a) for c, x, y, a in lattices]
+    feet = replace(Footprints.of(places), keys=None)  # a batch: clipped at once, not memoised
+    out = []
+    for place, touched in zip(places, touches(state.layout, feet), strict=True):
         if not touched or state.supply[player][place.colour] <= 0:
-            return not isinstance(state.judge(place, player), str)
+            out.append(not isinstance(state.judge(place, player), str))
+            continue
         stick = piled(place, player, touched, state.sticks, state.carries)
         if isinstance(stick, str) or stick.level < state.floor[player]:
-            return False
-        return not isinstance(settle(stick, state.sticks, state.force, state.moment), str)
+            out.append(False)
+            continue
+        out.append(not isinstance(settle(stick, state.sticks, state.force, state.moment), str))
+    return out
+
+
+Lattice = tuple[int, int, int, int]
+"""A lattice pose as (colour, x10, y10, a10)."""
 
 
 # --- the table of a position --------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Table:
-    """The mask and snaps of one player at one step: `ids` sorted, `snaps[id]` its pose."""
+    """The mask and snaps of one player at one step: `ids` sorted, `snap_of(id)` its pose; and
+    what the next tables of the game start from (`memo`)."""
 
     step: int
     player: int
-    ids: tuple[int, ...]
-    snaps: dict[int, Action]
+    ids: npt.NDArray[np.int64]
+    candidates: dict[int, Action]
+    """The bins holding a candidate, with their first candidate."""
+    woods: npt.NDArray[np.int64]
+    """Per bin, if its snap is a wood pose, its index into `wood()` (else -1)."""
+    piles: dict[int, Place]
+    """The bins whose snap is a pile, with it."""
+    memo: _Memo
+
+    def snap_of(self, index: int) -> Action | None:
+        """The pose id `index` plays (None: not in the mask)."""
+        found = self.candidates.get(index)
+        if found is None:
+            found = self.piles.get(index)
+        if found is None and index < PASS_ID and self.woods[index] >= 0:
+            w, k = wood(), int(self.woods[index])
+            found = Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]), int(w.a10[k]))
+        return found
 
 
 def table(state: StackBackState, player: int) -> Table:
@@ -485,70 +493,77 @@ def table(state: StackBackState, player: int) -> Table:
     known = state._id_table
     if known is not None and known.step == len(state.history) and known.player == player:
         return known
-    made = _table(state, player)
+    memo = _Memo.empty() if known is None else known.memo
+    made = _table(state, player, memo.to(state.sticks))
     state._id_table = made
     return made
 
 
-def _table(state: StackBackState, player: int) -> Table:
+def _table(state: StackBackState, player: int, memo: _Memo) -> Table:
     step = len(state.history)
     candidates = state.legal_actions(player)
     if candidates == [PASS]:
-        return Table(step, player, (PASS_ID,), {PASS_ID: PASS})
+        none = np.full(NUM_PLACES, -1, dtype=np.int64)
+        return Table(step, player, np.array([PASS_ID]), {PASS_ID: PASS}, none, {}, memo)
     snaps: dict[int, Action] = {}
     for action in candidates:
         assert isinstance(action, Place), action
         b = bin_of(action.colour, action.x10, action.y10, action.a10)
         if b not in snaps:
             snaps[b] = action
-    # the lattice: per bin, its poses nearest the centre first (a free wood pose needs no
-    # judgement; at equal rank it comes first), judged in rounds (each open bin's next pose), a
-    # bin closing at its first legal pose, so only the poses up to each snap are judged
+    taken = np.zeros(NUM_PLACES, dtype=bool)
+    taken[list(snaps)] = True
+    # the wood: per bin, its first pose no stick touches, in a colour of the supply
     w = wood()
-    free = _free_wood(state, state.supply[player])
-    fb = w.bins[free]
-    first = np.ones(len(fb), dtype=bool)
-    first[1:] = fb[1:] != fb[:-1]  # `wood()` is in snap order: a bin's first is its best
-    wk = free[first]
-    piles, structures = _pile_poses(state, player)
-    kind = np.concatenate((np.zeros(len(wk), np.int64), np.ones(len(piles), np.int64)))
-    bins = np.concatenate((w.bins[wk], piles[:, 0]))
-    ranks = np.concatenate((w.ranks[wk], piles[:, 1]))
-    row = np.concatenate((wk, np.arange(len(piles))))  # into wood(), or into piles
-    tie = np.concatenate((np.zeros(len(wk), np.int64), np.arange(len(piles))))
-    taken = np.array(sorted(snaps), dtype=np.int64)
-    open_ = ~np.isin(bins, taken)
-    order = np.lexsort((tie, kind, ranks, bins))
-    order = order[open_[order]]
-    bins, kind, row = bins[order], kind[order], row[order]
-    start = np.ones(len(bins), dtype=bool)
-    start[1:] = bins[1:] != bins[:-1]
-    heads = np.nonzero(start)[0]
-    depth = np.arange(len(bins)) - np.repeat(heads, np.diff(np.append(heads, len(bins))))
-    judge = _PileJudge(state, player)
-    for d in range(int(depth.max()) + 1 if len(depth) else 0):
-        at = np.nonzero(depth == d)[0]
-        at = at[~np.isin(bins[at], np.fromiter(snaps, np.int64, len(snaps)))]
-        if not len(at):
-            continue
-        woods = at[kind[at] == 0]
-        for b, k in zip(bins[woods].tolist(), row[woods].tolist(), strict=True):
-            snaps[b] = Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]),
-                             int(w.a10[k]))  # fmt: skip
-        tried = at[kind[at] == 1]
-        chosen = piles[row[tried]]
-        lattices = [(int(c), int(x), int(y), int(a)) for c, x, y, a in chosen[:, 2:6].tolist()]
-        held = [structures[k] for k in chosen[:, 6].tolist()]
-        verdicts = judge.legal(lattices, held)
-        for b, lat, ok in zip(bins[tried].tolist(), lattices, verdicts, strict=True):
-            if ok:
-                snaps[b] = Place(Colour(lat[0]), lat[1], lat[2], lat[3])
-    return Table(step, player, tuple(sorted(snaps)), snaps)
+    size = A_BINS * X_BINS * Y_BINS
+    first = memo.first.copy()
+    for colour in range(NUM_COLOURS):
+        if state.supply[player][colour] <= 0:
+            first[colour * size : (colour + 1) * size] = -1
+    first[taken] = -1
+    wood_rank = np.where(first >= 0, w.ranks[first], np.iinfo(np.int64).max)
+    # the piles: only the poses before their bin's wood pose in snap order (nearer the centre:
+    # at equal rank the wood pose comes first), in open bins, judged until each bin has its snap
+    pairs = _pile_pairs(state, player, memo)
+    piles: dict[int, Place] = {}
+    if pairs:
+        bins = np.concatenate([p.bins for p in pairs])
+        ranks = np.concatenate([p.ranks for p in pairs])
+        owner = np.repeat(np.arange(len(pairs)), [len(p.keep) for p in pairs])
+        at = np.concatenate([np.arange(len(p.keep)) for p in pairs])
+        order = np.lexsort((np.arange(len(bins)), ranks, bins))
+        order = order[(ranks[order] < wood_rank[bins[order]]) & ~taken[bins[order]]]
+        bins, owner, at = bins[order], owner[order], at[order]
+        verdict = np.concatenate([p.verdict for p in pairs])[order]
+        while True:
+            found, unknown = id_kernels.walk(bins, verdict)
+            if not len(unknown):
+                break
+            lattices = []
+            for r in unknown.tolist():
+                pair = pairs[owner[r]]
+                pp, k = pair.pp, pair.keep[at[r]]
+                lattices.append((pair.colour, int(pp.x10[k]), int(pp.y10[k]), int(pp.a10[k])))
+            for r, ok in zip(unknown.tolist(), _judge(state, player, lattices), strict=True):
+                verdict[r] = 1 if ok else 2
+                pairs[owner[r]].verdict[at[r]] = verdict[r]
+        for r in found.tolist():
+            pair = pairs[owner[r]]
+            pp, k = pair.pp, pair.keep[at[r]]
+            piles[int(bins[r])] = Place(Colour(pair.colour), int(pp.x10[k]), int(pp.y10[k]),
+                                        int(pp.a10[k]))  # fmt: skip
+    if piles:
+        first[list(piles)] = -1
+    marked = first >= 0
+    marked[list(snaps)] = True
+    marked[list(piles)] = True
+    return Table(step, player, np.nonzero(marked)[0], snaps, first, piles, memo)
 
 
 def legal_ids(state: StackBackState, player: int) -> list[int]:
     """The mask: ids whose bin holds a legal pose now (or `pass` alone), sorted."""
-    return list(table(state, player).ids)
+    out: list[int] = table(state, player).ids.tolist()
+    return out
 
 
 def _span(b: int, origin: int, count: int) -> str:
@@ -566,7 +581,7 @@ def snap(state: StackBackState, player: int, index: int) -> Action:
     for a bin holding no legal pose now (naming the bin)."""
     if check(index) == PASS_ID:
         return PASS
-    found = table(state, player).snaps.get(index)
+    found = table(state, player).snap_of(index)
     if found is None:
         colour, ab, xb, yb = parts(index)
         raise IllegalAction(
