@@ -31,6 +31,10 @@ _EPS = 1e-9
 _CAP = 12
 """geometry._CAP: vertices a clipped polygon may hold."""
 _W = HALF_WIDTH
+_X0, _Y0, _BIN, _XB, _YB = -36.0, -36.0, 12.0, 26, 15
+"""The action ids' squares (ids.py: X0_MM, Y0_MM, BIN_MM, X_BINS, Y_BINS)."""
+_CA = 3 * 12
+"""Colours times angle bins."""
 
 
 @numba.njit(cache=True)
@@ -173,14 +177,23 @@ def touching(  # noqa: PLR0917 - poses, sticks, their footprints
 @numba.njit(cache=True)
 def rests(  # noqa: PLR0917 - poses, the two supports' footprints
     x: Array, y: Array, ux: Array, uy: Array, h: float, idx: npt.NDArray[np.int64],
-    quads: Array, rest: float,
+    quads: Array, sup: Array, rest: float,
 ) -> npt.NDArray[np.bool_]:  # fmt: skip
-    """Which poses `idx` overlap both footprints `quads` (2, 4, 2) by at least `rest` mm²
-    (`search._rests`)."""
+    """Which poses `idx` overlap both footprints `quads` (2, 4, 2; the sticks `sup`: cx, cy,
+    ux, uy, half) by at least `rest` mm² (`search._rests`). A pose the separating-axis test
+    finds apart from one of them overlaps it by nothing: it is not clipped."""
     out = np.zeros(len(idx), dtype=np.bool_)
     q = np.empty((4, 2))
     for n in range(len(idx)):
         i = idx[n]
+        ok = True
+        for r in range(2):
+            if not _sat(x[i], y[i], ux[i], uy[i], h, _W, sup[r, 0], sup[r, 1], sup[r, 2],
+                        sup[r, 3], sup[r, 4], 0.0):  # fmt: skip
+                ok = False
+                break
+        if not ok:
+            continue
         _corners(x[i], y[i], ux[i], uy[i], h, q)
         out[n] = clip_area(q, quads[0]) >= rest and clip_area(q, quads[1]) >= rest
     return out
@@ -208,28 +221,37 @@ def may_stand(  # noqa: PLR0917 - poses and the two supports
 
 @numba.njit(cache=True)
 def covers(  # noqa: PLR0917 - wood poses, one stick
-    cx: Array, cy: Array, ux: Array, uy: Array, half: Array, reach: float,
-    stick: Array, squad: Array, tol: float, deep: float,
+    cx: Array, cy: Array, ux: Array, uy: Array, half: Array, start: npt.NDArray[np.int64],
+    reach: float, stick: Array, squad: Array, tol: float, deep: float,
 ) -> npt.NDArray[np.int64]:  # fmt: skip
-    """The wood poses the stick (cx, cy, ux, uy, half) touches, in order: those whose centres lie
-    within `reach` of its own in x and y and that meet it by `geometry.sat_hits`, then shrunk by
+    """The wood poses (in bins, `start` as in `ids.Wood`) the stick (cx, cy, ux, uy, half)
+    touches: those whose centres lie within `reach` of its own in x and y (read bin by bin
+    over the squares that reach holds) and that meet it by `geometry.sat_hits`, then shrunk by
     `deep` still meet it, or else overlap it by more than `tol` (`ids._covers`)."""
     out = np.empty(len(cx), dtype=np.int64)
     q = np.empty((4, 2))
     dx, dy, vx, vy, k = stick[0], stick[1], stick[2], stick[3], stick[4]
+    x0 = min(max(int(np.floor((dx - reach - _X0) / _BIN)) - 1, 0), _XB - 1)
+    x1 = min(max(int(np.floor((dx + reach - _X0) / _BIN)) + 1, 0), _XB - 1)
+    y0 = min(max(int(np.floor((dy - reach - _Y0) / _BIN)) - 1, 0), _YB - 1)
+    y1 = min(max(int(np.floor((dy + reach - _Y0) / _BIN)) + 1, 0), _YB - 1)
     m = 0
-    for i in range(len(cx)):
-        if not (abs(cx[i] - dx) < reach and abs(cy[i] - dy) < reach):
-            continue
-        if not _sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k):
-            continue
-        hit = _sat(cx[i], cy[i], ux[i], uy[i], half[i] - deep, _W - deep, dx, dy, vx, vy, k, deep)
-        if not hit:
-            _corners(cx[i], cy[i], ux[i], uy[i], half[i], q)
-            hit = clip_area(q, squad) > tol
-        if hit:
-            out[m] = i
-            m += 1
+    for ca in range(_CA):
+        for xb in range(x0, x1 + 1):
+            base = (ca * _XB + xb) * _YB
+            for i in range(start[base + y0], start[base + y1 + 1]):
+                if not (abs(cx[i] - dx) < reach and abs(cy[i] - dy) < reach):
+                    continue
+                if not _sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k):
+                    continue
+                hit = _sat(cx[i], cy[i], ux[i], uy[i], half[i] - deep, _W - deep, dx, dy, vx, vy,
+                           k, deep)  # fmt: skip
+                if not hit:
+                    _corners(cx[i], cy[i], ux[i], uy[i], half[i], q)
+                    hit = clip_area(q, squad) > tol
+                if hit:
+                    out[m] = i
+                    m += 1
     return out[:m]
 
 
@@ -277,3 +299,422 @@ def walk(
                     done = True
             n += 1
     return snaps[:ns], unknown[:nu]
+
+
+# --- judging a pile pose: a compiled balance with a margin, the rules' own code where near -------
+UNSURE, LEGAL, REFUSED = 0, 1, 2
+"""`judge_piles`' answers: the pose is near a threshold (judge it by the rules' own code), it
+is legal, it is refused."""
+
+_PTS = 32
+
+
+@numba.njit(cache=True)
+def clip_full(sub: Array, win: Array) -> tuple[float, float, float]:
+    """(area, centroid x, y) of two convex CCW quads: `geometry.clip_pair`, bit for bit."""
+    px = np.zeros(_CAP)
+    py = np.zeros(_CAP)
+    qx = np.zeros(2 * _CAP)
+    qy = np.zeros(2 * _CAP)
+    sides = np.zeros(_CAP)
+    m = 4
+    for k in range(4):
+        px[k], py[k] = sub[k, 0], sub[k, 1]
+    for e in range(4):
+        if m == 0:
+            break
+        ax, ay = win[e, 0], win[e, 1]
+        bx, by = win[(e + 1) & 3, 0], win[(e + 1) & 3, 1]
+        ex0, ex1 = bx - ax, by - ay
+        for k in range(m):
+            sides[k] = ex0 * (py[k] - ay) - ex1 * (px[k] - ax)
+        n = 0
+        for k in range(m):
+            s = sides[k]
+            nk = k + 1 if k + 1 < m else 0
+            inside = s >= -_EPS
+            if inside:
+                qx[n], qy[n] = px[k], py[k]
+                n += 1
+            if inside != (sides[nk] >= -_EPS):
+                t = s / (s - sides[nk])
+                x, y = px[k], py[k]
+                qx[n], qy[n] = x + t * (px[nk] - x), y + t * (py[nk] - y)
+                n += 1
+        m = min(n, _CAP)
+        for k in range(m):
+            px[k], py[k] = qx[k], qy[k]
+    cr = np.zeros(_CAP)
+    sx = np.zeros(_CAP)
+    sy = np.zeros(_CAP)
+    for k in range(m):
+        x, y = px[k], py[k]
+        nk = k + 1 if k + 1 < m else 0
+        c = x * py[nk] - px[nk] * y
+        cr[k] = c
+        sx[k] = (x + px[nk]) * c
+        sy[k] = (y + py[nk]) * c
+    area2 = _sum12(cr)
+    safe = area2 if abs(area2) > _EPS else 1.0
+    return max(area2 / 2, 0.0), _sum12(sx) / (3 * safe), _sum12(sy) / (3 * safe)
+
+
+@numba.njit(cache=True)
+def _sum12(v: Array) -> float:
+    """numpy's pairwise sum of 12 doubles (`geometry._sum12`)."""
+    res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
+    res += v[8]
+    res += v[9]
+    res += v[10]
+    res += v[11]
+    return res
+
+
+@numba.njit(cache=True)
+def _clip_poly(sub: Array, win: Array, ox: Array, oy: Array) -> int:
+    """The intersection of a quad with a quad (`support.clip`): its vertices into ox, oy;
+    returns their count."""
+    px = np.zeros(_PTS)
+    py = np.zeros(_PTS)
+    sides = np.zeros(_PTS)
+    m = 4
+    for k in range(4):
+        px[k], py[k] = sub[k, 0], sub[k, 1]
+    for e in range(4):
+        if m == 0:
+            break
+        ax, ay = win[e, 0], win[e, 1]
+        bx, by = win[(e + 1) % 4, 0], win[(e + 1) % 4, 1]
+        ex, ey = bx - ax, by - ay
+        for k in range(m):
+            sides[k] = ex * (py[k] - ay) - ey * (px[k] - ax)
+        n = 0
+        for k in range(m):
+            nk = (k + 1) % m
+            sp, sq = sides[k], sides[nk]
+            if sp >= -_EPS and n < _PTS:
+                ox[n], oy[n] = px[k], py[k]
+                n += 1
+            if (sp >= -_EPS) != (sq >= -_EPS) and n < _PTS:
+                t = sp / (sp - sq)
+                ox[n], oy[n] = px[k] + t * (px[nk] - px[k]), py[k] + t * (py[nk] - py[k])
+                n += 1
+        m = n
+        for k in range(m):
+            px[k], py[k] = ox[k], oy[k]
+    return m
+
+
+@numba.njit(cache=True)
+def _hull_depth(xs: Array, ys: Array, n: int, cx: float, cy: float) -> float:
+    """How far (cx, cy) lies inside the convex hull of the n points (`support.support`, then
+    `support.depth`; -inf when the hull has no area)."""
+    order = np.argsort(ys[:n], kind="mergesort")
+    order = order[np.argsort(xs[:n][order], kind="mergesort")]  # by x, then y
+    ux = np.empty(n)
+    uy = np.empty(n)
+    m = 0
+    for k in order:
+        if m and xs[k] == ux[m - 1] and ys[k] == uy[m - 1]:
+            continue
+        ux[m], uy[m] = xs[k], ys[k]
+        m += 1
+    if m < 3:
+        return -np.inf
+    hx = np.empty(2 * m)
+    hy = np.empty(2 * m)
+    h = 0
+    for rev in range(2):
+        start = h
+        for kk in range(m):
+            k = kk if rev == 0 else m - 1 - kk
+            px, py = ux[k], uy[k]
+            while h - start >= 2:
+                ox, oy = hx[h - 2], hy[h - 2]
+                ax, ay = hx[h - 1], hy[h - 1]
+                if (ax - ox) * (py - oy) - (ay - oy) * (px - ox) > _EPS:
+                    break
+                h -= 1
+            hx[h], hy[h] = px, py
+            h += 1
+        h -= 1  # each chain without its last point
+    best = np.inf
+    edges = 0
+    for k in range(h):
+        ax, ay = hx[k], hy[k]
+        bx, by = hx[(k + 1) % h], hy[(k + 1) % h]
+        dx, dy = bx - ax, by - ay
+        length = (dx * dx + dy * dy) ** 0.5
+        if length < 1e-7:
+            continue
+        nx, ny = dy / length, -dx / length
+        best = min(best, nx * (ax - cx) + ny * (ay - cy))
+        edges += 1
+    return best if edges >= 3 else -np.inf
+
+
+@numba.njit(cache=True)
+def _depth(poly: Array, count: int, px: float, py: float) -> float:
+    """`support.depth`: how far (px, py) lies inside the edges poly[:count] (nx, ny, c)."""
+    if count == 0:
+        return -np.inf
+    best = np.inf
+    for k in range(count):
+        best = min(best, poly[k, 2] - poly[k, 0] * px - poly[k, 1] * py)
+    return best
+
+
+@numba.njit(cache=True)
+def _split(  # noqa: PLR0917 - a stick's two contacts and its load
+    ax: float, ay: float, bx: float, by: float, f: float, mx: float, my: float, out: Array
+) -> None:
+    """`balance.split`: out = (share a, at a x, y, share b, at b x, y)."""
+    px, py = mx / f, my / f
+    dx, dy = bx - ax, by - ay
+    span = dx * dx + dy * dy
+    if span < 1e-12:
+        out[0], out[1], out[2], out[3], out[4], out[5] = f / 2, px, py, f / 2, px, py
+        return
+    s = ((px - ax) * dx + (py - ay) * dy) / span
+    if s <= 0.0:
+        out[0], out[1], out[2], out[3], out[4], out[5] = f, px, py, 0.0, px, py
+    elif s >= 1.0:
+        out[0], out[1], out[2], out[3], out[4], out[5] = 0.0, px, py, f, px, py
+    else:
+        ox, oy = px - (ax + s * dx), py - (ay + s * dy)
+        out[0], out[1], out[2] = f * (1.0 - s), ax + ox, ay + oy
+        out[3], out[4], out[5] = f * s, bx + ox, by + oy
+
+
+@numba.njit(cache=True)
+def judge_piles(  # noqa: PLR0917 - the balance model
+    pose: Array, pi: npt.NDArray[np.int64], pj: npt.NDArray[np.int64],
+    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
+    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
+    tol: float, rest: float, margin: float, delta: float,
+) -> npt.NDArray[np.int8]:  # fmt: skip
+    """Pile poses (rows of `pose`: cx, cy, ux, uy, half, weight) on the supports pi, pj, judged
+    as `rules.piled` then `rules.settle` judge them, in floating point: LEGAL, REFUSED, or
+    UNSURE where a quantity lies within `delta` of a threshold the rules compare it with (the
+    touch tolerance, the 6 x 6 mm rest, a balance margin; the caller then asks the rules).
+
+    The sticks: rows of `sticks` (cx, cy, ux, uy, half), footprints `quads`, `level`, supports
+    `sup` (-1: none), contact centroids `cont` (2 x (x, y), relative to the centre), support
+    polygon edges `poly` (nx, ny, c; `npoly` of them), loads `load` (force, moment x, y)."""
+    n = len(level)
+    out = np.zeros(len(pi), dtype=np.int8)
+    q = np.empty((4, 2))
+    xs = np.empty(2 * _PTS)
+    ys = np.empty(2 * _PTS)
+    df = np.zeros(n)
+    dmx = np.zeros(n)
+    dmy = np.zeros(n)
+    inside = np.zeros(n, dtype=np.bool_)
+    sh = np.empty(6)
+    for r in range(len(pi)):
+        cx, cy, ux, uy, half, weight = (
+            pose[r, 0],
+            pose[r, 1],
+            pose[r, 2],
+            pose[r, 3],
+            pose[r, 4],
+            pose[r, 5],
+        )
+        i, j = pi[r], pj[r]
+        lev = level[i]
+        _corners(cx, cy, ux, uy, half, q)
+        unsure = False
+        gix = giy = gjx = gjy = 0.0
+        for s in range(n):
+            if level[s] < lev:
+                continue
+            meets = _sat_eps(cx, cy, ux, uy, half, sticks[s, 0], sticks[s, 1], sticks[s, 2],
+                             sticks[s, 3], sticks[s, 4])  # fmt: skip
+            if s in (i, j):
+                if not meets:
+                    unsure = True
+                    break
+                area, gx, gy = clip_full(q, quads[s])
+                if area < rest + delta:
+                    unsure = True
+                    break
+                if s == i:
+                    gix, giy = gx - cx, gy - cy
+                else:
+                    gjx, gjy = gx - cx, gy - cy
+            elif meets and clip_full(q, quads[s])[0] > tol - delta:
+                unsure = True
+                break
+        if unsure:
+            continue
+        # the new stick's support polygon: the hull of its two contact areas
+        m = _clip_poly(q, quads[i], xs, ys)
+        m += _clip_poly(q, quads[j], xs[m:], ys[m:])
+        d = _hull_depth(xs, ys, m, cx, cy)
+        if abs(d - (margin - 1e-9)) < delta:
+            continue
+        if d < margin - 1e-9:
+            out[r] = REFUSED
+            continue
+        # its weight passed down (balance.try_add), each stick beneath checked
+        df[:] = 0.0
+        dmx[:] = 0.0
+        dmy[:] = 0.0
+        inside[:] = False
+        _split(gix, giy, gjx, gjy, weight, 0.0, 0.0, sh)
+        for k in range(2):
+            s = i if k == 0 else j
+            f = sh[3 * k]
+            df[s] += f
+            dmx[s] += f * (cx + sh[3 * k + 1] - sticks[s, 0])
+            dmy[s] += f * (cy + sh[3 * k + 2] - sticks[s, 1])
+            inside[s] = True
+        verdict = LEGAL
+        for lv in range(lev, -1, -1):
+            for k in range(n):
+                if not inside[k] or level[k] != lv:
+                    continue
+                f = load[k, 0] + df[k]
+                mx, my = load[k, 1] + dmx[k], load[k, 2] + dmy[k]
+                dk = _depth(poly[k], npoly[k], mx / f, my / f)
+                if abs(dk - (margin - 1e-9)) < delta:
+                    verdict = UNSURE
+                    break
+                if dk < margin - 1e-9:
+                    verdict = REFUSED
+                    break
+                if sup[k, 0] < 0:
+                    continue
+                for sign in (1.0, -1.0):
+                    if sign > 0:
+                        _split(cont[k, 0, 0], cont[k, 0, 1], cont[k, 1, 0], cont[k, 1, 1], f,
+                               mx, my, sh)  # fmt: skip
+                    else:
+                        _split(cont[k, 0, 0], cont[k, 0, 1], cont[k, 1, 0], cont[k, 1, 1],
+                               load[k, 0], load[k, 1], load[k, 2], sh)  # fmt: skip
+                    for t in range(2):
+                        s = sup[k, t]
+                        ff = sign * sh[3 * t]
+                        df[s] += ff
+                        dmx[s] += ff * (sticks[k, 0] + sh[3 * t + 1] - sticks[s, 0])
+                        dmy[s] += ff * (sticks[k, 1] + sh[3 * t + 2] - sticks[s, 1])
+                        inside[s] = True
+            if verdict != LEGAL:
+                break
+        out[r] = verdict
+    return out
+
+
+@numba.njit(cache=True)
+def _touches_any(  # noqa: PLR0917 - one pose, some sticks
+    px: float, py: float, pux: float, puy: float, h: float, reach_p: float,
+    rows: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
+    tol: float, deep: float, q: Array,
+) -> bool:  # fmt: skip
+    """`touching` for one pose against the sticks `rows` (of `lay`: cx, cy, ux, uy, half)."""
+    built = False
+    for n in range(len(rows)):
+        r = rows[n]
+        reach = reach_p + lreach[r] + 1e-6
+        ddx, ddy = lay[r, 0] - px, lay[r, 1] - py
+        if not ddx * ddx + ddy * ddy < reach * reach:
+            continue
+        dx, dy, vx, vy, k = lay[r, 0], lay[r, 1], lay[r, 2], lay[r, 3], lay[r, 4]
+        if _sat(px, py, pux, puy, h - deep, _W - deep, dx, dy, vx, vy, k, deep):
+            return True
+        if _sat(px, py, pux, puy, h, _W, dx, dy, vx, vy, k, 0.0):
+            if not built:
+                _corners(px, py, pux, puy, h, q)
+                built = True
+            if clip_area(q, quads[r]) > tol:
+                return True
+    return False
+
+
+@numba.njit(cache=True)
+def touching_rows(  # noqa: PLR0917 - poses, sticks
+    x: Array, y: Array, ux: Array, uy: Array, h: float, reach_p: float,
+    rows: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array, tol: float, deep: float,
+) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """Which poses (all of half-length h) touch one of the sticks `rows` of the layout `lay`
+    (rows of cx, cy, ux, uy, half; footprints `quads`, circumscribed radii `lreach`): `touching`
+    on whole arrays."""
+    out = np.zeros(len(x), dtype=np.bool_)
+    q = np.empty((4, 2))
+    for n in range(len(x)):
+        out[n] = _touches_any(x[n], y[n], ux[n], uy[n], h, reach_p, rows, lay, quads, lreach,
+                              tol, deep, q)  # fmt: skip
+    return out
+
+
+@numba.njit(cache=True)
+def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
+    sup: Array, squads: Array, h: float, cos: Array, sin: Array, step: float,
+    rows: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
+    margin: float, tol: float, deep: float, rest: float,
+) -> tuple[npt.NDArray[np.int64], Array]:  # fmt: skip
+    """The lattice poses (centres on multiples of `step` mm, the angles of `cos`, `sin`) of
+    half-length h that `ids` keeps for two supports (rows of `sup`: cx, cy, ux, uy, half;
+    footprints `squads`): whose centre may stand (`may_stand`), that touch none of the sticks
+    `rows` of the layout (`touching_rows`) and rest at least `rest` mm² on both (`rests`).
+    The poses tried are those whose bounding box meets both supports' (as
+    `search.pair_poses`), and one lattice step more each way (the filters refuse those).
+    Returns their (x10, y10, a10 index) and (x, y, ux, uy), in lattice order."""
+    cap = 4096
+    ints = np.empty((cap, 3), dtype=np.int64)
+    flts = np.empty((cap, 4))
+    m = 0
+    q = np.empty((4, 2))
+    reach_p = (h * h + _W * _W) ** 0.5
+    for a in range(len(cos)):
+        cu, su = cos[a], sin[a]
+        ex = h * abs(cu) + _W * abs(su)
+        ey = h * abs(su) + _W * abs(cu)
+        lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
+        for s in range(2):
+            sx = sup[s, 4] * abs(sup[s, 2]) + _W * abs(sup[s, 3])
+            sy = sup[s, 4] * abs(sup[s, 3]) + _W * abs(sup[s, 2])
+            lo_x = max(lo_x, sup[s, 0] - sx - ex)
+            hi_x = min(hi_x, sup[s, 0] + sx + ex)
+            lo_y = max(lo_y, sup[s, 1] - sy - ey)
+            hi_y = min(hi_y, sup[s, 1] + sy + ey)
+        if lo_x > hi_x + step or lo_y > hi_y + step:
+            continue
+        for ix in range(int(np.ceil(lo_x / step)) - 1, int(np.floor(hi_x / step)) + 2):
+            x = ix * step
+            for iy in range(int(np.ceil(lo_y / step)) - 1, int(np.floor(hi_y / step)) + 2):
+                y = iy * step
+                # may stand: the centre `margin` inside the supports' extent along the axis
+                lo, hi = np.inf, -np.inf
+                for s in range(2):
+                    d = (sup[s, 0] - x) * cu + (sup[s, 1] - y) * su
+                    rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + _W * abs(
+                        sup[s, 2] * su - sup[s, 3] * cu
+                    )
+                    lo, hi = min(lo, d - rr), max(hi, d + rr)
+                if not (lo <= -margin and hi >= margin):
+                    continue
+                ok = True
+                for s in range(2):
+                    if not _sat(x, y, cu, su, h, _W, sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3],
+                                sup[s, 4], 0.0):  # fmt: skip
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                if _touches_any(x, y, cu, su, h, reach_p, rows, lay, quads, lreach, tol, deep, q):
+                    continue
+                _corners(x, y, cu, su, h, q)
+                if not (clip_area(q, squads[0]) >= rest and clip_area(q, squads[1]) >= rest):
+                    continue
+                if m == cap:
+                    cap *= 2
+                    ints2 = np.empty((cap, 3), dtype=np.int64)
+                    flts2 = np.empty((cap, 4))
+                    ints2[:m] = ints[:m]
+                    flts2[:m] = flts[:m]
+                    ints, flts = ints2, flts2
+                ints[m, 0], ints[m, 1], ints[m, 2] = ix, iy, a
+                flts[m, 0], flts[m, 1], flts[m, 2], flts[m, 3] = x, y, cu, su
+                m += 1
+    return ints[:m], flts[:m]

@@ -59,7 +59,7 @@ from teocalli.core import IllegalAction, InvalidAction
 from . import id_kernels, search
 from .actions import PASS, Action, Colour, Pass, Place
 from .balance import Stick
-from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC
+from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC, WEIGHTS
 from .geometry import Array, Mask, axis, quads
 from .rules import REST, TOL, Footprints, piled, settle, touches
 
@@ -258,7 +258,7 @@ def _covers(stick: Stick) -> npt.NDArray[np.int64]:
     one = np.array([stick.cx, stick.cy, stick.ux, stick.uy, stick.half])
     squad = quads(*(one[k : k + 1] for k in range(5)))[0]
     idx: npt.NDArray[np.int64] = id_kernels.covers(
-        w.cx, w.cy, w.ux, w.uy, w.half, reach, one, squad, TOL, search.DEEP
+        w.cx, w.cy, w.ux, w.uy, w.half, w.start, reach, one, squad, TOL, search.DEEP
     )
     if len(_COVERS) >= _COVERS_MAX:
         _COVERS.clear()
@@ -276,20 +276,28 @@ axis (`id_kernels.may_stand`): a bound that only skips poses the rules refuse.""
 
 @dataclass(frozen=True, slots=True)
 class _Pair:
-    """A pair of supports (i, j) and a colour along a game: its lattice poses (`pp`, indices
-    `keep`) that rest on both, may stand, and touch none of the other sticks of their level or
-    above among the game's first `count`, with their bins and snap ranks; and what is known of
-    each (`verdict`: 0 not judged, 1 legal, 2 refused), reached when the sticks beneath the two
-    supports had the stamp `stamp` (`_cone_stamps`)."""
+    """A pair of supports (i, j) and a colour along a game: its lattice poses that rest on both,
+    may stand, and touch none of the other sticks of their level or above among the game's first
+    `count` (`poses`: rows of colour, x10, y10, a10; `frame`: rows of x, y, ux, uy), with their
+    bins and snap ranks; and what is known of each (`verdict`: 0 not judged, 1 legal, 2
+    refused), reached when the sticks beneath the two supports had the stamp `stamp`
+    (`_cone_stamps`)."""
 
-    pp: search.PairPoses
+    supports: tuple[int, int]
     colour: int
     count: int
-    keep: npt.NDArray[np.int64]
+    poses: npt.NDArray[np.int64]
+    frame: Array
     bins: npt.NDArray[np.int64]
     ranks: npt.NDArray[np.int64]
     verdict: npt.NDArray[np.int8]
     stamp: int
+
+    def without(self, out: Mask, count: int) -> _Pair:
+        """This pair at `count` sticks, less the poses `out`."""
+        left = ~out
+        return _Pair(self.supports, self.colour, count, self.poses[left], self.frame[left],
+                     self.bins[left], self.ranks[left], self.verdict[left], self.stamp)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,12 +314,21 @@ class _Memo:
     first: npt.NDArray[np.int64]
     pairs: dict[tuple[int, int, int], _Pair | None]
     """None: a pair without lattice poses."""
+    sup: npt.NDArray[np.int64]
+    """Per stick, what balance reads of it that never changes (`id_kernels.judge_piles`):
+    its supports (-1: none), its contact centroids (x, y relative to its centre), its support
+    polygon's edges (nx, ny, c; `npoly` of them)."""
+    cont: Array
+    poly: Array
+    npoly: npt.NDArray[np.int64]
 
     @staticmethod
     def empty() -> _Memo:
         w = wood()
         first = np.where(w.start[:-1] < w.start[1:], w.start[:-1], -1).astype(np.int64)
-        return _Memo(0, np.zeros(len(w.x10), dtype=bool), first, {})
+        return _Memo(0, np.zeros(len(w.x10), dtype=bool), first, {},
+                     np.zeros((0, 2), np.int64), np.zeros((0, 2, 2)), np.zeros((0, _EDGES, 3)),
+                     np.zeros(0, np.int64))  # fmt: skip
 
     def to(self, sticks: Sequence[Stick]) -> _Memo:
         """This memo brought up to all of `sticks` (the wood; the pairs when next met)."""
@@ -319,11 +336,25 @@ class _Memo:
             return self
         w = wood()
         covered, first = self.covered.copy(), self.first.copy()
-        for stick in sticks[self.count :]:
+        new = sticks[self.count :]
+        k = len(new)
+        sup, cont = np.full((k, 2), -1, np.int64), np.zeros((k, 2, 2))
+        poly, npoly = np.zeros((k, _EDGES, 3)), np.zeros(k, np.int64)
+        for n, stick in enumerate(new):
             idx = _covers(stick)
             covered[idx] = True
             id_kernels.first_free(covered, w.start, np.unique(w.bins[idx]), first)
-        return _Memo(len(sticks), covered, first, dict(self.pairs))
+            if stick.supports:
+                sup[n] = stick.supports
+                cont[n] = [(c.real, c.imag) for c in stick.contacts]
+            npoly[n] = len(stick.polygon)
+            if stick.polygon:
+                poly[n, : len(stick.polygon)] = stick.polygon
+        return _Memo(
+            len(sticks), covered, first, dict(self.pairs),
+            np.concatenate((self.sup, sup)), np.concatenate((self.cont, cont)),
+            np.concatenate((self.poly, poly)), np.concatenate((self.npoly, npoly)),
+        )  # fmt: skip
 
 
 def _cone_stamps(state: StackBackState) -> list[int]:
@@ -342,70 +373,79 @@ def _cone_stamps(state: StackBackState) -> list[int]:
     return out
 
 
-def _new_pair(state: StackBackState, i: int, j: int, colour: int, level: int) -> _Pair | None:
-    """A pair met for the first time: the three per-pose filters, cheapest first."""
-    sticks = state.sticks
-    pp = search.pair_poses(sticks[i], sticks[j], colour)
-    if not len(pp.x):
-        return None
-    h = float(pp.hh[0])
-    keep = np.arange(len(pp.x), dtype=np.int64)
-    sup = np.array([[s.cx, s.cy, s.ux, s.uy, s.half] for s in (sticks[i], sticks[j])])
-    keep = keep[id_kernels.may_stand(pp.x, pp.y, pp.ux, pp.uy, keep, sup, _MARGIN)]
-    levels = state.layout.levels
-    others = [k for k in range(len(sticks)) if levels[k] >= level and k not in (i, j)]
-    if len(keep) and others:
-        keep = keep[~_touching(state, pp, h, keep, np.array(others, dtype=np.int64))]
-    if len(keep):
-        keep = keep[id_kernels.rests(pp.x, pp.y, pp.ux, pp.uy, h, keep, pp.quads, REST)]
-    x10, y10, a10 = pp.x10[keep], pp.y10[keep], pp.a10[keep]
-    return _Pair(pp, colour, len(sticks), keep, _bins(colour, x10, y10, a10),
-                 _ranks(x10, y10, a10), np.zeros(len(keep), dtype=np.int8), -1)  # fmt: skip
+_COS = np.cos(np.radians(np.array(search.ANGLES, dtype=np.float64)))
+_SIN = np.sin(np.radians(np.array(search.ANGLES, dtype=np.float64)))
+"""The search's lattice angles' axes, computed as `search.pair_poses` computes them."""
 
 
-def _touching(
-    state: StackBackState,
-    pp: search.PairPoses,
-    h: float,
-    keep: npt.NDArray[np.int64],
-    rows: npt.NDArray[np.int64],
-) -> npt.NDArray[np.bool_]:
-    """Which poses `keep` touch one of the sticks `rows` (`search._touching`, compiled)."""
+def _sticks(state: StackBackState) -> tuple[Array, Array, Array]:
+    """The layout as the kernels read it: rows of (cx, cy, ux, uy, half), the footprints, and
+    the circumscribed radii."""
     lay = state.layout
-    out: npt.NDArray[np.bool_] = id_kernels.touching(
-        pp.x, pp.y, pp.ux, pp.uy, h, math.hypot(h, HALF_WIDTH), keep,
-        lay.cx[rows], lay.cy[rows], lay.ux[rows], lay.uy[rows], lay.half[rows], lay.quads[rows],
-        np.hypot(lay.half[rows], HALF_WIDTH), TOL, search.DEEP,
+    rows = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
+    return rows, lay.quads, np.hypot(lay.half, HALF_WIDTH)
+
+
+def _new_pair(
+    state: StackBackState,
+    key: tuple[int, int, int],
+    level: int,
+    sticks: tuple[Array, Array, Array],
+) -> _Pair | None:
+    """A pair met for the first time: its lattice poses through the three per-pose filters
+    (`id_kernels.pair_keep`); None if none is left."""
+    i, j, colour = key
+    rows, quads_, reach = sticks
+    levels = state.layout.levels
+    others = [k for k in range(len(levels)) if levels[k] >= level and k not in (i, j)]
+    ints, frame = id_kernels.pair_keep(
+        rows[[i, j]], quads_[[i, j]], HALF_LENGTHS[colour], _COS, _SIN, float(search.STEP),
+        np.array(others, dtype=np.int64), rows, quads_, reach, _MARGIN, TOL, search.DEEP, REST,
     )  # fmt: skip
-    return out
+    if not len(ints):
+        return None
+    x10, y10 = ints[:, 0] * _STEP10, ints[:, 1] * _STEP10
+    a10 = ints[:, 2] * _ASTEP10
+    poses = np.stack((np.full(len(ints), colour), x10, y10, a10), axis=1)
+    return _Pair((i, j), colour, len(levels), poses, frame, _bins(colour, x10, y10, a10),
+                 _ranks(x10, y10, a10), np.zeros(len(ints), dtype=np.int8), -1)  # fmt: skip
 
 
-def _visit(state: StackBackState, memo: _Memo, key: tuple[int, int, int], level: int,
-           stamp: int) -> _Pair | None:  # fmt: skip
+def _visit(  # noqa: PLR0917 - the pair, where it is met, and what its verdicts read
+    state: StackBackState,
+    memo: _Memo,
+    key: tuple[int, int, int],
+    level: int,
+    stamp: int,
+    sticks: tuple[Array, Array, Array],
+) -> _Pair | None:
     """The pair `key` brought up to the position: at its first visit, its poses filtered; later,
     only the sticks added since tested against the poses left (a new stick only takes poses
     away); its verdicts forgotten when the sticks beneath its supports changed."""
-    n = len(state.sticks)
     if key in memo.pairs:
         pair = memo.pairs[key]
     else:
-        pair = memo.pairs[key] = _new_pair(state, key[0], key[1], key[2], level)
+        pair = memo.pairs[key] = _new_pair(state, key, level, sticks)
     if pair is None:
         return None
+    levels = state.layout.levels
+    n = len(levels)
     if pair.count < n:
-        levels = state.layout.levels
         new = [k for k in range(pair.count, n) if levels[k] >= level]
-        keep, verdict = pair.keep, pair.verdict
-        if new and len(keep):
-            out = _touching(state, pair.pp, float(pair.pp.hh[0]), keep, np.array(new, np.int64))
-            if out.any():
-                keep, verdict = keep[~out], verdict[~out]
-                pair = replace(pair, keep=keep, bins=pair.bins[~out], ranks=pair.ranks[~out],
-                               verdict=verdict)  # fmt: skip
-        pair = replace(pair, count=n)
-        memo.pairs[key] = pair
+        out = np.zeros(len(pair.poses), dtype=bool)
+        if new and len(out):
+            rows, quads_, reach = sticks
+            h = HALF_LENGTHS[key[2]]
+            f = pair.frame
+            out = id_kernels.touching_rows(
+                f[:, 0], f[:, 1], f[:, 2], f[:, 3], h, math.hypot(h, HALF_WIDTH),
+                np.array(new, dtype=np.int64), rows, quads_, reach, TOL, search.DEEP,
+            )  # fmt: skip
+        pair = memo.pairs[key] = pair.without(out, n)
     if pair.stamp != stamp:
-        pair = replace(pair, verdict=np.zeros(len(pair.keep), dtype=np.int8), stamp=stamp)
+        p = pair
+        pair = _Pair(p.supports, p.colour, p.count, p.poses, p.frame, p.bins, p.ranks,
+                     np.zeros(len(p.poses), dtype=np.int8), stamp)  # fmt: skip
         memo.pairs[key] = pair
     return pair
 
@@ -416,6 +456,7 @@ def _pile_pairs(state: StackBackState, player: int, memo: _Memo) -> list[_Pair]:
     reach, not dead), brought up to date, in the search's order."""
     sticks, floor, supply = state.sticks, state.floor[player], state.supply[player]
     cones = _cone_stamps(state)
+    arrays = _sticks(state)
     out: list[_Pair] = []
     for colour in range(NUM_COLOURS):
         if supply[colour] <= 0:
@@ -428,9 +469,49 @@ def _pile_pairs(state: StackBackState, player: int, memo: _Memo) -> list[_Pair]:
             for i, j in search._reaching(sticks, group, colour):
                 if (i, j, colour) in state.dead_pairs:
                     continue
-                pair = _visit(state, memo, (i, j, colour), level, max(cones[i], cones[j]))
-                if pair is not None and len(pair.keep):
+                stamp = max(cones[i], cones[j])
+                pair = _visit(state, memo, (i, j, colour), level, stamp, arrays)
+                if pair is not None and len(pair.poses):
                     out.append(pair)
+    return out
+
+
+_EDGES = 24
+"""Room for a support polygon's edges (the hull of two clipped rectangles: at most 16)."""
+_DELTA = 1e-6
+"""mm or mm²: a quantity this near a threshold of the rules is judged by the rules' own code."""
+
+
+def _judge_fast(
+    state: StackBackState,
+    player: int,
+    memo: _Memo,
+    lattices: list[Lattice],
+    supports: list[tuple[int, int]],
+) -> list[bool]:
+    """Whether each pile pose is legal now, as `_judge` decides: compiled
+    (`id_kernels.judge_piles`, in floating point, with every quantity compared with a rule's
+    threshold at least `_DELTA` away from it), and by `_judge` itself for the poses where one is
+    nearer (rounding could then decide)."""
+    pose = np.empty((len(lattices), 6))
+    for r, (c, x10, y10, a10) in enumerate(lattices):
+        ux, uy = axis(a10)
+        pose[r] = (x10 / 10, y10 / 10, ux, uy, HALF_LENGTHS[c], WEIGHTS[c])
+    lay = state.layout
+    sticks = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
+    moment = np.array(state.moment, dtype=np.complex128)
+    load = np.stack((np.array(state.force), moment.real, moment.imag), axis=1)
+    pi = np.array([s[0] for s in supports], dtype=np.int64)
+    pj = np.array([s[1] for s in supports], dtype=np.int64)
+    got = id_kernels.judge_piles(
+        pose, pi, pj, sticks, lay.quads, np.array(lay.levels, dtype=np.int64), memo.sup,
+        memo.cont, memo.poly, memo.npoly, load, TOL, REST, SPEC.margin, _DELTA,
+    )  # fmt: skip
+    out = (got == id_kernels.LEGAL).tolist()
+    unsure = np.nonzero(got == id_kernels.UNSURE)[0].tolist()
+    if unsure:
+        for r, ok in zip(unsure, _judge(state, player, [lattices[r] for r in unsure]), strict=True):
+            out[r] = ok
     return out
 
 
@@ -473,19 +554,24 @@ class Table:
     """The bins holding a candidate, with their first candidate."""
     woods: npt.NDArray[np.int64]
     """Per bin, if its snap is a wood pose, its index into `wood()` (else -1)."""
-    piles: dict[int, Place]
-    """The bins whose snap is a pile, with it."""
+    piles: npt.NDArray[np.int64]
+    """Per bin, if its snap is a pile, its row in `pile_poses` (else -1)."""
+    pile_poses: npt.NDArray[np.int64]
+    """The pile snaps: rows of (colour, x10, y10, a10)."""
     memo: _Memo
 
     def snap_of(self, index: int) -> Action | None:
         """The pose id `index` plays (None: not in the mask)."""
         found = self.candidates.get(index)
-        if found is None:
-            found = self.piles.get(index)
-        if found is None and index < PASS_ID and self.woods[index] >= 0:
+        if found is not None or not 0 <= index < PASS_ID:
+            return found
+        if self.piles[index] >= 0:
+            c, x10, y10, a10 = self.pile_poses[self.piles[index]].tolist()
+            return Place(Colour(c), x10, y10, a10)
+        if self.woods[index] >= 0:
             w, k = wood(), int(self.woods[index])
-            found = Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]), int(w.a10[k]))
-        return found
+            return Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]), int(w.a10[k]))
+        return None
 
 
 def table(state: StackBackState, player: int) -> Table:
@@ -504,7 +590,8 @@ def _table(state: StackBackState, player: int, memo: _Memo) -> Table:
     candidates = state.legal_actions(player)
     if candidates == [PASS]:
         none = np.full(NUM_PLACES, -1, dtype=np.int64)
-        return Table(step, player, np.array([PASS_ID]), {PASS_ID: PASS}, none, {}, memo)
+        return Table(step, player, np.array([PASS_ID]), {PASS_ID: PASS}, none, none,
+                     np.zeros((0, 4), np.int64), memo)  # fmt: skip
     snaps: dict[int, Action] = {}
     for action in candidates:
         assert isinstance(action, Place), action
@@ -525,39 +612,34 @@ def _table(state: StackBackState, player: int, memo: _Memo) -> Table:
     # the piles: only the poses before their bin's wood pose in snap order (nearer the centre:
     # at equal rank the wood pose comes first), in open bins, judged until each bin has its snap
     pairs = _pile_pairs(state, player, memo)
-    piles: dict[int, Place] = {}
+    piles = np.full(NUM_PLACES, -1, dtype=np.int64)
+    pile_poses = np.zeros((0, 4), np.int64)
     if pairs:
         bins = np.concatenate([p.bins for p in pairs])
         ranks = np.concatenate([p.ranks for p in pairs])
-        owner = np.repeat(np.arange(len(pairs)), [len(p.keep) for p in pairs])
-        at = np.concatenate([np.arange(len(p.keep)) for p in pairs])
+        poses = np.concatenate([p.poses for p in pairs])
+        owner = np.repeat(np.arange(len(pairs)), [len(p.poses) for p in pairs])
+        at = np.concatenate([np.arange(len(p.poses)) for p in pairs])
         order = np.lexsort((np.arange(len(bins)), ranks, bins))
         order = order[(ranks[order] < wood_rank[bins[order]]) & ~taken[bins[order]]]
-        bins, owner, at = bins[order], owner[order], at[order]
+        bins, owner, at, poses = bins[order], owner[order], at[order], poses[order]
         verdict = np.concatenate([p.verdict for p in pairs])[order]
         while True:
             found, unknown = id_kernels.walk(bins, verdict)
             if not len(unknown):
                 break
-            lattices = []
-            for r in unknown.tolist():
-                pair = pairs[owner[r]]
-                pp, k = pair.pp, pair.keep[at[r]]
-                lattices.append((pair.colour, int(pp.x10[k]), int(pp.y10[k]), int(pp.a10[k])))
-            for r, ok in zip(unknown.tolist(), _judge(state, player, lattices), strict=True):
-                verdict[r] = 1 if ok else 2
-                pairs[owner[r]].verdict[at[r]] = verdict[r]
-        for r in found.tolist():
-            pair = pairs[owner[r]]
-            pp, k = pair.pp, pair.keep[at[r]]
-            piles[int(bins[r])] = Place(Colour(pair.colour), int(pp.x10[k]), int(pp.y10[k]),
-                                        int(pp.a10[k]))  # fmt: skip
-    if piles:
-        first[list(piles)] = -1
-    marked = first >= 0
+            held = [pairs[o].supports for o in owner[unknown].tolist()]
+            lattices = [(c, x, y, a) for c, x, y, a in poses[unknown].tolist()]
+            judged = _judge_fast(state, player, memo, lattices, held)
+            for r, o, k, ok in zip(unknown.tolist(), owner[unknown].tolist(),
+                                   at[unknown].tolist(), judged, strict=True):  # fmt: skip
+                verdict[r] = pairs[o].verdict[k] = 1 if ok else 2
+        piles[bins[found]] = np.arange(len(found))
+        pile_poses = poses[found]
+        first[bins[found]] = -1
+    marked = (first >= 0) | (piles >= 0)
     marked[list(snaps)] = True
-    marked[list(piles)] = True
-    return Table(step, player, np.nonzero(marked)[0], snaps, first, piles, memo)
+    return Table(step, player, np.nonzero(marked)[0], snaps, first, piles, pile_poses, memo)
 
 
 def legal_ids(state: StackBackState, player: int) -> list[int]:

@@ -68,6 +68,8 @@ def test_pair_filters_agree_with_search(seed: int) -> None:
                 continue
             keep = np.arange(len(pp.x))
             rows = np.arange(8, 14)
+            sup = np.array([[s.cx, s.cy, s.ux, s.uy, s.half] for s in (sticks[a], sticks[b])])
+
             want = search._touching(pp, keep, layout, rows)
             got = id_kernels.touching(
                 pp.x, pp.y, pp.ux, pp.uy, float(pp.hh[0]), math.hypot(pp.hh[0], HALF_WIDTH),
@@ -76,10 +78,9 @@ def test_pair_filters_agree_with_search(seed: int) -> None:
                 TOL, search.DEEP,
             )  # fmt: skip
             assert np.array_equal(got, want)
-            rest = id_kernels.rests(pp.x, pp.y, pp.ux, pp.uy, float(pp.hh[0]), keep, pp.quads,
+            rest = id_kernels.rests(pp.x, pp.y, pp.ux, pp.uy, float(pp.hh[0]), keep, pp.quads, sup,
                                     REST)  # fmt: skip
             assert np.array_equal(keep[rest], search._rests(pp, keep))
-            sup = np.array([[s.cx, s.cy, s.ux, s.uy, s.half] for s in (sticks[a], sticks[b])])
             stand = id_kernels.may_stand(pp.x, pp.y, pp.ux, pp.uy, keep, sup,
                                          SPEC.margin - 1e-6)  # fmt: skip
             assert np.array_equal(stand, _may_stand(pp, sticks[a], sticks[b]))
