@@ -222,25 +222,29 @@ def may_stand(  # noqa: PLR0917 - poses and the two supports
 @numba.njit(cache=True)
 def covers(  # noqa: PLR0917 - wood poses, one stick
     cx: Array, cy: Array, ux: Array, uy: Array, half: Array, start: npt.NDArray[np.int64],
-    reach: float, stick: Array, squad: Array, tol: float, deep: float,
+    radius: Array, stick: Array, squad: Array, tol: float, deep: float,
 ) -> npt.NDArray[np.int64]:  # fmt: skip
     """The wood poses (in bins, `start` as in `ids.Wood`) the stick (cx, cy, ux, uy, half)
-    touches: those whose centres lie within `reach` of its own in x and y (read bin by bin
-    over the squares that reach holds) and that meet it by `geometry.sat_hits`, then shrunk by
-    `deep` still meet it, or else overlap it by more than `tol` (`ids._covers`)."""
+    touches: of those whose circumscribed circle (`radius` per colour) meets the stick's (read
+    bin by bin over the squares such centres lie in), those that meet it by
+    `geometry.sat_hits`, then shrunk by `deep` still meet it, or else overlap it by more than
+    `tol` (`ids._covers`)."""
     out = np.empty(len(cx), dtype=np.int64)
     q = np.empty((4, 2))
     dx, dy, vx, vy, k = stick[0], stick[1], stick[2], stick[3], stick[4]
-    x0 = min(max(int(np.floor((dx - reach - _X0) / _BIN)) - 1, 0), _XB - 1)
-    x1 = min(max(int(np.floor((dx + reach - _X0) / _BIN)) + 1, 0), _XB - 1)
-    y0 = min(max(int(np.floor((dy - reach - _Y0) / _BIN)) - 1, 0), _YB - 1)
-    y1 = min(max(int(np.floor((dy + reach - _Y0) / _BIN)) + 1, 0), _YB - 1)
+    own = (k * k + _W * _W) ** 0.5
     m = 0
     for ca in range(_CA):
+        reach = own + radius[ca // (_CA // 3)] + 1e-6
+        x0 = min(max(int(np.floor((dx - reach - _X0) / _BIN)) - 1, 0), _XB - 1)
+        x1 = min(max(int(np.floor((dx + reach - _X0) / _BIN)) + 1, 0), _XB - 1)
+        y0 = min(max(int(np.floor((dy - reach - _Y0) / _BIN)) - 1, 0), _YB - 1)
+        y1 = min(max(int(np.floor((dy + reach - _Y0) / _BIN)) + 1, 0), _YB - 1)
         for xb in range(x0, x1 + 1):
             base = (ca * _XB + xb) * _YB
             for i in range(start[base + y0], start[base + y1 + 1]):
-                if not (abs(cx[i] - dx) < reach and abs(cy[i] - dy) < reach):
+                ex, ey = cx[i] - dx, cy[i] - dy
+                if not ex * ex + ey * ey < reach * reach:
                     continue
                 if not _sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k):
                     continue

@@ -243,6 +243,9 @@ def wood() -> Wood:
                 dirs[:, 0].copy(), dirs[:, 1].copy(), half, start)  # fmt: skip
 
 
+_RADII = np.hypot(np.array(HALF_LENGTHS), HALF_WIDTH)
+"""Per colour, the radius of a footprint's circumscribed circle: farther apart, two never
+meet."""
 _COVERS: dict[Place, npt.NDArray[np.int64]] = {}
 _COVERS_MAX = 5_000
 
@@ -254,11 +257,10 @@ def _covers(stick: Stick) -> npt.NDArray[np.int64]:
     if known is not None:
         return known
     w = wood()
-    reach = stick.half + float(w.half.max()) + 2 * HALF_WIDTH
     one = np.array([stick.cx, stick.cy, stick.ux, stick.uy, stick.half])
     squad = quads(*(one[k : k + 1] for k in range(5)))[0]
     idx: npt.NDArray[np.int64] = id_kernels.covers(
-        w.cx, w.cy, w.ux, w.uy, w.half, w.start, reach, one, squad, TOL, search.DEEP
+        w.cx, w.cy, w.ux, w.uy, w.half, w.start, _RADII, one, squad, TOL, search.DEEP
     )
     if len(_COVERS) >= _COVERS_MAX:
         _COVERS.clear()

@@ -105,3 +105,75 @@ def _may_stand(pp: search.PairPoses, a: object, b: object) -> np.ndarray:
     m = SPEC.margin - 1e-6
     out: np.ndarray = (lo <= -m) & (hi >= m)
     return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pair_keep_is_the_search_poses_filtered(seed: int) -> None:
+    """`pair_keep` generates a pair's lattice poses itself: the same poses (and the same floats)
+    as `search.pair_poses` keeps through the three filters above."""
+    rng = np.random.default_rng(10 + seed)
+    sticks = _sticks(rng, 12)
+    layout = Layout.empty()
+    for s in sticks:
+        layout = layout.with_stick(s)
+    rows = np.stack((layout.cx, layout.cy, layout.ux, layout.uy, layout.half), axis=1)
+    reach = np.hypot(layout.half, HALF_WIDTH)
+    cos = np.cos(np.radians(np.array(search.ANGLES, dtype=np.float64)))
+    sin = np.sin(np.radians(np.array(search.ANGLES, dtype=np.float64)))
+    kept = 0
+    for a, b in ((0, 1), (2, 3), (4, 5), (6, 7)):
+        others = np.arange(8, 12)
+        for colour in range(3):
+            pp = search.pair_poses(sticks[a], sticks[b], colour)
+            keep = np.arange(len(pp.x))
+            if len(keep):
+                keep = keep[_may_stand(pp, sticks[a], sticks[b])]
+                keep = keep[~search._touching(pp, keep, layout, others)]
+                keep = search._rests(pp, keep)
+            ints, frame = id_kernels.pair_keep(
+                rows[[a, b]], layout.quads[[a, b]], HALF_LENGTHS[colour], cos, sin, 4.0, others,
+                rows, layout.quads, reach, SPEC.margin - 1e-6, TOL, search.DEEP, REST,
+            )  # fmt: skip
+            got = sorted(zip((ints[:, 0] * 40).tolist(), (ints[:, 1] * 40).tolist(),
+                             (ints[:, 2] * 50).tolist(), strict=True))  # fmt: skip
+            want = sorted(zip(pp.x10[keep].tolist(), pp.y10[keep].tolist(),
+                              pp.a10[keep].tolist(), strict=True))  # fmt: skip
+            assert got == want
+            order = np.lexsort((pp.y10[keep], pp.x10[keep], pp.a10[keep]))
+            mine = np.lexsort((ints[:, 1], ints[:, 0], ints[:, 2]))
+            theirs = np.stack((pp.x, pp.y, pp.ux, pp.uy), axis=1)[keep][order]
+            assert np.array_equal(frame[mine], theirs)
+            kept += len(keep)
+    assert kept > 10
+
+
+def test_covers_are_the_wood_poses_a_stick_touches() -> None:
+    """`covers` against the touch test written with the numpy code (`geometry.sat_hits`, the
+    shrunk test, then clipping), on the wood poses of every colour near random sticks."""
+    from teocalli.games.stack_back import ids
+    from teocalli.games.stack_back.geometry import clip, sat_hits
+
+    w = ids.wood()
+    rng = np.random.default_rng(7)
+    total = 0
+    for s in _sticks(rng, 6):
+        one = (np.array([s.cx]), np.array([s.cy]), np.array([s.ux]), np.array([s.uy]),
+               np.array([s.half]))  # fmt: skip
+        near = np.nonzero((np.abs(w.cx - s.cx) < 80) & (np.abs(w.cy - s.cy) < 80))[0]
+        hit = near[
+            sat_hits(w.cx[near], w.cy[near], w.ux[near], w.uy[near], w.half[near], *one)[:, 0]
+        ]
+        k = len(hit)
+        sure = search._sat_flat(w.cx[hit], w.cy[hit], w.ux[hit], w.uy[hit], w.half[hit] - 1.0,
+                                HALF_WIDTH - 1.0, *(np.repeat(v, k) for v in one), 1.0)  # fmt: skip
+        maybe = hit[~sure]
+        area, _ = clip(quads(w.cx[maybe], w.cy[maybe], w.ux[maybe], w.uy[maybe], w.half[maybe]),
+                       np.repeat(quads(*one), len(maybe), axis=0))  # fmt: skip
+        want = np.sort(np.concatenate((hit[sure], maybe[area > TOL])))
+        got = id_kernels.covers(w.cx, w.cy, w.ux, w.uy, w.half, w.start, ids._RADII,
+                                np.array([s.cx, s.cy, s.ux, s.uy, s.half]), quads(*one)[0], TOL,
+                                1.0)  # fmt: skip
+        assert np.array_equal(np.sort(got), want)
+        assert 0 < np.count_nonzero(area > TOL) < len(maybe)
+        total += len(want)
+    assert total > 1000
