@@ -50,51 +50,8 @@ def _corners(cx: float, cy: float, ux: float, uy: float, h: float, out: Array) -
 
 @numba.njit(cache=True)
 def clip_area(sub: Array, win: Array) -> float:
-    """The overlap area of two convex CCW quads (4, 2): `geometry.clip_pair`'s area, bit for
-    bit (the same operations in the same order)."""
-    px = np.zeros(_CAP + 2 * _CAP)
-    py = np.zeros(_CAP + 2 * _CAP)
-    qx = np.zeros(2 * _CAP)
-    qy = np.zeros(2 * _CAP)
-    sides = np.zeros(_CAP)
-    m = 4
-    for k in range(4):
-        px[k], py[k] = sub[k, 0], sub[k, 1]
-    for e in range(4):
-        if m == 0:
-            break
-        ax, ay = win[e, 0], win[e, 1]
-        bx, by = win[(e + 1) & 3, 0], win[(e + 1) & 3, 1]
-        ex0, ex1 = bx - ax, by - ay
-        for k in range(m):
-            sides[k] = ex0 * (py[k] - ay) - ex1 * (px[k] - ax)
-        n = 0
-        for k in range(m):
-            s = sides[k]
-            nk = k + 1 if k + 1 < m else 0
-            inside = s >= -_EPS
-            if inside:
-                qx[n], qy[n] = px[k], py[k]
-                n += 1
-            if inside != (sides[nk] >= -_EPS):
-                t = s / (s - sides[nk])
-                x, y = px[k], py[k]
-                qx[n], qy[n] = x + t * (px[nk] - x), y + t * (py[nk] - y)
-                n += 1
-        m = min(n, _CAP)
-        for k in range(m):
-            px[k], py[k] = qx[k], qy[k]
-    cr = np.zeros(_CAP)
-    for k in range(m):
-        x, y = px[k], py[k]
-        nk = k + 1 if k + 1 < m else 0
-        cr[k] = x * py[nk] - px[nk] * y
-    area2 = ((cr[0] + cr[1]) + (cr[2] + cr[3])) + ((cr[4] + cr[5]) + (cr[6] + cr[7]))
-    area2 += cr[8]
-    area2 += cr[9]
-    area2 += cr[10]
-    area2 += cr[11]
-    return max(area2 / 2, 0.0)
+    """The overlap area of two convex CCW quads (4, 2): `clip_full`'s area."""
+    return clip_full(sub, win)[0]
 
 
 @numba.njit(cache=True)
@@ -139,141 +96,72 @@ def _sat_eps(  # noqa: PLR0917 - two footprints, five numbers each
 
 
 @numba.njit(cache=True)
-def touching(  # noqa: PLR0917 - poses, sticks, their footprints
-    x: Array, y: Array, ux: Array, uy: Array, h: float, reach_p: float,
-    idx: npt.NDArray[np.int64],
-    sx: Array, sy: Array, sux: Array, suy: Array, shalf: Array, squads: Array, sreach: Array,
-    tol: float, deep: float,
-) -> npt.NDArray[np.bool_]:  # fmt: skip
-    """Which poses `idx` (all of half-length h) touch one of the sticks (overlap above `tol`):
-    `search._touching`, pose by pose. Farther apart than their circumscribed circles reach
-    (`reach_p + sreach`) they never meet; shrunk by `deep` and still meeting they touch; meeting
-    only unshrunk they are clipped."""
-    out = np.zeros(len(idx), dtype=np.bool_)
-    q = np.empty((4, 2))
-    for n in range(len(idx)):
-        i = idx[n]
-        px, py, pux, puy = x[i], y[i], ux[i], uy[i]
-        built = False
-        for r in range(len(sx)):
-            reach = reach_p + sreach[r] + 1e-6
-            ddx, ddy = sx[r] - px, sy[r] - py
-            if not ddx * ddx + ddy * ddy < reach * reach:
-                continue
-            dx, dy, vx, vy, k = sx[r], sy[r], sux[r], suy[r], shalf[r]
-            if _sat(px, py, pux, puy, h - deep, _W - deep, dx, dy, vx, vy, k, deep):
-                out[n] = True
-                break
-            if _sat(px, py, pux, puy, h, _W, dx, dy, vx, vy, k, 0.0):
-                if not built:
-                    _corners(px, py, pux, puy, h, q)
-                    built = True
-                if clip_area(q, squads[r]) > tol:
-                    out[n] = True
-                    break
-    return out
-
-
-@numba.njit(cache=True)
-def rests(  # noqa: PLR0917 - poses, the two supports' footprints
-    x: Array, y: Array, ux: Array, uy: Array, h: float, idx: npt.NDArray[np.int64],
-    quads: Array, sup: Array, rest: float,
-) -> npt.NDArray[np.bool_]:  # fmt: skip
-    """Which poses `idx` overlap both footprints `quads` (2, 4, 2; the sticks `sup`: cx, cy,
-    ux, uy, half) by at least `rest` mm² (`search._rests`). A pose the separating-axis test
-    finds apart from one of them overlaps it by nothing: it is not clipped."""
-    out = np.zeros(len(idx), dtype=np.bool_)
-    q = np.empty((4, 2))
-    for n in range(len(idx)):
-        i = idx[n]
-        ok = True
-        for r in range(2):
-            if not _sat(x[i], y[i], ux[i], uy[i], h, _W, sup[r, 0], sup[r, 1], sup[r, 2],
-                        sup[r, 3], sup[r, 4], 0.0):  # fmt: skip
-                ok = False
-                break
-        if not ok:
-            continue
-        _corners(x[i], y[i], ux[i], uy[i], h, q)
-        out[n] = clip_area(q, quads[0]) >= rest and clip_area(q, quads[1]) >= rest
-    return out
-
-
-@numba.njit(cache=True)
-def may_stand(  # noqa: PLR0917 - poses and the two supports
-    x: Array, y: Array, ux: Array, uy: Array, idx: npt.NDArray[np.int64],
-    sup: Array, margin: float,
-) -> npt.NDArray[np.bool_]:  # fmt: skip
-    """`ids._may_stand`: whether each pose's centre lies `margin` inside the two supports'
-    (rows of `sup`: cx, cy, ux, uy, half) extent along its axis."""
-    out = np.zeros(len(idx), dtype=np.bool_)
-    for n in range(len(idx)):
-        i = idx[n]
-        lo, hi = np.inf, -np.inf
-        for r in range(2):
-            cx, cy, sux, suy, half = sup[r, 0], sup[r, 1], sup[r, 2], sup[r, 3], sup[r, 4]
-            d = (cx - x[i]) * ux[i] + (cy - y[i]) * uy[i]
-            rr = half * abs(sux * ux[i] + suy * uy[i]) + _W * abs(sux * uy[i] - suy * ux[i])
-            lo, hi = min(lo, d - rr), max(hi, d + rr)
-        out[n] = lo <= -margin and hi >= margin
-    return out
-
-
-@numba.njit(cache=True)
-def covers(  # noqa: PLR0917 - wood poses, one stick
-    cx: Array, cy: Array, ux: Array, uy: Array, half: Array, start: npt.NDArray[np.int64],
-    radius: Array, stick: Array, squad: Array, tol: float, deep: float,
-) -> npt.NDArray[np.int64]:  # fmt: skip
-    """The wood poses (in bins, `start` as in `ids.Wood`) the stick (cx, cy, ux, uy, half)
-    touches: of those whose circumscribed circle (`radius` per colour) meets the stick's (read
-    bin by bin over the squares such centres lie in), those that meet it by
-    `geometry.sat_hits`, then shrunk by `deep` still meet it, or else overlap it by more than
-    `tol` (`ids._covers`)."""
-    out = np.empty(len(cx), dtype=np.int64)
-    q = np.empty((4, 2))
+def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
+    i: int, cx: Array, cy: Array, ux: Array, uy: Array, half: Array, reach: float,
+    stick: Array, squad: Array, tol: float, deep: float, q: Array,
+) -> bool:  # fmt: skip
+    """Whether wood pose i touches the stick (cx, cy, ux, uy, half; footprint `squad`): their
+    circumscribed circles (`reach` apart at most) meet, they meet by `geometry.sat_hits`, and
+    shrunk by `deep` they still meet or else overlap by more than `tol` (`ids._covers`)."""
     dx, dy, vx, vy, k = stick[0], stick[1], stick[2], stick[3], stick[4]
-    own = (k * k + _W * _W) ** 0.5
-    m = 0
-    for ca in range(_CA):
-        reach = own + radius[ca // (_CA // 3)] + 1e-6
-        x0 = min(max(int(np.floor((dx - reach - _X0) / _BIN)) - 1, 0), _XB - 1)
-        x1 = min(max(int(np.floor((dx + reach - _X0) / _BIN)) + 1, 0), _XB - 1)
-        y0 = min(max(int(np.floor((dy - reach - _Y0) / _BIN)) - 1, 0), _YB - 1)
-        y1 = min(max(int(np.floor((dy + reach - _Y0) / _BIN)) + 1, 0), _YB - 1)
-        for xb in range(x0, x1 + 1):
-            base = (ca * _XB + xb) * _YB
-            for i in range(start[base + y0], start[base + y1 + 1]):
-                ex, ey = cx[i] - dx, cy[i] - dy
-                if not ex * ex + ey * ey < reach * reach:
-                    continue
-                if not _sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k):
-                    continue
-                hit = _sat(cx[i], cy[i], ux[i], uy[i], half[i] - deep, _W - deep, dx, dy, vx, vy,
-                           k, deep)  # fmt: skip
-                if not hit:
-                    _corners(cx[i], cy[i], ux[i], uy[i], half[i], q)
-                    hit = clip_area(q, squad) > tol
-                if hit:
-                    out[m] = i
-                    m += 1
-    return out[:m]
+    ex, ey = cx[i] - dx, cy[i] - dy
+    if not ex * ex + ey * ey < reach * reach:
+        return False
+    if not _sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k):
+        return False
+    if _sat(cx[i], cy[i], ux[i], uy[i], half[i] - deep, _W - deep, dx, dy, vx, vy, k, deep):
+        return True
+    _corners(cx[i], cy[i], ux[i], uy[i], half[i], q)
+    return bool(clip_area(q, squad) > tol)
 
 
 @numba.njit(cache=True)
-def first_free(
-    covered: npt.NDArray[np.bool_], start: npt.NDArray[np.int64], bins: npt.NDArray[np.int64],
-    first: npt.NDArray[np.int64],
+def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
+    first: npt.NDArray[np.int64], cx: Array, cy: Array, ux: Array, uy: Array, half: Array,
+    start: npt.NDArray[np.int64], radius: Array, sticks: Array, squads: Array, new: int,
+    tol: float, deep: float,
 ) -> None:  # fmt: skip
-    """For each bin of `bins`, set `first[bin]` to its first pose not `covered` (poses of bin b
-    are start[b] to start[b + 1], in snap order), or -1."""
-    for b in bins:
-        k = first[b]
-        if k < 0 or not covered[k]:
-            continue
-        stop = start[b + 1]
-        while k < stop and covered[k]:
-            k += 1
-        first[b] = k if k < stop else -1
+    """Bring `first` (per bin, its first wood pose no stick touches: poses of bin b run from
+    start[b] to start[b + 1], in snap order; -1 if none) from the sticks before `new` to all of
+    `sticks` (rows of cx, cy, ux, uy, half; footprints `squads`). A new stick only takes poses
+    away, so only a bin whose first pose it touches changes: its next poses are tried against
+    every stick. The bins read for a stick are those whose squares can hold a pose whose
+    circumscribed circle (`radius` per colour) meets the stick's."""
+    q = np.empty((4, 2))
+    n = len(sticks)
+    own = np.empty(n)
+    for t in range(n):
+        own[t] = (sticks[t, 4] * sticks[t, 4] + _W * _W) ** 0.5
+    for s in range(new, n):
+        dx, dy = sticks[s, 0], sticks[s, 1]
+        for ca in range(_CA):
+            rc = radius[ca // (_CA // 3)] + 1e-6
+            reach = own[s] + rc
+            x0 = min(max(int(np.floor((dx - reach - _X0) / _BIN)) - 1, 0), _XB - 1)
+            x1 = min(max(int(np.floor((dx + reach - _X0) / _BIN)) + 1, 0), _XB - 1)
+            y0 = min(max(int(np.floor((dy - reach - _Y0) / _BIN)) - 1, 0), _YB - 1)
+            y1 = min(max(int(np.floor((dy + reach - _Y0) / _BIN)) + 1, 0), _YB - 1)
+            for xb in range(x0, x1 + 1):
+                for yb in range(y0, y1 + 1):
+                    b = (ca * _XB + xb) * _YB + yb
+                    i = first[b]
+                    if i < 0 or not _touches_wood(i, cx, cy, ux, uy, half, reach, sticks[s],
+                                                  squads[s], tol, deep, q):  # fmt: skip
+                        continue
+                    stop = start[b + 1]
+                    i += 1
+                    while i < stop:  # the stick that took the pose before first, then all
+                        hit = _touches_wood(i, cx, cy, ux, uy, half, reach, sticks[s],
+                                            squads[s], tol, deep, q)  # fmt: skip
+                        for t in range(n):
+                            if hit:
+                                break
+                            hit = t != s and _touches_wood(i, cx, cy, ux, uy, half, own[t] + rc,
+                                                           sticks[t], squads[t], tol, deep, q)  # fmt: skip
+                        if not hit:
+                            break
+                        i += 1
+                    first[b] = i if i < stop else -1
 
 
 @numba.njit(cache=True)

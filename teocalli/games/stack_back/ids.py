@@ -46,7 +46,6 @@ How the lattice poses are judged (the search's own filters and memos, all exact)
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
@@ -58,9 +57,8 @@ from teocalli.core import IllegalAction, InvalidAction
 
 from . import id_kernels, search
 from .actions import PASS, Action, Colour, Pass, Place
-from .balance import Stick
 from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC, WEIGHTS
-from .geometry import Array, Mask, axis, quads
+from .geometry import Array, Mask, axis
 from .rules import REST, TOL, Footprints, piled, settle, touches
 
 if TYPE_CHECKING:
@@ -246,26 +244,6 @@ def wood() -> Wood:
 _RADII = np.hypot(np.array(HALF_LENGTHS), HALF_WIDTH)
 """Per colour, the radius of a footprint's circumscribed circle: farther apart, two never
 meet."""
-_COVERS: dict[Place, npt.NDArray[np.int64]] = {}
-_COVERS_MAX = 5_000
-
-
-def _covers(stick: Stick) -> npt.NDArray[np.int64]:
-    """The wood lattice poses a stick's footprint touches (overlap above the tolerance, clipped
-    as `rules.touches` clips; `id_kernels.covers`): a function of its pose, kept per pose."""
-    known = _COVERS.get(stick.pose)
-    if known is not None:
-        return known
-    w = wood()
-    one = np.array([stick.cx, stick.cy, stick.ux, stick.uy, stick.half])
-    squad = quads(*(one[k : k + 1] for k in range(5)))[0]
-    idx: npt.NDArray[np.int64] = id_kernels.covers(
-        w.cx, w.cy, w.ux, w.uy, w.half, w.start, _RADII, one, squad, TOL, search.DEEP
-    )
-    if len(_COVERS) >= _COVERS_MAX:
-        _COVERS.clear()
-    _COVERS[stick.pose] = idx
-    return idx
 
 
 # --- piles: the search's pair poses, judged bin by bin ------------------------------------------
@@ -312,7 +290,6 @@ class _Memo:
     it, and its clones' (they share it, `StackBackState._id_table`)."""
 
     count: int
-    covered: Mask
     first: npt.NDArray[np.int64]
     pairs: dict[tuple[int, int, int], _Pair | None]
     """None: a pair without lattice poses."""
@@ -328,24 +305,25 @@ class _Memo:
     def empty() -> _Memo:
         w = wood()
         first = np.where(w.start[:-1] < w.start[1:], w.start[:-1], -1).astype(np.int64)
-        return _Memo(0, np.zeros(len(w.x10), dtype=bool), first, {},
-                     np.zeros((0, 2), np.int64), np.zeros((0, 2, 2)), np.zeros((0, _EDGES, 3)),
-                     np.zeros(0, np.int64))  # fmt: skip
+        return _Memo(0, first, {}, np.zeros((0, 2), np.int64), np.zeros((0, 2, 2)),
+                     np.zeros((0, _EDGES, 3)), np.zeros(0, np.int64))  # fmt: skip
 
-    def to(self, sticks: Sequence[Stick]) -> _Memo:
-        """This memo brought up to all of `sticks` (the wood; the pairs when next met)."""
+    def to(self, state: StackBackState) -> _Memo:
+        """This memo brought up to all of the state's sticks (the wood; the pairs when next
+        met)."""
+        sticks = state.sticks
         if self.count >= len(sticks):
             return self
         w = wood()
-        covered, first = self.covered.copy(), self.first.copy()
+        first = self.first.copy()
+        rows, quads_, _ = _sticks(state)
+        id_kernels.wood_first(first, w.cx, w.cy, w.ux, w.uy, w.half, w.start, _RADII, rows,
+                              quads_, self.count, TOL, search.DEEP)  # fmt: skip
         new = sticks[self.count :]
         k = len(new)
         sup, cont = np.full((k, 2), -1, np.int64), np.zeros((k, 2, 2))
         poly, npoly = np.zeros((k, _EDGES, 3)), np.zeros(k, np.int64)
         for n, stick in enumerate(new):
-            idx = _covers(stick)
-            covered[idx] = True
-            id_kernels.first_free(covered, w.start, np.unique(w.bins[idx]), first)
             if stick.supports:
                 sup[n] = stick.supports
                 cont[n] = [(c.real, c.imag) for c in stick.contacts]
@@ -353,7 +331,7 @@ class _Memo:
             if stick.polygon:
                 poly[n, : len(stick.polygon)] = stick.polygon
         return _Memo(
-            len(sticks), covered, first, dict(self.pairs),
+            len(sticks), first, dict(self.pairs),
             np.concatenate((self.sup, sup)), np.concatenate((self.cont, cont)),
             np.concatenate((self.poly, poly)), np.concatenate((self.npoly, npoly)),
         )  # fmt: skip
@@ -582,7 +560,7 @@ def table(state: StackBackState, player: int) -> Table:
     if known is not None and known.step == len(state.history) and known.player == player:
         return known
     memo = _Memo.empty() if known is None else known.memo
-    made = _table(state, player, memo.to(state.sticks))
+    made = _table(state, player, memo.to(state))
     state._id_table = made
     return made
 

@@ -52,15 +52,16 @@ def _sticks(rng: np.random.Generator, n: int) -> list:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_pair_filters_agree_with_search(seed: int) -> None:
-    """`touching` and `rests` against `search._touching` and `search._rests`, and `may_stand`
-    against the bound written out here, on the lattice poses of pairs of random sticks."""
+def test_touching_rows_agrees_with_search(seed: int) -> None:
+    """`touching_rows` against `search._touching` on the lattice poses of pairs of random
+    sticks, against the other sticks."""
     rng = np.random.default_rng(seed)
     sticks = _sticks(rng, 14)
     layout = Layout.empty()
     for s in sticks:
         layout = layout.with_stick(s)
-    checked = touched = rested = stood = 0
+    lay = np.stack((layout.cx, layout.cy, layout.ux, layout.uy, layout.half), axis=1)
+    checked = touched = 0
     for a, b in ((0, 1), (2, 3), (4, 5), (6, 7)):
         for colour in range(3):
             pp = search.pair_poses(sticks[a], sticks[b], colour)
@@ -68,28 +69,16 @@ def test_pair_filters_agree_with_search(seed: int) -> None:
                 continue
             keep = np.arange(len(pp.x))
             rows = np.arange(8, 14)
-            sup = np.array([[s.cx, s.cy, s.ux, s.uy, s.half] for s in (sticks[a], sticks[b])])
-
             want = search._touching(pp, keep, layout, rows)
-            got = id_kernels.touching(
-                pp.x, pp.y, pp.ux, pp.uy, float(pp.hh[0]), math.hypot(pp.hh[0], HALF_WIDTH),
-                keep, layout.cx[rows], layout.cy[rows], layout.ux[rows], layout.uy[rows],
-                layout.half[rows], layout.quads[rows], np.hypot(layout.half[rows], HALF_WIDTH),
-                TOL, search.DEEP,
+            h = float(pp.hh[0])
+            got = id_kernels.touching_rows(
+                pp.x, pp.y, pp.ux, pp.uy, h, math.hypot(h, HALF_WIDTH), rows, lay, layout.quads,
+                np.hypot(layout.half, HALF_WIDTH), TOL, search.DEEP,
             )  # fmt: skip
             assert np.array_equal(got, want)
-            rest = id_kernels.rests(pp.x, pp.y, pp.ux, pp.uy, float(pp.hh[0]), keep, pp.quads, sup,
-                                    REST)  # fmt: skip
-            assert np.array_equal(keep[rest], search._rests(pp, keep))
-            stand = id_kernels.may_stand(pp.x, pp.y, pp.ux, pp.uy, keep, sup,
-                                         SPEC.margin - 1e-6)  # fmt: skip
-            assert np.array_equal(stand, _may_stand(pp, sticks[a], sticks[b]))
             checked += len(keep)
             touched += int(want.sum())
-            rested += int(rest.sum())
-            stood += int(stand.sum())
-    assert checked > 1000 and 0 < touched < checked and 0 < rested < checked
-    assert 0 < stood < checked
+    assert checked > 1000 and 0 < touched < checked
 
 
 def _may_stand(pp: search.PairPoses, a: object, b: object) -> np.ndarray:
@@ -147,33 +136,45 @@ def test_pair_keep_is_the_search_poses_filtered(seed: int) -> None:
     assert kept > 10
 
 
-def test_covers_are_the_wood_poses_a_stick_touches() -> None:
-    """`covers` against the touch test written with the numpy code (`geometry.sat_hits`, the
-    shrunk test, then clipping), on the wood poses of every colour near random sticks."""
+def test_wood_first_is_the_first_wood_pose_no_stick_touches() -> None:
+    """`wood_first`, brought up a stick at a time and several at once, against each bin's first
+    wood pose that the touch test written with the numpy code (`geometry.sat_hits`, the shrunk
+    test, then clipping) finds touching none of the sticks."""
     from teocalli.games.stack_back import ids
     from teocalli.games.stack_back.geometry import clip, sat_hits
 
     w = ids.wood()
     rng = np.random.default_rng(7)
-    total = 0
-    for s in _sticks(rng, 6):
+    sticks = _sticks(rng, 8)
+    covered = np.zeros(len(w.cx), dtype=bool)
+    for s in sticks:
         one = (np.array([s.cx]), np.array([s.cy]), np.array([s.ux]), np.array([s.uy]),
                np.array([s.half]))  # fmt: skip
-        near = np.nonzero((np.abs(w.cx - s.cx) < 80) & (np.abs(w.cy - s.cy) < 80))[0]
-        hit = near[
-            sat_hits(w.cx[near], w.cy[near], w.ux[near], w.uy[near], w.half[near], *one)[:, 0]
-        ]
+        hit = np.nonzero(sat_hits(w.cx, w.cy, w.ux, w.uy, w.half, *one)[:, 0])[0]
         k = len(hit)
         sure = search._sat_flat(w.cx[hit], w.cy[hit], w.ux[hit], w.uy[hit], w.half[hit] - 1.0,
                                 HALF_WIDTH - 1.0, *(np.repeat(v, k) for v in one), 1.0)  # fmt: skip
         maybe = hit[~sure]
         area, _ = clip(quads(w.cx[maybe], w.cy[maybe], w.ux[maybe], w.uy[maybe], w.half[maybe]),
                        np.repeat(quads(*one), len(maybe), axis=0))  # fmt: skip
-        want = np.sort(np.concatenate((hit[sure], maybe[area > TOL])))
-        got = id_kernels.covers(w.cx, w.cy, w.ux, w.uy, w.half, w.start, ids._RADII,
-                                np.array([s.cx, s.cy, s.ux, s.uy, s.half]), quads(*one)[0], TOL,
-                                1.0)  # fmt: skip
-        assert np.array_equal(np.sort(got), want)
         assert 0 < np.count_nonzero(area > TOL) < len(maybe)
-        total += len(want)
-    assert total > 1000
+        covered[hit[sure]] = True
+        covered[maybe[area > TOL]] = True
+    want = np.full(len(w.start) - 1, -1)
+    for b in range(len(want)):
+        free = np.nonzero(~covered[w.start[b] : w.start[b + 1]])[0]
+        if len(free):
+            want[b] = w.start[b] + free[0]
+    layout = Layout.empty()
+    for s in sticks:
+        layout = layout.with_stick(s)
+    rows = np.stack((layout.cx, layout.cy, layout.ux, layout.uy, layout.half), axis=1)
+    fresh = np.where(w.start[:-1] < w.start[1:], w.start[:-1], -1).astype(np.int64)
+    for steps in ((8,), (1, 2, 3, 4, 5, 6, 7, 8), (3, 8)):
+        first, done = fresh.copy(), 0
+        for upto in steps:
+            id_kernels.wood_first(first, w.cx, w.cy, w.ux, w.uy, w.half, w.start, ids._RADII,
+                                  rows[:upto], layout.quads[:upto], done, TOL, 1.0)  # fmt: skip
+            done = upto
+        assert np.array_equal(first, want)
+    assert np.count_nonzero(want != fresh) > 500

@@ -74,7 +74,7 @@ def test_the_compiled_balance_agrees_with_the_rules(monkeypatch: pytest.MonkeyPa
     while not state.is_terminal():
         player = state.current_player()
         if len(state.history) % 3 == 0 and state.sticks:
-            memo = ids._Memo.empty().to(state.sticks)
+            memo = ids._Memo.empty().to(state)
             pairs = ids._pile_pairs(state, player, memo)
             lattices = [(c, x, y, a) for p in pairs for c, x, y, a in p.poses.tolist()]
             held = [p.supports for p in pairs for _ in range(len(p.poses))]
