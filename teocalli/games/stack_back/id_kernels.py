@@ -156,8 +156,9 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
                         for t in range(n):
                             if hit:
                                 break
-                            hit = t != s and _touches_wood(i, cx, cy, ux, uy, half, own[t] + rc,
-                                                           sticks[t], squads[t], tol, deep, q)  # fmt: skip
+                            if t != s:
+                                hit = _touches_wood(i, cx, cy, ux, uy, half, own[t] + rc,
+                                                    sticks[t], squads[t], tol, deep, q)  # fmt: skip
                         if not hit:
                             break
                         i += 1
