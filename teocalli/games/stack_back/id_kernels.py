@@ -49,9 +49,9 @@ def _corners(cx: float, cy: float, ux: float, uy: float, h: float, out: Array) -
 
 
 @numba.njit(cache=True)
-def clip_area(sub: Array, win: Array) -> float:
+def clip_area(sub: Array, win: Array, work: Array) -> float:
     """The overlap area of two convex CCW quads (4, 2): `clip_full`'s area."""
-    return clip_full(sub, win)[0]
+    return clip_full(sub, win, work)[0]
 
 
 @numba.njit(cache=True)
@@ -98,7 +98,7 @@ def _sat_eps(  # noqa: PLR0917 - two footprints, five numbers each
 @numba.njit(cache=True)
 def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
     i: int, cx: Array, cy: Array, ux: Array, uy: Array, half: Array, reach: float,
-    stick: Array, squad: Array, tol: float, deep: float, q: Array,
+    stick: Array, squad: Array, tol: float, deep: float, q: Array, work: Array,
 ) -> bool:  # fmt: skip
     """Whether wood pose i touches the stick (cx, cy, ux, uy, half; footprint `squad`): their
     circumscribed circles (`reach` apart at most) meet, they meet by `geometry.sat_hits`, and
@@ -112,7 +112,7 @@ def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
     if _sat(cx[i], cy[i], ux[i], uy[i], half[i] - deep, _W - deep, dx, dy, vx, vy, k, deep):
         return True
     _corners(cx[i], cy[i], ux[i], uy[i], half[i], q)
-    return bool(clip_area(q, squad) > tol)
+    return bool(clip_area(q, squad, work) > tol)
 
 
 @numba.njit(cache=True)
@@ -128,6 +128,7 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
     every stick. The bins read for a stick are those whose squares can hold a pose whose
     circumscribed circle (`radius` per colour) meets the stick's."""
     q = np.empty((4, 2))
+    work = np.empty((8, 2 * _CAP))
     n = len(sticks)
     own = np.empty(n)
     for t in range(n):
@@ -146,19 +147,20 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
                     b = (ca * _XB + xb) * _YB + yb
                     i = first[b]
                     if i < 0 or not _touches_wood(i, cx, cy, ux, uy, half, reach, sticks[s],
-                                                  squads[s], tol, deep, q):  # fmt: skip
+                                                  squads[s], tol, deep, q, work):  # fmt: skip
                         continue
                     stop = start[b + 1]
                     i += 1
                     while i < stop:  # the stick that took the pose before first, then all
                         hit = _touches_wood(i, cx, cy, ux, uy, half, reach, sticks[s],
-                                            squads[s], tol, deep, q)  # fmt: skip
+                                            squads[s], tol, deep, q, work)  # fmt: skip
                         for t in range(n):
                             if hit:
                                 break
                             if t != s:
                                 hit = _touches_wood(i, cx, cy, ux, uy, half, own[t] + rc,
-                                                    sticks[t], squads[t], tol, deep, q)  # fmt: skip
+                                                    sticks[t], squads[t], tol, deep, q,
+                                                    work)  # fmt: skip
                         if not hit:
                             break
                         i += 1
@@ -167,30 +169,40 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
 
 @numba.njit(cache=True)
 def walk(
-    bins: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8]
+    bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+    limit: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
-    """Rows sorted by bin then snap order, with what is known of each (0 unknown, 1 legal,
-    2 refused): per bin, its first legal row if no unknown row comes before it (the snap), else
-    its first unknown row (to judge). Returns (snaps, unknown), row indices."""
-    snaps = np.empty(len(bins), dtype=np.int64)
-    unknown = np.empty(len(bins), dtype=np.int64)
+    """Pile rows (in the order they were met) with their bins, snap ranks and what is known of
+    each (0 unknown, 1 legal, 2 refused); per bin, only ranks below `limit[bin]` count (the
+    bin's wood pose or candidate comes first). Per bin, in snap order (rank, then the order
+    met): its first legal row if no unknown row comes before it (the snap), else its first
+    unknown row (to judge). Returns (snaps, unknown), row indices."""
+    nb = len(limit)
+    big = np.iinfo(np.int64).max
+    legal = np.full(nb, big, dtype=np.int64)
+    open_ = np.full(nb, big, dtype=np.int64)
+    legal_row = np.full(nb, -1, dtype=np.int64)
+    open_row = np.full(nb, -1, dtype=np.int64)
+    for r in range(len(bins)):
+        b, k, v = bins[r], ranks[r], verdict[r]
+        if k >= limit[b] or v == 2:
+            continue
+        if v == 1 and k < legal[b]:
+            legal[b], legal_row[b] = k, r
+        elif v == 0 and k < open_[b]:
+            open_[b], open_row[b] = k, r
+    snaps = np.empty(nb, dtype=np.int64)
+    unknown = np.empty(nb, dtype=np.int64)
     ns = nu = 0
-    n = 0
-    while n < len(bins):
-        b = bins[n]
-        done = False
-        while n < len(bins) and bins[n] == b:
-            if not done:
-                v = verdict[n]
-                if v == 1:
-                    snaps[ns] = n
-                    ns += 1
-                    done = True
-                elif v == 0:
-                    unknown[nu] = n
-                    nu += 1
-                    done = True
-            n += 1
+    for b in range(nb):
+        first_open = legal_row[b] < 0 or open_[b] < legal[b]
+        first_open = first_open or (open_[b] == legal[b] and open_row[b] < legal_row[b])
+        if open_row[b] >= 0 and first_open:
+            unknown[nu] = open_row[b]
+            nu += 1
+        elif legal_row[b] >= 0:
+            snaps[ns] = legal_row[b]
+            ns += 1
     return snaps[:ns], unknown[:nu]
 
 
@@ -203,13 +215,10 @@ _PTS = 32
 
 
 @numba.njit(cache=True)
-def clip_full(sub: Array, win: Array) -> tuple[float, float, float]:
+def clip_full(sub: Array, win: Array, work: Array) -> tuple[float, float, float]:
     """(area, centroid x, y) of two convex CCW quads: `geometry.clip_pair`, bit for bit."""
-    px = np.zeros(_CAP)
-    py = np.zeros(_CAP)
-    qx = np.zeros(2 * _CAP)
-    qy = np.zeros(2 * _CAP)
-    sides = np.zeros(_CAP)
+    px, py, qx, qy = work[0, :_CAP], work[1, :_CAP], work[2], work[3]
+    sides = work[4, :_CAP]
     m = 4
     for k in range(4):
         px[k], py[k] = sub[k, 0], sub[k, 1]
@@ -237,9 +246,9 @@ def clip_full(sub: Array, win: Array) -> tuple[float, float, float]:
         m = min(n, _CAP)
         for k in range(m):
             px[k], py[k] = qx[k], qy[k]
-    cr = np.zeros(_CAP)
-    sx = np.zeros(_CAP)
-    sy = np.zeros(_CAP)
+    cr, sx, sy = work[5, :_CAP], work[6, :_CAP], work[7, :_CAP]
+    for k in range(m, _CAP):
+        cr[k] = sx[k] = sy[k] = 0.0
     for k in range(m):
         x, y = px[k], py[k]
         nk = k + 1 if k + 1 < m else 0
@@ -397,6 +406,7 @@ def judge_piles(  # noqa: PLR0917 - the balance model
     n = len(level)
     out = np.zeros(len(pi), dtype=np.int8)
     q = np.empty((4, 2))
+    work = np.empty((8, 2 * _CAP))
     xs = np.empty(2 * _PTS)
     ys = np.empty(2 * _PTS)
     df = np.zeros(n)
@@ -427,7 +437,7 @@ def judge_piles(  # noqa: PLR0917 - the balance model
                 if not meets:
                     unsure = True
                     break
-                area, gx, gy = clip_full(q, quads[s])
+                area, gx, gy = clip_full(q, quads[s], work)
                 if area < rest + delta:
                     unsure = True
                     break
@@ -435,7 +445,7 @@ def judge_piles(  # noqa: PLR0917 - the balance model
                     gix, giy = gx - cx, gy - cy
                 else:
                     gjx, gjy = gx - cx, gy - cy
-            elif meets and clip_full(q, quads[s])[0] > tol - delta:
+            elif meets and clip_full(q, quads[s], work)[0] > tol - delta:
                 unsure = True
                 break
         if unsure:
@@ -502,7 +512,7 @@ def judge_piles(  # noqa: PLR0917 - the balance model
 def _touches_any(  # noqa: PLR0917 - one pose, some sticks
     px: float, py: float, pux: float, puy: float, h: float, reach_p: float,
     rows: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
-    tol: float, deep: float, q: Array,
+    tol: float, deep: float, q: Array, work: Array,
 ) -> bool:  # fmt: skip
     """`touching` for one pose against the sticks `rows` (of `lay`: cx, cy, ux, uy, half)."""
     built = False
@@ -519,7 +529,7 @@ def _touches_any(  # noqa: PLR0917 - one pose, some sticks
             if not built:
                 _corners(px, py, pux, puy, h, q)
                 built = True
-            if clip_area(q, quads[r]) > tol:
+            if clip_area(q, quads[r], work) > tol:
                 return True
     return False
 
@@ -534,22 +544,56 @@ def touching_rows(  # noqa: PLR0917 - poses, sticks
     on whole arrays."""
     out = np.zeros(len(x), dtype=np.bool_)
     q = np.empty((4, 2))
+    work = np.empty((8, 2 * _CAP))
     for n in range(len(x)):
         out[n] = _touches_any(x[n], y[n], ux[n], uy[n], h, reach_p, rows, lay, quads, lreach,
-                              tol, deep, q)  # fmt: skip
+                              tol, deep, q, work)  # fmt: skip
     return out
+
+
+@numba.njit(cache=True)
+def _overlap_span(  # noqa: PLR0917 - a line of centres, the pose, the supports
+    x: float, cu: float, su: float, h: float, sup: Array, lo: float, hi: float
+) -> tuple[float, float]:
+    """The centres (x, y) with y in [lo, hi] of a footprint (axis cu, su; half-length h) that
+    meets both supports by the separating-axis test, as an interval of y widened by 1e-6 (a
+    superset: the exact tests follow): each of the test's eight inequalities is a slab."""
+    for s in range(2):
+        sx, sy, vx, vy, k = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4]
+        c = abs(cu * vx + su * vy)
+        sn = abs(cu * vy - su * vx)
+        for t in range(4):
+            if t == 0:
+                ax, ay, bound = cu, su, h + k * c + _W * sn
+            elif t == 1:
+                ax, ay, bound = -su, cu, _W + k * sn + _W * c
+            elif t == 2:
+                ax, ay, bound = vx, vy, k + h * c + _W * sn
+            else:
+                ax, ay, bound = -vy, vx, _W + h * sn + _W * c
+            base = ax * (sx - x) + ay * sy  # |base - ay * y| < bound
+            if abs(ay) < 1e-9:
+                if abs(ax * (sx - x)) >= bound + 1e-6:
+                    return 1.0, 0.0
+                continue
+            y0, y1 = (base - bound) / ay, (base + bound) / ay
+            if y0 > y1:
+                y0, y1 = y1, y0
+            lo, hi = max(lo, y0 - 1e-6), min(hi, y1 + 1e-6)
+    return lo, hi
 
 
 @numba.njit(cache=True)
 def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     sup: Array, squads: Array, h: float, cos: Array, sin: Array, step: float,
     rows: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
-    margin: float, tol: float, deep: float, rest: float,
+    margin: float, tol: float, deep: float, rest: float, inset: float,
 ) -> tuple[npt.NDArray[np.int64], Array]:  # fmt: skip
     """The lattice poses (centres on multiples of `step` mm, the angles of `cos`, `sin`) of
     half-length h that `ids` keeps for two supports (rows of `sup`: cx, cy, ux, uy, half;
     footprints `squads`): whose centre may stand (`may_stand`), that touch none of the sticks
-    `rows` of the layout (`touching_rows`) and rest at least `rest` mm² on both (`rests`).
+    `rows` of the layout (`touching_rows`) and rest at least `rest` mm² on both (clipped only
+    where both footprints shrunk by `inset` still meet: `search.REST_INSET`).
     The poses tried are those whose bounding box meets both supports' (as
     `search.pair_poses`), and one lattice step more each way (the filters refuse those).
     Returns their (x10, y10, a10 index) and (x, y, ux, uy), in lattice order."""
@@ -558,6 +602,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     flts = np.empty((cap, 4))
     m = 0
     q = np.empty((4, 2))
+    work = np.empty((8, 2 * _CAP))
     reach_p = (h * h + _W * _W) ** 0.5
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
@@ -573,9 +618,11 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
             hi_y = min(hi_y, sup[s, 1] + sy + ey)
         if lo_x > hi_x + step or lo_y > hi_y + step:
             continue
+        lo_y, hi_y = lo_y - step, hi_y + step
         for ix in range(int(np.ceil(lo_x / step)) - 1, int(np.floor(hi_x / step)) + 2):
             x = ix * step
-            for iy in range(int(np.ceil(lo_y / step)) - 1, int(np.floor(hi_y / step)) + 2):
+            ylo, yhi = _overlap_span(x, cu, su, h, sup, lo_y, hi_y)
+            for iy in range(int(np.ceil(ylo / step)), int(np.floor(yhi / step)) + 1):
                 y = iy * step
                 # may stand: the centre `margin` inside the supports' extent along the axis
                 lo, hi = np.inf, -np.inf
@@ -587,18 +634,20 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     lo, hi = min(lo, d - rr), max(hi, d + rr)
                 if not (lo <= -margin and hi >= margin):
                     continue
-                ok = True
+                ok = True  # resting needs the footprints shrunk by `inset` to meet
                 for s in range(2):
-                    if not _sat(x, y, cu, su, h, _W, sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3],
-                                sup[s, 4], 0.0):  # fmt: skip
+                    if not _sat(x, y, cu, su, h - inset, _W - inset, sup[s, 0], sup[s, 1],
+                                sup[s, 2], sup[s, 3], sup[s, 4], inset):  # fmt: skip
                         ok = False
                         break
                 if not ok:
                     continue
-                if _touches_any(x, y, cu, su, h, reach_p, rows, lay, quads, lreach, tol, deep, q):
+                if _touches_any(x, y, cu, su, h, reach_p, rows, lay, quads, lreach, tol, deep, q,
+                                work):  # fmt: skip
                     continue
                 _corners(x, y, cu, su, h, q)
-                if not (clip_area(q, squads[0]) >= rest and clip_area(q, squads[1]) >= rest):
+                if not (clip_area(q, squads[0], work) >= rest
+                        and clip_area(q, squads[1], work) >= rest):  # fmt: skip
                     continue
                 if m == cap:
                     cap *= 2

@@ -300,13 +300,17 @@ class _Memo:
     cont: Array
     poly: Array
     npoly: npt.NDArray[np.int64]
+    reaching: tuple[list[tuple[int, int, int]], ...]
+    """Per colour, the pairs of sticks of one level a stick of that colour could overlap both of
+    (`search._reach`), as (level, i, j), i before j, in that order."""
 
     @staticmethod
     def empty() -> _Memo:
         w = wood()
         first = np.where(w.start[:-1] < w.start[1:], w.start[:-1], -1).astype(np.int64)
         return _Memo(0, first, {}, np.zeros((0, 2), np.int64), np.zeros((0, 2, 2)),
-                     np.zeros((0, _EDGES, 3)), np.zeros(0, np.int64))  # fmt: skip
+                     np.zeros((0, _EDGES, 3)), np.zeros(0, np.int64),
+                     tuple([] for _ in range(NUM_COLOURS)))  # fmt: skip
 
     def to(self, state: StackBackState) -> _Memo:
         """This memo brought up to all of the state's sticks (the wood; the pairs when next
@@ -323,7 +327,15 @@ class _Memo:
         k = len(new)
         sup, cont = np.full((k, 2), -1, np.int64), np.zeros((k, 2, 2))
         poly, npoly = np.zeros((k, _EDGES, 3)), np.zeros(k, np.int64)
+        reaching = tuple(list(r) for r in self.reaching)
         for n, stick in enumerate(new):
+            k = self.count + n
+            for colour in range(NUM_COLOURS):
+                reaching[colour].extend(
+                    (stick.level, t, k)
+                    for t in range(k)
+                    if sticks[t].level == stick.level and search._reach(sticks[t], stick, colour)
+                )
             if stick.supports:
                 sup[n] = stick.supports
                 cont[n] = [(c.real, c.imag) for c in stick.contacts]
@@ -334,6 +346,7 @@ class _Memo:
             len(sticks), first, dict(self.pairs),
             np.concatenate((self.sup, sup)), np.concatenate((self.cont, cont)),
             np.concatenate((self.poly, poly)), np.concatenate((self.npoly, npoly)),
+            tuple(sorted(r) for r in reaching),
         )  # fmt: skip
 
 
@@ -381,6 +394,7 @@ def _new_pair(
     ints, frame = id_kernels.pair_keep(
         rows[[i, j]], quads_[[i, j]], HALF_LENGTHS[colour], _COS, _SIN, float(search.STEP),
         np.array(others, dtype=np.int64), rows, quads_, reach, _MARGIN, TOL, search.DEEP, REST,
+        search.REST_INSET,
     )  # fmt: skip
     if not len(ints):
         return None
@@ -421,7 +435,13 @@ def _visit(  # noqa: PLR0917 - the pair, where it is met, and what its verdicts 
                 f[:, 0], f[:, 1], f[:, 2], f[:, 3], h, math.hypot(h, HALF_WIDTH),
                 np.array(new, dtype=np.int64), rows, quads_, reach, TOL, search.DEEP,
             )  # fmt: skip
-        pair = memo.pairs[key] = pair.without(out, n)
+        if out.any():
+            pair = pair.without(out, n)
+        else:
+            p = pair
+            pair = _Pair(p.supports, p.colour, n, p.poses, p.frame, p.bins, p.ranks, p.verdict,
+                         p.stamp)  # fmt: skip
+        memo.pairs[key] = pair
     if pair.stamp != stamp:
         p = pair
         pair = _Pair(p.supports, p.colour, p.count, p.poses, p.frame, p.bins, p.ranks,
@@ -438,21 +458,19 @@ def _pile_pairs(state: StackBackState, player: int, memo: _Memo) -> list[_Pair]:
     cones = _cone_stamps(state)
     arrays = _sticks(state)
     out: list[_Pair] = []
+    dead, carries = state.dead_pairs, state.carries
     for colour in range(NUM_COLOURS):
         if supply[colour] <= 0:
             continue
-        by_level: dict[int, list[int]] = {}
-        for i, s in enumerate(sticks):
-            if s.level + 1 >= floor and s.colour != colour and not state.carries[i] >> colour & 1:
-                by_level.setdefault(s.level, []).append(i)
-        for level, group in sorted(by_level.items()):
-            for i, j in search._reaching(sticks, group, colour):
-                if (i, j, colour) in state.dead_pairs:
-                    continue
-                stamp = max(cones[i], cones[j])
-                pair = _visit(state, memo, (i, j, colour), level, stamp, arrays)
-                if pair is not None and len(pair.poses):
-                    out.append(pair)
+        ok = [s.level + 1 >= floor and s.colour != colour and not carries[i] >> colour & 1
+              for i, s in enumerate(sticks)]  # fmt: skip
+        for level, i, j in memo.reaching[colour]:  # the order of search._reaching, by level
+            if not (ok[i] and ok[j]) or (i, j, colour) in dead:
+                continue
+            stamp = max(cones[i], cones[j])
+            pair = _visit(state, memo, (i, j, colour), level, stamp, arrays)
+            if pair is not None and len(pair.poses):
+                out.append(pair)
     return out
 
 
@@ -588,34 +606,35 @@ def _table(state: StackBackState, player: int, memo: _Memo) -> Table:
         if state.supply[player][colour] <= 0:
             first[colour * size : (colour + 1) * size] = -1
     first[taken] = -1
-    wood_rank = np.where(first >= 0, w.ranks[first], np.iinfo(np.int64).max)
+    limit = np.where(first >= 0, w.ranks[first], np.iinfo(np.int64).max)
+    limit[taken] = -1
     # the piles: only the poses before their bin's wood pose in snap order (nearer the centre:
     # at equal rank the wood pose comes first), in open bins, judged until each bin has its snap
     pairs = _pile_pairs(state, player, memo)
     piles = np.full(NUM_PLACES, -1, dtype=np.int64)
     pile_poses = np.zeros((0, 4), np.int64)
     if pairs:
+        sizes = np.array([len(p.poses) for p in pairs])
+        owner = np.repeat(np.arange(len(pairs)), sizes)
+        at = np.arange(len(owner)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
         bins = np.concatenate([p.bins for p in pairs])
         ranks = np.concatenate([p.ranks for p in pairs])
-        poses = np.concatenate([p.poses for p in pairs])
-        owner = np.repeat(np.arange(len(pairs)), [len(p.poses) for p in pairs])
-        at = np.concatenate([np.arange(len(p.poses)) for p in pairs])
-        order = np.lexsort((np.arange(len(bins)), ranks, bins))
-        order = order[(ranks[order] < wood_rank[bins[order]]) & ~taken[bins[order]]]
-        bins, owner, at, poses = bins[order], owner[order], at[order], poses[order]
-        verdict = np.concatenate([p.verdict for p in pairs])[order]
+        verdict = np.concatenate([p.verdict for p in pairs])
         while True:
-            found, unknown = id_kernels.walk(bins, verdict)
+            found, unknown = id_kernels.walk(bins, ranks, verdict, limit)
             if not len(unknown):
                 break
-            held = [pairs[o].supports for o in owner[unknown].tolist()]
-            lattices = [(c, x, y, a) for c, x, y, a in poses[unknown].tolist()]
+            lattices, held = [], []
+            for o, k in zip(owner[unknown].tolist(), at[unknown].tolist(), strict=True):
+                c, x10, y10, a10 = pairs[o].poses[k].tolist()
+                lattices.append((c, x10, y10, a10))
+                held.append(pairs[o].supports)
             judged = _judge_fast(state, player, memo, lattices, held)
             for r, o, k, ok in zip(unknown.tolist(), owner[unknown].tolist(),
                                    at[unknown].tolist(), judged, strict=True):  # fmt: skip
                 verdict[r] = pairs[o].verdict[k] = 1 if ok else 2
         piles[bins[found]] = np.arange(len(found))
-        pile_poses = poses[found]
+        pile_poses = np.concatenate([p.poses for p in pairs])[found]
         first[bins[found]] = -1
     marked = (first >= 0) | (piles >= 0)
     marked[list(snaps)] = True

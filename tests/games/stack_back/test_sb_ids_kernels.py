@@ -30,7 +30,8 @@ def test_clip_area_is_clip_pairs_area_bit_for_bit() -> None:
     sub = quads(*_footprints(rng, 3000, 40.0))
     win = quads(*_footprints(rng, 3000, 40.0))
     want, _ = clip_arrays(sub, win)
-    got = np.array([id_kernels.clip_area(sub[i], win[i]) for i in range(len(sub))])
+    work = np.empty((8, 24))
+    got = np.array([id_kernels.clip_area(sub[i], win[i], work) for i in range(len(sub))])
     assert np.count_nonzero(want > 0) > 1000  # most overlap
     assert np.array_equal(got, want)
     for i in range(0, 3000, 97):  # and clip_pair, the scalar reference, gives the same
@@ -122,6 +123,7 @@ def test_pair_keep_is_the_search_poses_filtered(seed: int) -> None:
             ints, frame = id_kernels.pair_keep(
                 rows[[a, b]], layout.quads[[a, b]], HALF_LENGTHS[colour], cos, sin, 4.0, others,
                 rows, layout.quads, reach, SPEC.margin - 1e-6, TOL, search.DEEP, REST,
+                search.REST_INSET,
             )  # fmt: skip
             got = sorted(zip((ints[:, 0] * 40).tolist(), (ints[:, 1] * 40).tolist(),
                              (ints[:, 2] * 50).tolist(), strict=True))  # fmt: skip
