@@ -170,19 +170,16 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
 @numba.njit(cache=True)
 def walk(
     bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
-    limit: npt.NDArray[np.int64],
+    limit: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
     """Pile rows (in the order they were met) with their bins, snap ranks and what is known of
     each (0 unknown, 1 legal, 2 refused); per bin, only ranks below `limit[bin]` count (the
     bin's wood pose or candidate comes first). Per bin, in snap order (rank, then the order
     met): its first legal row if no unknown row comes before it (the snap), else its first
-    unknown row (to judge). Returns (snaps, unknown), row indices."""
-    nb = len(limit)
+    unknown row (to judge). Returns (snaps, unknown), row indices. `scratch` (4 x bins) holds
+    the per-bin minima: it must hold `fresh_scratch`'s values, and is left so."""
     big = np.iinfo(np.int64).max
-    legal = np.full(nb, big, dtype=np.int64)
-    open_ = np.full(nb, big, dtype=np.int64)
-    legal_row = np.full(nb, -1, dtype=np.int64)
-    open_row = np.full(nb, -1, dtype=np.int64)
+    legal, open_, legal_row, open_row = scratch[0], scratch[1], scratch[2], scratch[3]
     for r in range(len(bins)):
         b, k, v = bins[r], ranks[r], verdict[r]
         if k >= limit[b] or v == 2:
@@ -191,19 +188,33 @@ def walk(
             legal[b], legal_row[b] = k, r
         elif v == 0 and k < open_[b]:
             open_[b], open_row[b] = k, r
-    snaps = np.empty(nb, dtype=np.int64)
-    unknown = np.empty(nb, dtype=np.int64)
+    snaps = np.empty(len(bins), dtype=np.int64)
+    unknown = np.empty(len(bins), dtype=np.int64)
     ns = nu = 0
-    for b in range(nb):
+    for r in range(len(bins)):
+        b = bins[r]
+        if legal_row[b] != r and open_row[b] != r:
+            continue
         first_open = legal_row[b] < 0 or open_[b] < legal[b]
         first_open = first_open or (open_[b] == legal[b] and open_row[b] < legal_row[b])
         if open_row[b] >= 0 and first_open:
-            unknown[nu] = open_row[b]
-            nu += 1
-        elif legal_row[b] >= 0:
-            snaps[ns] = legal_row[b]
+            if open_row[b] == r:
+                unknown[nu] = r
+                nu += 1
+        elif legal_row[b] == r:
+            snaps[ns] = r
             ns += 1
+    for r in range(len(bins)):
+        b = bins[r]
+        legal[b], open_[b], legal_row[b], open_row[b] = big, big, -1, -1
     return snaps[:ns], unknown[:nu]
+
+
+def fresh_scratch(count: int) -> npt.NDArray[np.int64]:
+    """`walk`'s scratch for `count` bins."""
+    out = np.full((4, count), np.iinfo(np.int64).max, dtype=np.int64)
+    out[2:] = -1
+    return out
 
 
 # --- judging a pile pose: a compiled balance with a margin, the rules' own code where near -------
@@ -604,6 +615,23 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     q = np.empty((4, 2))
     work = np.empty((8, 2 * _CAP))
     reach_p = (h * h + _W * _W) ** 0.5
+    # a pose meets both supports, so a stick farther from either than the pose's circle can
+    # reach across (2 reach_p) and beyond both circles' radii touches none of the pair's poses
+    near = np.empty(len(rows), dtype=np.int64)
+    nn = 0
+    for n in range(len(rows)):
+        r = rows[n]
+        ok = True
+        for s in range(2):
+            rs = (sup[s, 4] * sup[s, 4] + _W * _W) ** 0.5
+            far = lreach[r] + 2 * reach_p + rs + 1e-6
+            ex, ey = lay[r, 0] - sup[s, 0], lay[r, 1] - sup[s, 1]
+            if ex * ex + ey * ey >= far * far:
+                ok = False
+        if ok:
+            near[nn] = r
+            nn += 1
+    rows = near[:nn]
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
         ex = h * abs(cu) + _W * abs(su)

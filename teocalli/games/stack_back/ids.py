@@ -539,6 +539,10 @@ Lattice = tuple[int, int, int, int]
 """A lattice pose as (colour, x10, y10, a10)."""
 
 
+_SCRATCH = id_kernels.fresh_scratch(NUM_PLACES)
+"""`id_kernels.walk`'s per-bin minima, kept between calls (it leaves them as it found them)."""
+
+
 # --- the table of a position --------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -619,9 +623,11 @@ def _table(state: StackBackState, player: int, memo: _Memo) -> Table:
         at = np.arange(len(owner)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
         bins = np.concatenate([p.bins for p in pairs])
         ranks = np.concatenate([p.ranks for p in pairs])
-        verdict = np.concatenate([p.verdict for p in pairs])
+        rows = np.nonzero(ranks < limit[bins])[0]
+        bins, ranks, owner, at = bins[rows], ranks[rows], owner[rows], at[rows]
+        verdict = np.concatenate([p.verdict for p in pairs])[rows]
         while True:
-            found, unknown = id_kernels.walk(bins, ranks, verdict, limit)
+            found, unknown = id_kernels.walk(bins, ranks, verdict, limit, _SCRATCH)
             if not len(unknown):
                 break
             lattices, held = [], []
@@ -634,7 +640,7 @@ def _table(state: StackBackState, player: int, memo: _Memo) -> Table:
                                    at[unknown].tolist(), judged, strict=True):  # fmt: skip
                 verdict[r] = pairs[o].verdict[k] = 1 if ok else 2
         piles[bins[found]] = np.arange(len(found))
-        pile_poses = np.concatenate([p.poses for p in pairs])[found]
+        pile_poses = np.concatenate([p.poses for p in pairs])[rows[found]]
         first[bins[found]] = -1
     marked = (first >= 0) | (piles >= 0)
     marked[list(snaps)] = True
