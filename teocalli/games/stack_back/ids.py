@@ -27,20 +27,28 @@ engine's own search (docs/games/stack-back.md, "Action ids"):
   pose is legal), never otherwise. Every masked id decodes to a pose `apply` accepts, and the
   bin of every legal candidate (and of every legal lattice pose) is in the mask.
 
-How the lattice poses are judged (the search's own filters and memos, all exact):
+How the lattice poses are judged (the search's own filters, all exact), and kept along a game
+(`_Memo`, carried by each table to the next of the same state and its clones: sticks only come
+and never move, so each step works only on what the new sticks change):
 - On the wood: the lattice poses the bare boards take (`search.wood_poses`), less those a placed
-  stick touches (overlap above 3 mm²: clipped exactly once per stick pose and kept per process,
-  `_covers`). Such a pose touches nothing, so it is a level-0 stick on its own (balance only
-  concerns its own contacts, already judged on the bare boards): legal whenever its colour is in
-  the supply.
+  stick touches (overlap above 3 mm²). Such a pose touches nothing, so it is a level-0 stick on
+  its own (balance only concerns its own contacts, already judged on the bare boards): legal
+  whenever its colour is in the supply. Only each bin's first such pose matters (it is the best
+  wood pose of the bin); it is kept per bin and moved on only where a new stick takes it
+  (`id_kernels.wood_first`).
 - Piled: per pair of supports and colour the search would try (same level, at or above the floor
   less one, a colour differing from both that neither carries, within reach, not dead), the
-  pair's lattice poses resting 6 x 6 mm on both and touching no other stick of that level or
-  above (`search.pair_poses`, `_touching`, `_rests`), less those whose centre lies outside the
-  supports' extent along the stick (`_may_stand`: they would fall); then judged in full, bin by
-  bin in snap order, only until the bin has its snap. A verdict is kept by the pose and the
-  structures holding its two supports (`_PileJudge`), so a later position judges again only the
-  poses on structures a stick has joined since.
+  pair's lattice poses whose centre lies inside the supports' extent along the stick (a new
+  stick carries nothing, so elsewhere it falls), resting 6 x 6 mm on both and touching no other
+  stick of that level or above (`id_kernels.pair_keep`, at the pair's first visit; later only
+  the sticks added since are tested, `id_kernels.touching_rows`); then judged in full, bin by
+  bin in snap order, only until the bin has its snap, and only the poses before the bin's wood
+  pose (`id_kernels.walk`). A verdict reads only the two supports and the loads of the sticks
+  beneath them, so it is kept until one of those sticks gets a new stamp (`_cone_stamps`).
+  Judging is compiled (`id_kernels.judge_piles`: the level rule, the rest, balance by the
+  support polygon with the loads passed down, in floating point) wherever every quantity lies
+  more than 1e-6 from the rules' threshold it is compared with, and done by the rules' own code
+  (`rules.piled`, `rules.settle`) for the rest (about 0.4% of the poses).
 """
 
 from __future__ import annotations
