@@ -488,12 +488,28 @@ _DELTA = 1e-6
 """mm or mm²: a quantity this near a threshold of the rules is judged by the rules' own code."""
 
 
+_axis = cache(axis)
+"""`geometry.axis`, kept per angle (the lattice has 36)."""
+
+
+def _scene(state: StackBackState) -> tuple[Array, npt.NDArray[np.int64], Array]:
+    """What `id_kernels.judge_piles` reads of the position: the sticks (cx, cy, ux, uy, half),
+    their levels, their loads (force, moment x, y)."""
+    lay = state.layout
+    sticks = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
+    moment = np.array(state.moment, dtype=np.complex128)
+    load = np.stack((np.array(state.force), moment.real, moment.imag), axis=1)
+    return sticks, np.array(lay.levels, dtype=np.int64), load
+
+
 def _judge_fast(
     state: StackBackState,
     player: int,
     memo: _Memo,
     lattices: list[Lattice],
     supports: list[tuple[int, int]],
+    *,
+    scene: tuple[Array, npt.NDArray[np.int64], Array] | None = None,
 ) -> list[bool]:
     """Whether each pile pose is legal now, as `_judge` decides: compiled
     (`id_kernels.judge_piles`, in floating point, with every quantity compared with a rule's
@@ -501,17 +517,16 @@ def _judge_fast(
     nearer (rounding could then decide)."""
     pose = np.empty((len(lattices), 6))
     for r, (c, x10, y10, a10) in enumerate(lattices):
-        ux, uy = axis(a10)
+        ux, uy = _axis(a10)
         pose[r] = (x10 / 10, y10 / 10, ux, uy, HALF_LENGTHS[c], WEIGHTS[c])
     lay = state.layout
-    sticks = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
-    moment = np.array(state.moment, dtype=np.complex128)
-    load = np.stack((np.array(state.force), moment.real, moment.imag), axis=1)
+    if scene is None:
+        scene = _scene(state)
     pi = np.array([s[0] for s in supports], dtype=np.int64)
     pj = np.array([s[1] for s in supports], dtype=np.int64)
     got = id_kernels.judge_piles(
-        pose, pi, pj, sticks, lay.quads, np.array(lay.levels, dtype=np.int64), memo.sup,
-        memo.cont, memo.poly, memo.npoly, load, TOL, REST, SPEC.margin, _DELTA,
+        pose, pi, pj, scene[0], lay.quads, scene[1], memo.sup, memo.cont, memo.poly, memo.npoly,
+        scene[2], TOL, REST, SPEC.margin, _DELTA,
     )  # fmt: skip
     out = (got == id_kernels.LEGAL).tolist()
     unsure = np.nonzero(got == id_kernels.UNSURE)[0].tolist()
@@ -634,6 +649,7 @@ def _table(state: StackBackState, player: int, memo: _Memo) -> Table:
         rows = np.nonzero(ranks < limit[bins])[0]
         bins, ranks, owner, at = bins[rows], ranks[rows], owner[rows], at[rows]
         verdict = np.concatenate([p.verdict for p in pairs])[rows]
+        scene = None
         while True:
             found, unknown = id_kernels.walk(bins, ranks, verdict, limit, _SCRATCH)
             if not len(unknown):
@@ -643,7 +659,9 @@ def _table(state: StackBackState, player: int, memo: _Memo) -> Table:
                 c, x10, y10, a10 = pairs[o].poses[k].tolist()
                 lattices.append((c, x10, y10, a10))
                 held.append(pairs[o].supports)
-            judged = _judge_fast(state, player, memo, lattices, held)
+            if scene is None:
+                scene = _scene(state)
+            judged = _judge_fast(state, player, memo, lattices, held, scene=scene)
             for r, o, k, ok in zip(unknown.tolist(), owner[unknown].tolist(),
                                    at[unknown].tolist(), judged, strict=True):  # fmt: skip
                 verdict[r] = pairs[o].verdict[k] = 1 if ok else 2
