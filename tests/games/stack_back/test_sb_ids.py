@@ -193,32 +193,32 @@ def test_pass_is_the_only_id_when_nothing_fits() -> None:
 
 
 def test_the_kept_table_equals_a_fresh_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Along a game, the mask keeps what it learnt (ids._Memo: the wood poses covered, each
-    pair's poses left and their verdicts) and tests only the sticks added since; the mask and
-    snaps equal those of a table made from nothing at every step, and the memo saves clipping
-    (counted in pose x stick tests)."""
-    tests = [0]
-    touching = ids.id_kernels.touching
+    """Along a game, the mask keeps what it learnt (ids._Memo: each bin's first free wood pose,
+    each pair's poses left and their verdicts) and works only on what the new sticks change; the
+    mask and snaps equal those of a table made from nothing at every step, and the memo saves
+    work (counted in pairs whose poses are generated and filtered from nothing)."""
+    made = [0]
+    pair_keep = ids.id_kernels.pair_keep
 
     def counted(*args: Any) -> Any:
-        tests[0] += len(args[6]) * len(args[7])
-        return touching(*args)
+        made[0] += 1
+        return pair_keep(*args)
 
-    monkeypatch.setattr(ids.id_kernels, "touching", counted)
+    monkeypatch.setattr(ids.id_kernels, "pair_keep", counted)
     game = teocalli.load("stack-back")
     state = game.new_state(11)
     rng = Rng(4)
     warm = fresh = 0
     for _ in range(14):
         player = state.current_player()
-        tests[0] = 0
+        made[0] = 0
         kept = ids.table(state, player)
-        warm += tests[0]
+        warm += made[0]
         world = state.clone()
         world._id_table = None
-        tests[0] = 0
+        made[0] = 0
         again = ids.table(world, player)
-        fresh += tests[0]
+        fresh += made[0]
         assert kept.ids.tolist() == again.ids.tolist(), len(state.history)
         for index in kept.ids.tolist():
             assert kept.snap_of(index) == again.snap_of(index), (len(state.history), index)
