@@ -27,25 +27,33 @@ engine's own search (docs/games/stack-back.md, "Action ids"):
   pose is legal), never otherwise. Every masked id decodes to a pose `apply` accepts, and the
   bin of every legal candidate (and of every legal lattice pose) is in the mask.
 
-How the lattice poses are judged (the search's own filters and memos, all exact):
+How the lattice poses are judged (the search's own filters, all exact), and kept along a game
+(`_Memo`, carried by each table to the next of the same state and its clones: sticks only come
+and never move, so each step works only on what the new sticks change):
 - On the wood: the lattice poses the bare boards take (`search.wood_poses`), less those a placed
-  stick touches (overlap above 3 mm²: clipped exactly once per stick pose and kept per process,
-  `_covers`). Such a pose touches nothing, so it is a level-0 stick on its own (balance only
-  concerns its own contacts, already judged on the bare boards): legal whenever its colour is in
-  the supply.
+  stick touches (overlap above 3 mm²). Such a pose touches nothing, so it is a level-0 stick on
+  its own (balance only concerns its own contacts, already judged on the bare boards): legal
+  whenever its colour is in the supply. Only each bin's first such pose matters (it is the best
+  wood pose of the bin); it is kept per bin and moved on only where a new stick takes it
+  (`id_kernels.wood_first`).
 - Piled: per pair of supports and colour the search would try (same level, at or above the floor
   less one, a colour differing from both that neither carries, within reach, not dead), the
-  pair's lattice poses resting 6 x 6 mm on both and touching no other stick of that level or
-  above (`search.pair_poses`, `_touching`, `_rests`), less those whose centre lies outside the
-  supports' extent along the stick (`_may_stand`: they would fall); then judged in full, bin by
-  bin in snap order, only until the bin has its snap. A verdict is kept by the pose and the
-  structures holding its two supports (`_PileJudge`), so a later position judges again only the
-  poses on structures a stick has joined since.
+  pair's lattice poses whose centre lies inside the supports' extent along the stick (a new
+  stick carries nothing, so elsewhere it falls), resting 6 x 6 mm on both and touching no other
+  stick of that level or above (`id_kernels.pair_keep`, at the pair's first visit; later only
+  the sticks added since are tested, `id_kernels.touching_rows`); then judged in full, bin by
+  bin in snap order, only until the bin has its snap, and only the poses before the bin's wood
+  pose (`id_kernels.walk`). A verdict reads only the two supports and the loads of the sticks
+  beneath them, so it is kept until one of those sticks gets a new stamp (`_cone_stamps`).
+  Judging is compiled (`id_kernels.judge_piles`: the level rule, the rest, balance by the
+  support polygon with the loads passed down, in floating point) wherever every quantity lies
+  more than 1e-6 from the rules' threshold it is compared with, and done by the rules' own code
+  (`rules.piled`, `rules.settle`) for the rest (about 0.4% of the poses).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
@@ -55,12 +63,11 @@ import numpy.typing as npt
 
 from teocalli.core import IllegalAction, InvalidAction
 
-from . import search
+from . import id_kernels, search
 from .actions import PASS, Action, Colour, Pass, Place
-from .balance import Stick
-from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC
-from .geometry import Array, Mask, axis, clip, quads, sat_hits
-from .rules import TOL, Footprints, Touch, piled, settle, touches
+from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC, WEIGHTS
+from .geometry import Array, Mask, axis
+from .rules import REST, TOL, Footprints, piled, settle, touches
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -214,6 +221,8 @@ class Wood:
     ux: Array
     uy: Array
     half: Array
+    start: npt.NDArray[np.int64]
+    """Per bin b, where its poses start (they run to start[b + 1])."""
 
 
 @cache
@@ -235,249 +244,359 @@ def wood() -> Wood:
     # the footprints exactly as the rules build them (rules.base: x10 / 10, geometry.axis)
     dirs = np.array([axis(int(a)) for a in a10.tolist()]).reshape(-1, 2)
     half = np.array([HALF_LENGTHS[int(c)] for c in colour.tolist()])
+    start = np.searchsorted(bins[order], np.arange(NUM_PLACES + 1)).astype(np.int64)
     return Wood(colour, x10, y10, a10, bins[order], ranks[order], x10 / 10, y10 / 10,
-                dirs[:, 0].copy(), dirs[:, 1].copy(), half)  # fmt: skip
+                dirs[:, 0].copy(), dirs[:, 1].copy(), half, start)  # fmt: skip
 
 
-_COVERS: dict[Place, npt.NDArray[np.intp]] = {}
-_COVERS_MAX = 5_000
-
-
-def _covers(stick: Stick) -> npt.NDArray[np.intp]:
-    """The wood lattice poses a stick's footprint touches (overlap above the tolerance, clipped
-    as `rules.touches` clips): a function of its pose, kept per pose."""
-    known = _COVERS.get(stick.pose)
-    if known is not None:
-        return known
-    w = wood()
-    reach = stick.half + float(w.half.max()) + 2 * HALF_WIDTH
-    near = np.nonzero((np.abs(w.cx - stick.cx) < reach) & (np.abs(w.cy - stick.cy) < reach))[0]
-    one = (np.array([stick.cx]), np.array([stick.cy]), np.array([stick.ux]), np.array([stick.uy]),
-           np.array([stick.half]))  # fmt: skip
-    hit = sat_hits(w.cx[near], w.cy[near], w.ux[near], w.uy[near], w.half[near], *one)[:, 0]
-    idx = near[hit]
-    # shrunk by 1 mm and still meeting: they share a disc of radius 1 mm (> 3 mm²), no clipping
-    k, deep = len(idx), search.DEEP
-    sx, sy, vx, vy, sh = (np.repeat(v, k) for v in one)
-    sure = search._sat_flat(w.cx[idx], w.cy[idx], w.ux[idx], w.uy[idx], w.half[idx] - deep,
-                            HALF_WIDTH - deep, sx, sy, vx, vy, sh, deep)  # fmt: skip
-    maybe = idx[~sure]
-    if len(maybe):
-        mine = quads(w.cx[maybe], w.cy[maybe], w.ux[maybe], w.uy[maybe], w.half[maybe])
-        area, _ = clip(mine, np.repeat(quads(*one), len(maybe), axis=0))
-        idx = np.sort(np.concatenate((idx[sure], maybe[area > TOL])))
-    if len(_COVERS) >= _COVERS_MAX:
-        _COVERS.clear()
-    _COVERS[stick.pose] = idx
-    return idx
-
-
-def _free_wood(state: StackBackState, supply: list[int]) -> npt.NDArray[np.intp]:
-    """Indices into `wood()` of the poses legal on the wood now, in snap order."""
-    w = wood()
-    free = np.array([supply[c] > 0 for c in range(NUM_COLOURS)])[w.colour]
-    for stick in state.sticks:
-        free[_covers(stick)] = False
-    out: npt.NDArray[np.intp] = np.nonzero(free)[0]
-    return out
+_RADII = np.hypot(np.array(HALF_LENGTHS), HALF_WIDTH)
+"""Per colour, the radius of a footprint's circumscribed circle: farther apart, two never
+meet."""
 
 
 # --- piles: the search's pair poses, judged bin by bin ------------------------------------------
+_MARGIN = SPEC.margin - 1e-6
+"""A new stick carries nothing, so its centre must lie at least the margin (1 mm) inside its
+support polygon, the hull of its contacts (the balance ruling). The contacts lie within the
+supports' footprints, so the centre must lie that far inside their extent along the stick's
+axis (`id_kernels.may_stand`): a bound that only skips poses the rules refuse."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Pair:
+    """A pair of supports (i, j) and a colour along a game: its lattice poses that rest on both,
+    may stand, and touch none of the other sticks of their level or above among the game's first
+    `count` (`poses`: rows of colour, x10, y10, a10; `frame`: rows of x, y, ux, uy), with their
+    bins and snap ranks; and what is known of each (`verdict`: 0 not judged, 1 legal, 2
+    refused), reached when the sticks beneath the two supports had the stamp `stamp`
+    (`_cone_stamps`)."""
+
+    supports: tuple[int, int]
+    colour: int
+    count: int
+    poses: npt.NDArray[np.int64]
+    frame: Array
+    bins: npt.NDArray[np.int64]
+    ranks: npt.NDArray[np.int64]
+    verdict: npt.NDArray[np.int8]
+    stamp: int
+
+    def without(self, out: Mask, count: int) -> _Pair:
+        """This pair at `count` sticks, less the poses `out`."""
+        left = ~out
+        return _Pair(self.supports, self.colour, count, self.poses[left], self.frame[left],
+                     self.bins[left], self.ranks[left], self.verdict[left], self.stamp)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _Memo:
+    """What the mask keeps along a game, for the game's first `count` sticks: the wood poses
+    they touch (`covered`, indices of `wood()`), per bin the first wood pose left (`first`, an
+    index of `wood()`, or -1), and the pairs of supports met so far by (i, j, colour), each
+    brought up to date when next met. Sticks only come (a state's sticks are only ever
+    appended, and a clone copies them), so a memo made at an earlier step of a state holds for
+    it, and its clones' (they share it, `StackBackState._id_table`)."""
+
+    count: int
+    first: npt.NDArray[np.int64]
+    pairs: dict[tuple[int, int, int], _Pair | None]
+    """None: a pair without lattice poses."""
+    sup: npt.NDArray[np.int64]
+    """Per stick, what balance reads of it that never changes (`id_kernels.judge_piles`):
+    its supports (-1: none), its contact centroids (x, y relative to its centre), its support
+    polygon's edges (nx, ny, c; `npoly` of them)."""
+    cont: Array
+    poly: Array
+    npoly: npt.NDArray[np.int64]
+    reaching: tuple[list[tuple[int, int, int]], ...]
+    """Per colour, the pairs of sticks of one level a stick of that colour could overlap both of
+    (`search._reach`), as (level, i, j), i before j, in that order."""
+
+    @staticmethod
+    def empty() -> _Memo:
+        w = wood()
+        first = np.where(w.start[:-1] < w.start[1:], w.start[:-1], -1).astype(np.int64)
+        return _Memo(0, first, {}, np.zeros((0, 2), np.int64), np.zeros((0, 2, 2)),
+                     np.zeros((0, _EDGES, 3)), np.zeros(0, np.int64),
+                     tuple([] for _ in range(NUM_COLOURS)))  # fmt: skip
+
+    def to(self, state: StackBackState) -> _Memo:
+        """This memo brought up to all of the state's sticks (the wood; the pairs when next
+        met)."""
+        sticks = state.sticks
+        if self.count >= len(sticks):
+            return self
+        w = wood()
+        first = self.first.copy()
+        rows, quads_, _ = _sticks(state)
+        id_kernels.wood_first(first, w.cx, w.cy, w.ux, w.uy, w.half, w.start, _RADII, rows,
+                              quads_, self.count, TOL, search.DEEP)  # fmt: skip
+        new = sticks[self.count :]
+        k = len(new)
+        sup, cont = np.full((k, 2), -1, np.int64), np.zeros((k, 2, 2))
+        poly, npoly = np.zeros((k, _EDGES, 3)), np.zeros(k, np.int64)
+        reaching = tuple(list(r) for r in self.reaching)
+        for n, stick in enumerate(new):
+            k = self.count + n
+            for colour in range(NUM_COLOURS):
+                reaching[colour].extend(
+                    (stick.level, t, k)
+                    for t in range(k)
+                    if sticks[t].level == stick.level and search._reach(sticks[t], stick, colour)
+                )
+            if stick.supports:
+                sup[n] = stick.supports
+                cont[n] = [(c.real, c.imag) for c in stick.contacts]
+            npoly[n] = len(stick.polygon)
+            if stick.polygon:
+                poly[n, : len(stick.polygon)] = stick.polygon
+        return _Memo(
+            len(sticks), first, dict(self.pairs),
+            np.concatenate((self.sup, sup)), np.concatenate((self.cont, cont)),
+            np.concatenate((self.poly, poly)), np.concatenate((self.npoly, npoly)),
+            tuple(sorted(r) for r in reaching),
+        )  # fmt: skip
+
+
+def _cone_stamps(state: StackBackState) -> list[int]:
+    """Per stick, the newest stamp of it and of every stick beneath it. A pile's verdict reads
+    only its two supports (their colours and carried colours) and the loads of the sticks
+    beneath them (balance passes loads down only); a stick's stamp changes whenever its loads
+    or carried colours do, with a stamp newer than any before, so a pair's verdicts hold while
+    the newest stamp beneath its supports stays."""
+    stamps = state._stamps
+    out: list[int] = []
+    for k, s in enumerate(state.sticks):
+        top = stamps[k]
+        for t in s.supports:
+            top = max(top, out[t])
+        out.append(top)
+    return out
+
+
+_COS = np.cos(np.radians(np.array(search.ANGLES, dtype=np.float64)))
+_SIN = np.sin(np.radians(np.array(search.ANGLES, dtype=np.float64)))
+"""The search's lattice angles' axes, computed as `search.pair_poses` computes them."""
+
+
+def _sticks(state: StackBackState) -> tuple[Array, Array, Array]:
+    """The layout as the kernels read it: rows of (cx, cy, ux, uy, half), the footprints, and
+    the circumscribed radii."""
+    lay = state.layout
+    rows = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
+    return rows, lay.quads, np.hypot(lay.half, HALF_WIDTH)
+
+
+def _new_pair(
+    state: StackBackState,
+    key: tuple[int, int, int],
+    level: int,
+    sticks: tuple[Array, Array, Array],
+) -> _Pair | None:
+    """A pair met for the first time: its lattice poses through the three per-pose filters
+    (`id_kernels.pair_keep`); None if none is left."""
+    i, j, colour = key
+    rows, quads_, reach = sticks
+    levels = state.layout.levels
+    others = [k for k in range(len(levels)) if levels[k] >= level and k not in (i, j)]
+    ints, frame = id_kernels.pair_keep(
+        rows[[i, j]], quads_[[i, j]], HALF_LENGTHS[colour], _COS, _SIN, float(search.STEP),
+        np.array(others, dtype=np.int64), rows, quads_, reach, _MARGIN, TOL, search.DEEP, REST,
+        search.REST_INSET,
+    )  # fmt: skip
+    if not len(ints):
+        return None
+    x10, y10 = ints[:, 0] * _STEP10, ints[:, 1] * _STEP10
+    a10 = ints[:, 2] * _ASTEP10
+    poses = np.stack((np.full(len(ints), colour), x10, y10, a10), axis=1)
+    return _Pair((i, j), colour, len(levels), poses, frame, _bins(colour, x10, y10, a10),
+                 _ranks(x10, y10, a10), np.zeros(len(ints), dtype=np.int8), -1)  # fmt: skip
+
+
+def _visit(  # noqa: PLR0917 - the pair, where it is met, and what its verdicts read
+    state: StackBackState,
+    memo: _Memo,
+    key: tuple[int, int, int],
+    level: int,
+    stamp: int,
+    sticks: tuple[Array, Array, Array],
+) -> _Pair | None:
+    """The pair `key` brought up to the position: at its first visit, its poses filtered; later,
+    only the sticks added since tested against the poses left (a new stick only takes poses
+    away); its verdicts forgotten when the sticks beneath its supports changed."""
+    if key in memo.pairs:
+        pair = memo.pairs[key]
+    else:
+        pair = memo.pairs[key] = _new_pair(state, key, level, sticks)
+    if pair is None:
+        return None
+    levels = state.layout.levels
+    n = len(levels)
+    if pair.count < n:
+        new = [k for k in range(pair.count, n) if levels[k] >= level]
+        out = np.zeros(len(pair.poses), dtype=bool)
+        if new and len(out):
+            rows, quads_, reach = sticks
+            h = HALF_LENGTHS[key[2]]
+            f = pair.frame
+            out = id_kernels.touching_rows(
+                f[:, 0], f[:, 1], f[:, 2], f[:, 3], h, math.hypot(h, HALF_WIDTH),
+                np.array(new, dtype=np.int64), rows, quads_, reach, TOL, search.DEEP,
+            )  # fmt: skip
+        if out.any():
+            pair = pair.without(out, n)
+        else:
+            p = pair
+            pair = _Pair(p.supports, p.colour, n, p.poses, p.frame, p.bins, p.ranks, p.verdict,
+                         p.stamp)  # fmt: skip
+        memo.pairs[key] = pair
+    if pair.stamp != stamp:
+        p = pair
+        pair = _Pair(p.supports, p.colour, p.count, p.poses, p.frame, p.bins, p.ranks,
+                     np.zeros(len(p.poses), dtype=np.int8), stamp)  # fmt: skip
+        memo.pairs[key] = pair
+    return pair
+
+
+def _pile_pairs(state: StackBackState, player: int, memo: _Memo) -> list[_Pair]:
+    """Every pair of supports and colour the search would try now (same level, at or above the
+    floor less one, a colour in the supply differing from both that neither carries, within
+    reach, not dead), brought up to date, in the search's order."""
+    sticks, floor, supply = state.sticks, state.floor[player], state.supply[player]
+    cones = _cone_stamps(state)
+    arrays = _sticks(state)
+    out: list[_Pair] = []
+    dead, carries = state.dead_pairs, state.carries
+    for colour in range(NUM_COLOURS):
+        if supply[colour] <= 0:
+            continue
+        ok = [s.level + 1 >= floor and s.colour != colour and not carries[i] >> colour & 1
+              for i, s in enumerate(sticks)]  # fmt: skip
+        for level, i, j in memo.reaching[colour]:  # the order of search._reaching, by level
+            if not (ok[i] and ok[j]) or (i, j, colour) in dead:
+                continue
+            stamp = max(cones[i], cones[j])
+            pair = _visit(state, memo, (i, j, colour), level, stamp, arrays)
+            if pair is not None and len(pair.poses):
+                out.append(pair)
+    return out
+
+
+_EDGES = 24
+"""Room for a support polygon's edges (the hull of two clipped rectangles: at most 16)."""
+_DELTA = 1e-6
+"""mm or mm²: a quantity this near a threshold of the rules is judged by the rules' own code."""
+
+
+_axis = cache(axis)
+"""`geometry.axis`, kept per angle (the lattice has 36)."""
+
+
+def _scene(state: StackBackState) -> tuple[Array, npt.NDArray[np.int64], Array]:
+    """What `id_kernels.judge_piles` reads of the position: the sticks (cx, cy, ux, uy, half),
+    their levels, their loads (force, moment x, y)."""
+    lay = state.layout
+    sticks = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
+    moment = np.array(state.moment, dtype=np.complex128)
+    load = np.stack((np.array(state.force), moment.real, moment.imag), axis=1)
+    return sticks, np.array(lay.levels, dtype=np.int64), load
+
+
+def _judge_fast(
+    state: StackBackState,
+    player: int,
+    memo: _Memo,
+    lattices: list[Lattice],
+    supports: list[tuple[int, int]],
+    *,
+    scene: tuple[Array, npt.NDArray[np.int64], Array] | None = None,
+) -> list[bool]:
+    """Whether each pile pose is legal now, as `_judge` decides: compiled
+    (`id_kernels.judge_piles`, in floating point, with every quantity compared with a rule's
+    threshold at least `_DELTA` away from it), and by `_judge` itself for the poses where one is
+    nearer (rounding could then decide)."""
+    pose = np.empty((len(lattices), 6))
+    for r, (c, x10, y10, a10) in enumerate(lattices):
+        ux, uy = _axis(a10)
+        pose[r] = (x10 / 10, y10 / 10, ux, uy, HALF_LENGTHS[c], WEIGHTS[c])
+    lay = state.layout
+    if scene is None:
+        scene = _scene(state)
+    pi = np.array([s[0] for s in supports], dtype=np.int64)
+    pj = np.array([s[1] for s in supports], dtype=np.int64)
+    got = id_kernels.judge_piles(
+        pose, pi, pj, scene[0], lay.quads, scene[1], memo.sup, memo.cont, memo.poly, memo.npoly,
+        scene[2], TOL, REST, SPEC.margin, _DELTA,
+    )  # fmt: skip
+    out = (got == id_kernels.LEGAL).tolist()
+    unsure = np.nonzero(got == id_kernels.UNSURE)[0].tolist()
+    if unsure:
+        for r, ok in zip(unsure, _judge(state, player, [lattices[r] for r in unsure]), strict=True):
+            out[r] = ok
+    return out
+
+
+def _judge(state: StackBackState, player: int, lattices: list[Lattice]) -> list[bool]:
+    """Whether each pile pose (colour, x10, y10, a10) is legal now, judged as
+    `StackBackState.judge` judges it (as `candidates.pile_moves` judges its bridges), the touches
+    of the batch found at once. A pose that passed the pair filters (it rests 6 x 6 mm on both
+    supports and touches no other stick of their level or above; its colour is in the supply,
+    differs from both and neither carries it; its level, one above theirs, is at or above the
+    floor) is judged by its supports and what lies beneath them alone."""
+    places = [Place(Colour(c), x, y, a) for c, x, y, a in lattices]
+    feet = replace(Footprints.of(places), keys=None)  # a batch: clipped at once, not memoised
+    out = []
+    for place, touched in zip(places, touches(state.layout, feet), strict=True):
+        if not touched or state.supply[player][place.colour] <= 0:
+            out.append(not isinstance(state.judge(place, player), str))
+            continue
+        stick = piled(place, player, touched, state.sticks, state.carries)
+        if isinstance(stick, str) or stick.level < state.floor[player]:
+            out.append(False)
+            continue
+        out.append(not isinstance(settle(stick, state.sticks, state.force, state.moment), str))
+    return out
+
+
 Lattice = tuple[int, int, int, int]
 """A lattice pose as (colour, x10, y10, a10)."""
 
 
-_MARGIN = SPEC.margin - 1e-6
-
-
-def _may_stand(pp: search.PairPoses, keep: npt.NDArray[np.intp], a: Stick, b: Stick) -> Mask:
-    """Which of the pair's poses `keep` could stand: a new stick carries nothing, so its centre
-    must lie at least the margin (1 mm) inside its support polygon, the hull of its contacts
-    (the balance ruling; the beam model's span between contact centroids lies inside it). The
-    contacts lie within the supports' footprints, so the centre must lie that far inside their
-    extent along the stick's axis: a bound that only skips poses the rules refuse."""
-    x, y, ux, uy = pp.x[keep], pp.y[keep], pp.ux[keep], pp.uy[keep]
-    lo = np.full(len(keep), np.inf)
-    hi = np.full(len(keep), -np.inf)
-    for s in (a, b):
-        d = (s.cx - x) * ux + (s.cy - y) * uy
-        r = s.half * np.abs(s.ux * ux + s.uy * uy) + HALF_WIDTH * np.abs(s.ux * uy - s.uy * ux)
-        lo, hi = np.minimum(lo, d - r), np.maximum(hi, d + r)
-    out: Mask = (lo <= -_MARGIN) & (hi >= _MARGIN)
-    return out
-
-
-Structure = tuple[tuple[Place, ...], ...]
-"""The sticks a pile's verdict depends on: the poses of the structures (sticks linked by resting
-on one another) holding each of its two supports, in placing order."""
-
-
-def _structures(sticks: Sequence[Stick]) -> list[tuple[Place, ...]]:
-    """Per stick, the poses of its structure (sticks linked to it by resting), in placing order."""
-    root = list(range(len(sticks)))
-
-    def find(k: int) -> int:
-        while root[k] != k:
-            root[k] = root[root[k]]
-            k = root[k]
-        return k
-
-    for k, s in enumerate(sticks):
-        for t in s.supports:
-            root[find(k)] = find(t)
-    members: dict[int, list[Place]] = {}
-    for k, s in enumerate(sticks):
-        members.setdefault(find(k), []).append(s.pose)
-    keys = {r: tuple(m) for r, m in members.items()}
-    return [keys[find(k)] for k in range(len(sticks))]
-
-
-def _pile_poses(
-    state: StackBackState, player: int
-) -> tuple[npt.NDArray[np.int64], list[Structure]]:
-    """Every lattice pose the search would judge as a pile now, in a bin: rows of (bin, rank,
-    colour, x10, y10, a10, pair), and per pair the structures holding its supports."""
-    sticks, layout, floor = state.sticks, state.layout, state.floor[player]
-    supply = state.supply[player]
-    levels = np.array(layout.levels, dtype=np.int64)
-    parts: list[npt.NDArray[np.int64]] = []
-    pairs: list[Structure] = []
-    structures = _structures(sticks)
-    for colour in range(NUM_COLOURS):
-        if supply[colour] <= 0:
-            continue
-        by_level: dict[int, list[int]] = {}
-        for i, s in enumerate(sticks):
-            if s.level + 1 >= floor and s.colour != colour and not state.carries[i] >> colour & 1:
-                by_level.setdefault(s.level, []).append(i)
-        for level, group in sorted(by_level.items()):
-            others_all = np.nonzero(levels >= level)[0]
-            for i, j in search._reaching(sticks, group, colour):
-                if (i, j, colour) in state.dead_pairs:
-                    continue
-                pp = search.pair_poses(sticks[i], sticks[j], colour)
-                if not len(pp.x):
-                    continue
-                others = others_all[(others_all != i) & (others_all != j)]
-                keep = _pair_keep(state, pp, (i, j), colour, others)
-                if len(keep):
-                    x10, y10, a10 = pp.x10[keep], pp.y10[keep], pp.a10[keep]
-                    bins, ranks = _bins(colour, x10, y10, a10), _ranks(x10, y10, a10)
-                    c = np.full(len(keep), colour, dtype=np.int64)
-                    pair = np.full(len(keep), len(pairs), dtype=np.int64)
-                    parts.append(np.stack((bins, ranks, c, x10, y10, a10, pair), axis=1))
-                    si, sj = structures[i], structures[j]
-                    pairs.append((si,) if si is sj else (si, sj))
-    if not parts:
-        return np.zeros((0, 7), dtype=np.int64), pairs
-    rows = np.concatenate(parts)
-    out: npt.NDArray[np.int64] = rows[rows[:, 0] >= 0]
-    return out, pairs
-
-
-_KEEP: dict[tuple[Place, Place, int], tuple[tuple[Place, ...], npt.NDArray[np.intp]]] = {}
-"""Per pair of supports and colour: the poses (indices into its `PairPoses`) that rest on both,
-may stand and touch none of the other sticks listed with them (their poses, in placing order),
-kept across positions. Sticks are only ever added, each after those before it, so at a later
-position of the same game the others of a pair's level extend that list: only the new ones are
-clipped against the poses left. Keyed by poses, so any state (a clone, a determinized world,
-another game) finds only entries made with the same sticks."""
-_KEEP_MAX = 20_000
-
-
-def _pair_keep(
-    state: StackBackState,
-    pp: search.PairPoses,
-    pair: tuple[int, int],
-    colour: int,
-    others: npt.NDArray[np.intp],
-) -> npt.NDArray[np.intp]:
-    """The poses of `pp` that rest on the sticks `pair`, may stand, and touch none of the
-    sticks `others` (rows of the state's layout). The three filters are per pose, so their
-    order does not change the result: at a pair's first visit they run as the search runs
-    them, and along a game only the touch test runs again, against the sticks added since the
-    pair's last visit, on the poses left."""
-    sticks, (i, j) = state.sticks, pair
-    key = (sticks[i].pose, sticks[j].pose, colour)
-    seen = tuple(sticks[k].pose for k in others.tolist())
-    known = _KEEP.get(key)
-    if known is not None and seen[: len(known[0])] == known[0]:
-        keep, new = known[1], others[len(known[0]) :]
-        if not len(new):
-            return keep
-        if len(keep):
-            keep = keep[~search._touching(pp, keep, state.layout, new)]
-    else:  # the touch test first: it is the cheapest per pose, and `_rests` clips each it keeps
-        keep = np.arange(len(pp.x))
-        if len(others):
-            keep = keep[~search._touching(pp, keep, state.layout, others)]
-        if len(keep):
-            keep = search._rests(pp, keep)
-        if len(keep):
-            keep = keep[_may_stand(pp, keep, sticks[i], sticks[j])]
-    if len(_KEEP) >= _KEEP_MAX:
-        _KEEP.clear()
-    _KEEP[key] = (seen, keep)
-    return keep
-
-
-_VERDICTS: dict[tuple[Lattice, Structure], bool] = {}
-"""Whether a pile pose is legal, by the pose and the structures holding its two supports (see
-`_PileJudge`), kept across positions: a pose a pair's structures were judged with keeps its
-verdict until a stick joins one of them."""
-_VERDICTS_MAX = 200_000
-
-
-class _PileJudge:
-    """Pile poses judged as `StackBackState.judge` judges them (as `candidates.pile_moves`
-    judges its bridges), the touches of a batch of poses found at once.
-
-    A pose that passed `_pile_poses`' filters (it rests 6 x 6 mm on both supports and touches no
-    other stick of their level or above; its colour is in the supply, differs from both and
-    neither carries it; the level rule lets it in) is judged by what the supports rest on and
-    carry: its level and supports, the colours they carry and the balance of the structures that
-    hold them. So its verdict is a function of the pose and the poses of those structures, in
-    placing order, and is kept by them (`_VERDICTS`): sticks placed elsewhere leave it alone."""
-
-    def __init__(self, state: StackBackState, player: int) -> None:
-        self.state, self.player = state, player
-
-    def legal(self, lattices: list[Lattice], structures: list[Structure]) -> list[bool]:
-        """Whether each pose (on supports held by those structures) is legal now."""
-        state = self.state
-        memo = _VERDICTS
-        out: list[bool | None] = [memo.get(k) for k in zip(lattices, structures, strict=True)]
-        todo = [k for k, v in enumerate(out) if v is None]
-        if not todo:
-            return [bool(v) for v in out]
-        if len(memo) + len(todo) > _VERDICTS_MAX:
-            memo.clear()
-        places = [Place(Colour(c), x, y, a) for c, x, y, a in (lattices[k] for k in todo)]
-        feet = replace(Footprints.of(places), keys=None)  # a batch: clipped at once, not memoised
-        for k, place, touched in zip(todo, places, touches(state.layout, feet), strict=True):
-            ok = self._judge(place, touched)
-            out[k] = memo[lattices[k], structures[k]] = ok
-        return [bool(v) for v in out]
-
-    def _judge(self, place: Place, touched: list[Touch]) -> bool:
-        state, player = self.state, self.player
-        if not touched or state.supply[player][place.colour] <= 0:
-            return not isinstance(state.judge(place, player), str)
-        stick = piled(place, player, touched, state.sticks, state.carries)
-        if isinstance(stick, str) or stick.level < state.floor[player]:
-            return False
-        return not isinstance(settle(stick, state.sticks, state.force, state.moment), str)
+_SCRATCH = id_kernels.fresh_scratch(NUM_PLACES)
+"""`id_kernels.walk`'s per-bin minima, kept between calls (it leaves them as it found them)."""
 
 
 # --- the table of a position --------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Table:
-    """The mask and snaps of one player at one step: `ids` sorted, `snaps[id]` its pose."""
+    """The mask and snaps of one player at one step: `ids` sorted, `snap_of(id)` its pose; and
+    what the next tables of the game start from (`memo`)."""
 
     step: int
     player: int
-    ids: tuple[int, ...]
-    snaps: dict[int, Action]
+    ids: npt.NDArray[np.int64]
+    candidates: dict[int, Action]
+    """The bins holding a candidate, with their first candidate."""
+    woods: npt.NDArray[np.int64]
+    """Per bin, if its snap is a wood pose, its index into `wood()` (else -1)."""
+    piles: npt.NDArray[np.int64]
+    """Per bin, if its snap is a pile, its row in `pile_poses` (else -1)."""
+    pile_poses: npt.NDArray[np.int64]
+    """The pile snaps: rows of (colour, x10, y10, a10)."""
+    memo: _Memo
+
+    def snap_of(self, index: int) -> Action | None:
+        """The pose id `index` plays (None: not in the mask)."""
+        found = self.candidates.get(index)
+        if found is not None or not 0 <= index < PASS_ID:
+            return found
+        if self.piles[index] >= 0:
+            c, x10, y10, a10 = self.pile_poses[self.piles[index]].tolist()
+            return Place(Colour(c), x10, y10, a10)
+        if self.woods[index] >= 0:
+            w, k = wood(), int(self.woods[index])
+            return Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]), int(w.a10[k]))
+        return None
 
 
 def table(state: StackBackState, player: int) -> Table:
@@ -485,70 +604,79 @@ def table(state: StackBackState, player: int) -> Table:
     known = state._id_table
     if known is not None and known.step == len(state.history) and known.player == player:
         return known
-    made = _table(state, player)
+    memo = _Memo.empty() if known is None else known.memo
+    made = _table(state, player, memo.to(state))
     state._id_table = made
     return made
 
 
-def _table(state: StackBackState, player: int) -> Table:
+def _table(state: StackBackState, player: int, memo: _Memo) -> Table:
     step = len(state.history)
     candidates = state.legal_actions(player)
     if candidates == [PASS]:
-        return Table(step, player, (PASS_ID,), {PASS_ID: PASS})
+        none = np.full(NUM_PLACES, -1, dtype=np.int64)
+        return Table(step, player, np.array([PASS_ID]), {PASS_ID: PASS}, none, none,
+                     np.zeros((0, 4), np.int64), memo)  # fmt: skip
     snaps: dict[int, Action] = {}
     for action in candidates:
         assert isinstance(action, Place), action
         b = bin_of(action.colour, action.x10, action.y10, action.a10)
         if b not in snaps:
             snaps[b] = action
-    # the lattice: per bin, its poses nearest the centre first (a free wood pose needs no
-    # judgement; at equal rank it comes first), judged in rounds (each open bin's next pose), a
-    # bin closing at its first legal pose, so only the poses up to each snap are judged
+    taken = np.zeros(NUM_PLACES, dtype=bool)
+    taken[list(snaps)] = True
+    # the wood: per bin, its first pose no stick touches, in a colour of the supply
     w = wood()
-    free = _free_wood(state, state.supply[player])
-    fb = w.bins[free]
-    first = np.ones(len(fb), dtype=bool)
-    first[1:] = fb[1:] != fb[:-1]  # `wood()` is in snap order: a bin's first is its best
-    wk = free[first]
-    piles, structures = _pile_poses(state, player)
-    kind = np.concatenate((np.zeros(len(wk), np.int64), np.ones(len(piles), np.int64)))
-    bins = np.concatenate((w.bins[wk], piles[:, 0]))
-    ranks = np.concatenate((w.ranks[wk], piles[:, 1]))
-    row = np.concatenate((wk, np.arange(len(piles))))  # into wood(), or into piles
-    tie = np.concatenate((np.zeros(len(wk), np.int64), np.arange(len(piles))))
-    taken = np.array(sorted(snaps), dtype=np.int64)
-    open_ = ~np.isin(bins, taken)
-    order = np.lexsort((tie, kind, ranks, bins))
-    order = order[open_[order]]
-    bins, kind, row = bins[order], kind[order], row[order]
-    start = np.ones(len(bins), dtype=bool)
-    start[1:] = bins[1:] != bins[:-1]
-    heads = np.nonzero(start)[0]
-    depth = np.arange(len(bins)) - np.repeat(heads, np.diff(np.append(heads, len(bins))))
-    judge = _PileJudge(state, player)
-    for d in range(int(depth.max()) + 1 if len(depth) else 0):
-        at = np.nonzero(depth == d)[0]
-        at = at[~np.isin(bins[at], np.fromiter(snaps, np.int64, len(snaps)))]
-        if not len(at):
-            continue
-        woods = at[kind[at] == 0]
-        for b, k in zip(bins[woods].tolist(), row[woods].tolist(), strict=True):
-            snaps[b] = Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]),
-                             int(w.a10[k]))  # fmt: skip
-        tried = at[kind[at] == 1]
-        chosen = piles[row[tried]]
-        lattices = [(int(c), int(x), int(y), int(a)) for c, x, y, a in chosen[:, 2:6].tolist()]
-        held = [structures[k] for k in chosen[:, 6].tolist()]
-        verdicts = judge.legal(lattices, held)
-        for b, lat, ok in zip(bins[tried].tolist(), lattices, verdicts, strict=True):
-            if ok:
-                snaps[b] = Place(Colour(lat[0]), lat[1], lat[2], lat[3])
-    return Table(step, player, tuple(sorted(snaps)), snaps)
+    size = A_BINS * X_BINS * Y_BINS
+    first = memo.first.copy()
+    for colour in range(NUM_COLOURS):
+        if state.supply[player][colour] <= 0:
+            first[colour * size : (colour + 1) * size] = -1
+    first[taken] = -1
+    limit = np.where(first >= 0, w.ranks[first], np.iinfo(np.int64).max)
+    limit[taken] = -1
+    # the piles: only the poses before their bin's wood pose in snap order (nearer the centre:
+    # at equal rank the wood pose comes first), in open bins, judged until each bin has its snap
+    pairs = _pile_pairs(state, player, memo)
+    piles = np.full(NUM_PLACES, -1, dtype=np.int64)
+    pile_poses = np.zeros((0, 4), np.int64)
+    if pairs:
+        sizes = np.array([len(p.poses) for p in pairs])
+        owner = np.repeat(np.arange(len(pairs)), sizes)
+        at = np.arange(len(owner)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        bins = np.concatenate([p.bins for p in pairs])
+        ranks = np.concatenate([p.ranks for p in pairs])
+        rows = np.nonzero(ranks < limit[bins])[0]
+        bins, ranks, owner, at = bins[rows], ranks[rows], owner[rows], at[rows]
+        verdict = np.concatenate([p.verdict for p in pairs])[rows]
+        scene = None
+        while True:
+            found, unknown = id_kernels.walk(bins, ranks, verdict, limit, _SCRATCH)
+            if not len(unknown):
+                break
+            lattices, held = [], []
+            for o, k in zip(owner[unknown].tolist(), at[unknown].tolist(), strict=True):
+                c, x10, y10, a10 = pairs[o].poses[k].tolist()
+                lattices.append((c, x10, y10, a10))
+                held.append(pairs[o].supports)
+            if scene is None:
+                scene = _scene(state)
+            judged = _judge_fast(state, player, memo, lattices, held, scene=scene)
+            for r, o, k, ok in zip(unknown.tolist(), owner[unknown].tolist(),
+                                   at[unknown].tolist(), judged, strict=True):  # fmt: skip
+                verdict[r] = pairs[o].verdict[k] = 1 if ok else 2
+        piles[bins[found]] = np.arange(len(found))
+        pile_poses = np.concatenate([p.poses for p in pairs])[rows[found]]
+        first[bins[found]] = -1
+    marked = (first >= 0) | (piles >= 0)
+    marked[list(snaps)] = True
+    return Table(step, player, np.nonzero(marked)[0], snaps, first, piles, pile_poses, memo)
 
 
 def legal_ids(state: StackBackState, player: int) -> list[int]:
     """The mask: ids whose bin holds a legal pose now (or `pass` alone), sorted."""
-    return list(table(state, player).ids)
+    out: list[int] = table(state, player).ids.tolist()
+    return out
 
 
 def _span(b: int, origin: int, count: int) -> str:
@@ -566,7 +694,7 @@ def snap(state: StackBackState, player: int, index: int) -> Action:
     for a bin holding no legal pose now (naming the bin)."""
     if check(index) == PASS_ID:
         return PASS
-    found = table(state, player).snaps.get(index)
+    found = table(state, player).snap_of(index)
     if found is None:
         colour, ab, xb, yb = parts(index)
         raise IllegalAction(

@@ -63,13 +63,11 @@ class StackBackEncoder(Encoder):
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         xy, angle = self.f_xy.of(out), self.f_angle.of(out)
         for i, stick in enumerate(state["sticks"][:MAX_STICKS]):
-            pose = actions.parse(stick["pose"])
-            assert isinstance(pose, actions.Place), stick
+            colour, x, y, c, s = _pose(stick["pose"])
             out[self.f_present.start + i] = 1.0
-            one_hot(self.f_colour, out, int(pose.colour), i)
-            xy[i] = (pose.x / X_SPAN, pose.y / Y_SPAN)
-            theta = math.radians(2 * pose.angle)
-            angle[i] = (math.cos(theta), math.sin(theta))
+            one_hot(self.f_colour, out, colour, i)
+            xy[i] = (x, y)
+            angle[i] = (c, s)
             one_hot(self.f_owner, out, stick["owner"], i)
             out[self.f_level.start + i] = scaled(stick["level"], MAX_LEVEL)
             out[self.f_supports.start + i] = scaled(len(stick["supports"]), 4)
@@ -85,6 +83,26 @@ class StackBackEncoder(Encoder):
             out[self.f_piled.start + p] = scaled(state["piled_plays"][p], 30)
             out[self.f_passes.start + p] = scaled(state["passes"][p], 30)
             out[self.f_fumbles.start + p] = scaled(state["fumbles"][p], 30)
+
+
+_POSES: dict[str, tuple[int, float, float, float, float]] = {}
+_POSES_MAX = 10_000
+
+
+def _pose(text: str) -> tuple[int, float, float, float, float]:
+    """A placed stick's pose as observed: colour, x / 236 mm, y / 100 mm, cos and sin of twice
+    the angle. Kept per pose text: a stick keeps its pose, and every step shows every stick."""
+    known = _POSES.get(text)
+    if known is not None:
+        return known
+    pose = actions.parse(text)
+    assert isinstance(pose, actions.Place), text
+    theta = math.radians(2 * pose.angle)
+    made = (int(pose.colour), pose.x / X_SPAN, pose.y / Y_SPAN, math.cos(theta), math.sin(theta))
+    if len(_POSES) >= _POSES_MAX:
+        _POSES.clear()
+    _POSES[text] = made
+    return made
 
 
 ENCODER = StackBackEncoder

@@ -192,36 +192,36 @@ def test_pass_is_the_only_id_when_nothing_fits() -> None:
                 world.apply(PASS_ID, player)
 
 
-def test_the_incremental_pile_filter_equals_a_fresh_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Along a game, a pair's poses are clipped only against the sticks added since its last
-    visit (`ids._KEEP`); the mask and snaps equal those of an empty memo at every step, and the
-    memo saves clipping (counted in pose x stick tests)."""
-    tests = [0]
-    touching = ids.search._touching
+def test_the_kept_table_equals_a_fresh_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Along a game, the mask keeps what it learnt (ids._Memo: each bin's first free wood pose,
+    each pair's poses left and their verdicts) and works only on what the new sticks change; the
+    mask and snaps equal those of a table made from nothing at every step, and the memo saves
+    work (counted in pairs whose poses are generated and filtered from nothing)."""
+    made = [0]
+    pair_keep = ids.id_kernels.pair_keep
 
-    def counted(pp: Any, keep: Any, layout: Any, rows: Any) -> Any:
-        tests[0] += len(keep) * len(rows)
-        return touching(pp, keep, layout, rows)
+    def counted(*args: Any) -> Any:
+        made[0] += 1
+        return pair_keep(*args)
 
-    monkeypatch.setattr(ids.search, "_touching", counted)
+    monkeypatch.setattr(ids.id_kernels, "pair_keep", counted)
     game = teocalli.load("stack-back")
     state = game.new_state(11)
     rng = Rng(4)
     warm = fresh = 0
-    ids._KEEP.clear()
     for _ in range(14):
         player = state.current_player()
-        tests[0] = 0
-        kept = ids._table(state, player)
-        warm += tests[0]
-        memo = dict(ids._KEEP)
-        ids._KEEP.clear()
-        tests[0] = 0
-        again = ids._table(state, player)
-        fresh += tests[0]
-        ids._KEEP.update(memo)
-        assert kept.ids == again.ids, len(state.history)
-        assert kept.snaps == again.snaps, len(state.history)
-        state.apply(kept.ids[rng.randrange(len(kept.ids))], player)
+        made[0] = 0
+        kept = ids.table(state, player)
+        warm += made[0]
+        world = state.clone()
+        world._id_table = None
+        made[0] = 0
+        again = ids.table(world, player)
+        fresh += made[0]
+        assert kept.ids.tolist() == again.ids.tolist(), len(state.history)
+        for index in kept.ids.tolist():
+            assert kept.snap_of(index) == again.snap_of(index), (len(state.history), index)
+        state.apply(int(kept.ids[rng.randrange(len(kept.ids))]), player)
     assert len(state.sticks) >= 8
     assert warm < fresh / 2, (warm, fresh)

@@ -1,0 +1,690 @@
+"""Compiled loops for the action ids' mask (ids.py): which lattice poses a stick touches.
+
+The mask judges tens of thousands of lattice poses a game against the placed sticks, a few at a
+time per pair of supports: in numpy each such test is a dozen calls whose fixed cost (a few
+microseconds) outweighs the work. These kernels run the same tests pose by pose in one compiled
+loop (numba, `cache=True`), with the same floating-point operations in the same order as the
+numpy code they stand for, so every comparison with a threshold comes out the same:
+
+- the separating-axis tests of `search._sat_flat` (shrunk by 1 mm: the footprints then share a
+  disc of radius 1 mm, more than the 3 mm² touch tolerance) and `geometry.sat_hits`;
+- the overlap area of two footprints, `geometry.clip_pair`'s arithmetic (Sutherland-Hodgman on
+  the window's four edges, at most `_CAP` vertices, the area summed as numpy sums 12 slots);
+- `ids._may_stand`'s bound on where a new stick's centre may lie between its two supports.
+
+tests/games/stack_back/test_sb_ids_kernels.py compares each with the numpy code on random
+footprints and lattice poses.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from .components import HALF_WIDTH
+
+Array = npt.NDArray[np.float64]
+
+_EPS = 1e-9
+"""geometry.EPS: the clipping's and the separating-axis test's slack."""
+_CAP = 12
+"""geometry._CAP: vertices a clipped polygon may hold."""
+_W = HALF_WIDTH
+_X0, _Y0, _BIN, _XB, _YB = -36.0, -36.0, 12.0, 26, 15
+"""The action ids' squares (ids.py: X0_MM, Y0_MM, BIN_MM, X_BINS, Y_BINS)."""
+_CA = 3 * 12
+"""Colours times angle bins."""
+
+
+@numba.njit(cache=True)
+def _corners(cx: float, cy: float, ux: float, uy: float, h: float, out: Array) -> None:  # noqa: PLR0917
+    """A footprint's corners into out (4, 2), as `geometry.quads` computes them."""
+    ax, ay = ux * h, uy * h
+    bx, by = -uy * _W, ux * _W
+    out[0, 0], out[0, 1] = cx + ax + bx, cy + ay + by
+    out[1, 0], out[1, 1] = cx - ax + bx, cy - ay + by
+    out[2, 0], out[2, 1] = cx - ax - bx, cy - ay - by
+    out[3, 0], out[3, 1] = cx + ax - bx, cy + ay - by
+
+
+@numba.njit(cache=True)
+def clip_area(sub: Array, win: Array, work: Array) -> float:
+    """The overlap area of two convex CCW quads (4, 2): `clip_full`'s area."""
+    return clip_full(sub, win, work)[0]
+
+
+@numba.njit(cache=True)
+def _sat(  # noqa: PLR0917 - two footprints, five numbers each, and the shrink
+    cx: float, cy: float, ux: float, uy: float, h: float, w: float,
+    dx: float, dy: float, vx: float, vy: float, half: float, shrink: float,
+) -> bool:  # fmt: skip
+    """`search._sat_flat` for one pair: footprint (h, w) against a stick shrunk by `shrink`."""
+    k = half - shrink
+    v = _W - shrink
+    ddx = dx - cx
+    ddy = dy - cy
+    c = abs(ux * vx + uy * vy)
+    s = abs(ux * vy - uy * vx)
+    if not abs(ddx * ux + ddy * uy) < h + k * c + v * s:
+        return False
+    if not abs(-ddx * uy + ddy * ux) < w + k * s + v * c:
+        return False
+    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s:
+        return False
+    return bool(abs(-ddx * vy + ddy * vx) < v + h * s + w * c)
+
+
+@numba.njit(cache=True)
+def _sat_eps(  # noqa: PLR0917 - two footprints, five numbers each
+    cx: float, cy: float, ux: float, uy: float, h: float,
+    dx: float, dy: float, vx: float, vy: float, k: float,
+) -> bool:  # fmt: skip
+    """`geometry.sat_hits` for one pair (both the sticks' own half-width)."""
+    w = _W
+    ddx = dx - cx
+    ddy = dy - cy
+    c = abs(ux * vx + uy * vy)
+    s = abs(ux * vy - uy * vx)
+    if not abs(ddx * ux + ddy * uy) < h + k * c + w * s - _EPS:
+        return False
+    if not abs(-ddx * uy + ddy * ux) < w + k * s + w * c - _EPS:
+        return False
+    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s - _EPS:
+        return False
+    return bool(abs(-ddx * vy + ddy * vx) < w + h * s + w * c - _EPS)
+
+
+@numba.njit(cache=True)
+def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
+    i: int, cx: Array, cy: Array, ux: Array, uy: Array, half: Array, reach: float,
+    stick: Array, squad: Array, tol: float, deep: float, q: Array, work: Array,
+) -> bool:  # fmt: skip
+    """Whether wood pose i touches the stick (cx, cy, ux, uy, half; footprint `squad`): their
+    circumscribed circles (`reach` apart at most) meet, they meet by `geometry.sat_hits`, and
+    shrunk by `deep` they still meet or else overlap by more than `tol` (`ids._covers`)."""
+    dx, dy, vx, vy, k = stick[0], stick[1], stick[2], stick[3], stick[4]
+    ex, ey = cx[i] - dx, cy[i] - dy
+    if not ex * ex + ey * ey < reach * reach:
+        return False
+    if not _sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k):
+        return False
+    if _sat(cx[i], cy[i], ux[i], uy[i], half[i] - deep, _W - deep, dx, dy, vx, vy, k, deep):
+        return True
+    _corners(cx[i], cy[i], ux[i], uy[i], half[i], q)
+    return bool(clip_area(q, squad, work) > tol)
+
+
+@numba.njit(cache=True)
+def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
+    first: npt.NDArray[np.int64], cx: Array, cy: Array, ux: Array, uy: Array, half: Array,
+    start: npt.NDArray[np.int64], radius: Array, sticks: Array, squads: Array, new: int,
+    tol: float, deep: float,
+) -> None:  # fmt: skip
+    """Bring `first` (per bin, its first wood pose no stick touches: poses of bin b run from
+    start[b] to start[b + 1], in snap order; -1 if none) from the sticks before `new` to all of
+    `sticks` (rows of cx, cy, ux, uy, half; footprints `squads`). A new stick only takes poses
+    away, so only a bin whose first pose it touches changes: its next poses are tried against
+    every stick. The bins read for a stick are those whose squares can hold a pose whose
+    circumscribed circle (`radius` per colour) meets the stick's."""
+    q = np.empty((4, 2))
+    work = np.empty((8, 2 * _CAP))
+    n = len(sticks)
+    own = np.empty(n)
+    for t in range(n):
+        own[t] = (sticks[t, 4] * sticks[t, 4] + _W * _W) ** 0.5
+    for s in range(new, n):
+        dx, dy = sticks[s, 0], sticks[s, 1]
+        for ca in range(_CA):
+            rc = radius[ca // (_CA // 3)] + 1e-6
+            reach = own[s] + rc
+            x0 = min(max(int(np.floor((dx - reach - _X0) / _BIN)) - 1, 0), _XB - 1)
+            x1 = min(max(int(np.floor((dx + reach - _X0) / _BIN)) + 1, 0), _XB - 1)
+            y0 = min(max(int(np.floor((dy - reach - _Y0) / _BIN)) - 1, 0), _YB - 1)
+            y1 = min(max(int(np.floor((dy + reach - _Y0) / _BIN)) + 1, 0), _YB - 1)
+            for xb in range(x0, x1 + 1):
+                for yb in range(y0, y1 + 1):
+                    b = (ca * _XB + xb) * _YB + yb
+                    i = first[b]
+                    if i < 0 or not _touches_wood(i, cx, cy, ux, uy, half, reach, sticks[s],
+                                                  squads[s], tol, deep, q, work):  # fmt: skip
+                        continue
+                    stop = start[b + 1]
+                    i += 1
+                    while i < stop:  # the stick that took the pose before first, then all
+                        hit = _touches_wood(i, cx, cy, ux, uy, half, reach, sticks[s],
+                                            squads[s], tol, deep, q, work)  # fmt: skip
+                        for t in range(n):
+                            if hit:
+                                break
+                            if t != s:
+                                hit = _touches_wood(i, cx, cy, ux, uy, half, own[t] + rc,
+                                                    sticks[t], squads[t], tol, deep, q,
+                                                    work)  # fmt: skip
+                        if not hit:
+                            break
+                        i += 1
+                    first[b] = i if i < stop else -1
+
+
+@numba.njit(cache=True)
+def walk(
+    bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+    limit: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """Pile rows (in the order they were met) with their bins, snap ranks and what is known of
+    each (0 unknown, 1 legal, 2 refused); per bin, only ranks below `limit[bin]` count (the
+    bin's wood pose or candidate comes first). Per bin, in snap order (rank, then the order
+    met): its first legal row if no unknown row comes before it (the snap), else its first
+    unknown row (to judge). Returns (snaps, unknown), row indices. `scratch` (4 x bins) holds
+    the per-bin minima: it must hold `fresh_scratch`'s values, and is left so."""
+    big = np.iinfo(np.int64).max
+    legal, open_, legal_row, open_row = scratch[0], scratch[1], scratch[2], scratch[3]
+    for r in range(len(bins)):
+        b, k, v = bins[r], ranks[r], verdict[r]
+        if k >= limit[b] or v == 2:
+            continue
+        if v == 1 and k < legal[b]:
+            legal[b], legal_row[b] = k, r
+        elif v == 0 and k < open_[b]:
+            open_[b], open_row[b] = k, r
+    snaps = np.empty(len(bins), dtype=np.int64)
+    unknown = np.empty(len(bins), dtype=np.int64)
+    ns = nu = 0
+    for r in range(len(bins)):
+        b = bins[r]
+        if legal_row[b] != r and open_row[b] != r:
+            continue
+        first_open = legal_row[b] < 0 or open_[b] < legal[b]
+        first_open = first_open or (open_[b] == legal[b] and open_row[b] < legal_row[b])
+        if open_row[b] >= 0 and first_open:
+            if open_row[b] == r:
+                unknown[nu] = r
+                nu += 1
+        elif legal_row[b] == r:
+            snaps[ns] = r
+            ns += 1
+    for r in range(len(bins)):
+        b = bins[r]
+        legal[b], open_[b], legal_row[b], open_row[b] = big, big, -1, -1
+    return snaps[:ns], unknown[:nu]
+
+
+def fresh_scratch(count: int) -> npt.NDArray[np.int64]:
+    """`walk`'s scratch for `count` bins."""
+    out = np.full((4, count), np.iinfo(np.int64).max, dtype=np.int64)
+    out[2:] = -1
+    return out
+
+
+# --- judging a pile pose: a compiled balance with a margin, the rules' own code where near -------
+UNSURE, LEGAL, REFUSED = 0, 1, 2
+"""`judge_piles`' answers: the pose is near a threshold (judge it by the rules' own code), it
+is legal, it is refused."""
+
+_PTS = 32
+
+
+@numba.njit(cache=True)
+def clip_full(sub: Array, win: Array, work: Array) -> tuple[float, float, float]:
+    """(area, centroid x, y) of two convex CCW quads: `geometry.clip_pair`, bit for bit."""
+    px, py, qx, qy = work[0, :_CAP], work[1, :_CAP], work[2], work[3]
+    sides = work[4, :_CAP]
+    m = 4
+    for k in range(4):
+        px[k], py[k] = sub[k, 0], sub[k, 1]
+    for e in range(4):
+        if m == 0:
+            break
+        ax, ay = win[e, 0], win[e, 1]
+        bx, by = win[(e + 1) & 3, 0], win[(e + 1) & 3, 1]
+        ex0, ex1 = bx - ax, by - ay
+        for k in range(m):
+            sides[k] = ex0 * (py[k] - ay) - ex1 * (px[k] - ax)
+        n = 0
+        for k in range(m):
+            s = sides[k]
+            nk = k + 1 if k + 1 < m else 0
+            inside = s >= -_EPS
+            if inside:
+                qx[n], qy[n] = px[k], py[k]
+                n += 1
+            if inside != (sides[nk] >= -_EPS):
+                t = s / (s - sides[nk])
+                x, y = px[k], py[k]
+                qx[n], qy[n] = x + t * (px[nk] - x), y + t * (py[nk] - y)
+                n += 1
+        m = min(n, _CAP)
+        for k in range(m):
+            px[k], py[k] = qx[k], qy[k]
+    cr, sx, sy = work[5, :_CAP], work[6, :_CAP], work[7, :_CAP]
+    for k in range(m, _CAP):
+        cr[k] = sx[k] = sy[k] = 0.0
+    for k in range(m):
+        x, y = px[k], py[k]
+        nk = k + 1 if k + 1 < m else 0
+        c = x * py[nk] - px[nk] * y
+        cr[k] = c
+        sx[k] = (x + px[nk]) * c
+        sy[k] = (y + py[nk]) * c
+    area2 = _sum12(cr)
+    safe = area2 if abs(area2) > _EPS else 1.0
+    return max(area2 / 2, 0.0), _sum12(sx) / (3 * safe), _sum12(sy) / (3 * safe)
+
+
+@numba.njit(cache=True)
+def _sum12(v: Array) -> float:
+    """numpy's pairwise sum of 12 doubles (`geometry._sum12`)."""
+    res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
+    res += v[8]
+    res += v[9]
+    res += v[10]
+    res += v[11]
+    return res
+
+
+@numba.njit(cache=True)
+def _clip_poly(sub: Array, win: Array, ox: Array, oy: Array) -> int:
+    """The intersection of a quad with a quad (`support.clip`): its vertices into ox, oy;
+    returns their count."""
+    px = np.zeros(_PTS)
+    py = np.zeros(_PTS)
+    sides = np.zeros(_PTS)
+    m = 4
+    for k in range(4):
+        px[k], py[k] = sub[k, 0], sub[k, 1]
+    for e in range(4):
+        if m == 0:
+            break
+        ax, ay = win[e, 0], win[e, 1]
+        bx, by = win[(e + 1) % 4, 0], win[(e + 1) % 4, 1]
+        ex, ey = bx - ax, by - ay
+        for k in range(m):
+            sides[k] = ex * (py[k] - ay) - ey * (px[k] - ax)
+        n = 0
+        for k in range(m):
+            nk = (k + 1) % m
+            sp, sq = sides[k], sides[nk]
+            if sp >= -_EPS and n < _PTS:
+                ox[n], oy[n] = px[k], py[k]
+                n += 1
+            if (sp >= -_EPS) != (sq >= -_EPS) and n < _PTS:
+                t = sp / (sp - sq)
+                ox[n], oy[n] = px[k] + t * (px[nk] - px[k]), py[k] + t * (py[nk] - py[k])
+                n += 1
+        m = n
+        for k in range(m):
+            px[k], py[k] = ox[k], oy[k]
+    return m
+
+
+@numba.njit(cache=True)
+def _hull_depth(xs: Array, ys: Array, n: int, cx: float, cy: float) -> float:
+    """How far (cx, cy) lies inside the convex hull of the n points (`support.support`, then
+    `support.depth`; -inf when the hull has no area)."""
+    order = np.argsort(ys[:n], kind="mergesort")
+    order = order[np.argsort(xs[:n][order], kind="mergesort")]  # by x, then y
+    ux = np.empty(n)
+    uy = np.empty(n)
+    m = 0
+    for k in order:
+        if m and xs[k] == ux[m - 1] and ys[k] == uy[m - 1]:
+            continue
+        ux[m], uy[m] = xs[k], ys[k]
+        m += 1
+    if m < 3:
+        return -np.inf
+    hx = np.empty(2 * m)
+    hy = np.empty(2 * m)
+    h = 0
+    for rev in range(2):
+        start = h
+        for kk in range(m):
+            k = kk if rev == 0 else m - 1 - kk
+            px, py = ux[k], uy[k]
+            while h - start >= 2:
+                ox, oy = hx[h - 2], hy[h - 2]
+                ax, ay = hx[h - 1], hy[h - 1]
+                if (ax - ox) * (py - oy) - (ay - oy) * (px - ox) > _EPS:
+                    break
+                h -= 1
+            hx[h], hy[h] = px, py
+            h += 1
+        h -= 1  # each chain without its last point
+    best = np.inf
+    edges = 0
+    for k in range(h):
+        ax, ay = hx[k], hy[k]
+        bx, by = hx[(k + 1) % h], hy[(k + 1) % h]
+        dx, dy = bx - ax, by - ay
+        length = (dx * dx + dy * dy) ** 0.5
+        if length < 1e-7:
+            continue
+        nx, ny = dy / length, -dx / length
+        best = min(best, nx * (ax - cx) + ny * (ay - cy))
+        edges += 1
+    return best if edges >= 3 else -np.inf
+
+
+@numba.njit(cache=True)
+def _depth(poly: Array, count: int, px: float, py: float) -> float:
+    """`support.depth`: how far (px, py) lies inside the edges poly[:count] (nx, ny, c)."""
+    if count == 0:
+        return -np.inf
+    best = np.inf
+    for k in range(count):
+        best = min(best, poly[k, 2] - poly[k, 0] * px - poly[k, 1] * py)
+    return best
+
+
+@numba.njit(cache=True)
+def _split(  # noqa: PLR0917 - a stick's two contacts and its load
+    ax: float, ay: float, bx: float, by: float, f: float, mx: float, my: float, out: Array
+) -> None:
+    """`balance.split`: out = (share a, at a x, y, share b, at b x, y)."""
+    px, py = mx / f, my / f
+    dx, dy = bx - ax, by - ay
+    span = dx * dx + dy * dy
+    if span < 1e-12:
+        out[0], out[1], out[2], out[3], out[4], out[5] = f / 2, px, py, f / 2, px, py
+        return
+    s = ((px - ax) * dx + (py - ay) * dy) / span
+    if s <= 0.0:
+        out[0], out[1], out[2], out[3], out[4], out[5] = f, px, py, 0.0, px, py
+    elif s >= 1.0:
+        out[0], out[1], out[2], out[3], out[4], out[5] = 0.0, px, py, f, px, py
+    else:
+        ox, oy = px - (ax + s * dx), py - (ay + s * dy)
+        out[0], out[1], out[2] = f * (1.0 - s), ax + ox, ay + oy
+        out[3], out[4], out[5] = f * s, bx + ox, by + oy
+
+
+@numba.njit(cache=True)
+def judge_piles(  # noqa: PLR0917 - the balance model
+    pose: Array, pi: npt.NDArray[np.int64], pj: npt.NDArray[np.int64],
+    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
+    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
+    tol: float, rest: float, margin: float, delta: float,
+) -> npt.NDArray[np.int8]:  # fmt: skip
+    """Pile poses (rows of `pose`: cx, cy, ux, uy, half, weight) on the supports pi, pj, judged
+    as `rules.piled` then `rules.settle` judge them, in floating point: LEGAL, REFUSED, or
+    UNSURE where a quantity lies within `delta` of a threshold the rules compare it with (the
+    touch tolerance, the 6 x 6 mm rest, a balance margin; the caller then asks the rules).
+
+    The sticks: rows of `sticks` (cx, cy, ux, uy, half), footprints `quads`, `level`, supports
+    `sup` (-1: none), contact centroids `cont` (2 x (x, y), relative to the centre), support
+    polygon edges `poly` (nx, ny, c; `npoly` of them), loads `load` (force, moment x, y)."""
+    n = len(level)
+    out = np.zeros(len(pi), dtype=np.int8)
+    q = np.empty((4, 2))
+    work = np.empty((8, 2 * _CAP))
+    xs = np.empty(2 * _PTS)
+    ys = np.empty(2 * _PTS)
+    df = np.zeros(n)
+    dmx = np.zeros(n)
+    dmy = np.zeros(n)
+    inside = np.zeros(n, dtype=np.bool_)
+    sh = np.empty(6)
+    for r in range(len(pi)):
+        cx, cy, ux, uy, half, weight = (
+            pose[r, 0],
+            pose[r, 1],
+            pose[r, 2],
+            pose[r, 3],
+            pose[r, 4],
+            pose[r, 5],
+        )
+        i, j = pi[r], pj[r]
+        lev = level[i]
+        _corners(cx, cy, ux, uy, half, q)
+        unsure = False
+        gix = giy = gjx = gjy = 0.0
+        for s in range(n):
+            if level[s] < lev:
+                continue
+            meets = _sat_eps(cx, cy, ux, uy, half, sticks[s, 0], sticks[s, 1], sticks[s, 2],
+                             sticks[s, 3], sticks[s, 4])  # fmt: skip
+            if s in (i, j):
+                if not meets:
+                    unsure = True
+                    break
+                area, gx, gy = clip_full(q, quads[s], work)
+                if area < rest + delta:
+                    unsure = True
+                    break
+                if s == i:
+                    gix, giy = gx - cx, gy - cy
+                else:
+                    gjx, gjy = gx - cx, gy - cy
+            elif meets and clip_full(q, quads[s], work)[0] > tol - delta:
+                unsure = True
+                break
+        if unsure:
+            continue
+        # the new stick's support polygon: the hull of its two contact areas
+        m = _clip_poly(q, quads[i], xs, ys)
+        m += _clip_poly(q, quads[j], xs[m:], ys[m:])
+        d = _hull_depth(xs, ys, m, cx, cy)
+        if abs(d - (margin - 1e-9)) < delta:
+            continue
+        if d < margin - 1e-9:
+            out[r] = REFUSED
+            continue
+        # its weight passed down (balance.try_add), each stick beneath checked
+        df[:] = 0.0
+        dmx[:] = 0.0
+        dmy[:] = 0.0
+        inside[:] = False
+        _split(gix, giy, gjx, gjy, weight, 0.0, 0.0, sh)
+        for k in range(2):
+            s = i if k == 0 else j
+            f = sh[3 * k]
+            df[s] += f
+            dmx[s] += f * (cx + sh[3 * k + 1] - sticks[s, 0])
+            dmy[s] += f * (cy + sh[3 * k + 2] - sticks[s, 1])
+            inside[s] = True
+        verdict = LEGAL
+        for lv in range(lev, -1, -1):
+            for k in range(n):
+                if not inside[k] or level[k] != lv:
+                    continue
+                f = load[k, 0] + df[k]
+                mx, my = load[k, 1] + dmx[k], load[k, 2] + dmy[k]
+                dk = _depth(poly[k], npoly[k], mx / f, my / f)
+                if abs(dk - (margin - 1e-9)) < delta:
+                    verdict = UNSURE
+                    break
+                if dk < margin - 1e-9:
+                    verdict = REFUSED
+                    break
+                if sup[k, 0] < 0:
+                    continue
+                for sign in (1.0, -1.0):
+                    if sign > 0:
+                        _split(cont[k, 0, 0], cont[k, 0, 1], cont[k, 1, 0], cont[k, 1, 1], f,
+                               mx, my, sh)  # fmt: skip
+                    else:
+                        _split(cont[k, 0, 0], cont[k, 0, 1], cont[k, 1, 0], cont[k, 1, 1],
+                               load[k, 0], load[k, 1], load[k, 2], sh)  # fmt: skip
+                    for t in range(2):
+                        s = sup[k, t]
+                        ff = sign * sh[3 * t]
+                        df[s] += ff
+                        dmx[s] += ff * (sticks[k, 0] + sh[3 * t + 1] - sticks[s, 0])
+                        dmy[s] += ff * (sticks[k, 1] + sh[3 * t + 2] - sticks[s, 1])
+                        inside[s] = True
+            if verdict != LEGAL:
+                break
+        out[r] = verdict
+    return out
+
+
+@numba.njit(cache=True)
+def _touches_any(  # noqa: PLR0917 - one pose, some sticks
+    px: float, py: float, pux: float, puy: float, h: float, reach_p: float,
+    rows: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
+    tol: float, deep: float, q: Array, work: Array,
+) -> bool:  # fmt: skip
+    """`touching` for one pose against the sticks `rows` (of `lay`: cx, cy, ux, uy, half)."""
+    built = False
+    for n in range(len(rows)):
+        r = rows[n]
+        reach = reach_p + lreach[r] + 1e-6
+        ddx, ddy = lay[r, 0] - px, lay[r, 1] - py
+        if not ddx * ddx + ddy * ddy < reach * reach:
+            continue
+        dx, dy, vx, vy, k = lay[r, 0], lay[r, 1], lay[r, 2], lay[r, 3], lay[r, 4]
+        if _sat(px, py, pux, puy, h - deep, _W - deep, dx, dy, vx, vy, k, deep):
+            return True
+        if _sat(px, py, pux, puy, h, _W, dx, dy, vx, vy, k, 0.0):
+            if not built:
+                _corners(px, py, pux, puy, h, q)
+                built = True
+            if clip_area(q, quads[r], work) > tol:
+                return True
+    return False
+
+
+@numba.njit(cache=True)
+def touching_rows(  # noqa: PLR0917 - poses, sticks
+    x: Array, y: Array, ux: Array, uy: Array, h: float, reach_p: float,
+    rows: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array, tol: float, deep: float,
+) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """Which poses (all of half-length h) touch one of the sticks `rows` of the layout `lay`
+    (rows of cx, cy, ux, uy, half; footprints `quads`, circumscribed radii `lreach`): `touching`
+    on whole arrays."""
+    out = np.zeros(len(x), dtype=np.bool_)
+    q = np.empty((4, 2))
+    work = np.empty((8, 2 * _CAP))
+    for n in range(len(x)):
+        out[n] = _touches_any(x[n], y[n], ux[n], uy[n], h, reach_p, rows, lay, quads, lreach,
+                              tol, deep, q, work)  # fmt: skip
+    return out
+
+
+@numba.njit(cache=True)
+def _overlap_span(  # noqa: PLR0917 - a line of centres, the pose, the supports
+    x: float, cu: float, su: float, h: float, sup: Array, lo: float, hi: float
+) -> tuple[float, float]:
+    """The centres (x, y) with y in [lo, hi] of a footprint (axis cu, su; half-length h) that
+    meets both supports by the separating-axis test, as an interval of y widened by 1e-6 (a
+    superset: the exact tests follow): each of the test's eight inequalities is a slab."""
+    for s in range(2):
+        sx, sy, vx, vy, k = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4]
+        c = abs(cu * vx + su * vy)
+        sn = abs(cu * vy - su * vx)
+        for t in range(4):
+            if t == 0:
+                ax, ay, bound = cu, su, h + k * c + _W * sn
+            elif t == 1:
+                ax, ay, bound = -su, cu, _W + k * sn + _W * c
+            elif t == 2:
+                ax, ay, bound = vx, vy, k + h * c + _W * sn
+            else:
+                ax, ay, bound = -vy, vx, _W + h * sn + _W * c
+            base = ax * (sx - x) + ay * sy  # |base - ay * y| < bound
+            if abs(ay) < 1e-9:
+                if abs(ax * (sx - x)) >= bound + 1e-6:
+                    return 1.0, 0.0
+                continue
+            y0, y1 = (base - bound) / ay, (base + bound) / ay
+            if y0 > y1:
+                y0, y1 = y1, y0
+            lo, hi = max(lo, y0 - 1e-6), min(hi, y1 + 1e-6)
+    return lo, hi
+
+
+@numba.njit(cache=True)
+def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
+    sup: Array, squads: Array, h: float, cos: Array, sin: Array, step: float,
+    rows: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
+    margin: float, tol: float, deep: float, rest: float, inset: float,
+) -> tuple[npt.NDArray[np.int64], Array]:  # fmt: skip
+    """The lattice poses (centres on multiples of `step` mm, the angles of `cos`, `sin`) of
+    half-length h that `ids` keeps for two supports (rows of `sup`: cx, cy, ux, uy, half;
+    footprints `squads`): whose centre may stand (`may_stand`), that touch none of the sticks
+    `rows` of the layout (`touching_rows`) and rest at least `rest` mm² on both (clipped only
+    where both footprints shrunk by `inset` still meet: `search.REST_INSET`).
+    The poses tried are those whose bounding box meets both supports' (as
+    `search.pair_poses`), and one lattice step more each way (the filters refuse those).
+    Returns their (x10, y10, a10 index) and (x, y, ux, uy), in lattice order."""
+    cap = 4096
+    ints = np.empty((cap, 3), dtype=np.int64)
+    flts = np.empty((cap, 4))
+    m = 0
+    q = np.empty((4, 2))
+    work = np.empty((8, 2 * _CAP))
+    reach_p = (h * h + _W * _W) ** 0.5
+    # a pose meets both supports, so a stick farther from either than the pose's circle can
+    # reach across (2 reach_p) and beyond both circles' radii touches none of the pair's poses
+    near = np.empty(len(rows), dtype=np.int64)
+    nn = 0
+    for n in range(len(rows)):
+        r = rows[n]
+        ok = True
+        for s in range(2):
+            rs = (sup[s, 4] * sup[s, 4] + _W * _W) ** 0.5
+            far = lreach[r] + 2 * reach_p + rs + 1e-6
+            ex, ey = lay[r, 0] - sup[s, 0], lay[r, 1] - sup[s, 1]
+            if ex * ex + ey * ey >= far * far:
+                ok = False
+        if ok:
+            near[nn] = r
+            nn += 1
+    rows = near[:nn]
+    for a in range(len(cos)):
+        cu, su = cos[a], sin[a]
+        ex = h * abs(cu) + _W * abs(su)
+        ey = h * abs(su) + _W * abs(cu)
+        lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
+        for s in range(2):
+            sx = sup[s, 4] * abs(sup[s, 2]) + _W * abs(sup[s, 3])
+            sy = sup[s, 4] * abs(sup[s, 3]) + _W * abs(sup[s, 2])
+            lo_x = max(lo_x, sup[s, 0] - sx - ex)
+            hi_x = min(hi_x, sup[s, 0] + sx + ex)
+            lo_y = max(lo_y, sup[s, 1] - sy - ey)
+            hi_y = min(hi_y, sup[s, 1] + sy + ey)
+        if lo_x > hi_x + step or lo_y > hi_y + step:
+            continue
+        lo_y, hi_y = lo_y - step, hi_y + step
+        for ix in range(int(np.ceil(lo_x / step)) - 1, int(np.floor(hi_x / step)) + 2):
+            x = ix * step
+            ylo, yhi = _overlap_span(x, cu, su, h, sup, lo_y, hi_y)
+            for iy in range(int(np.ceil(ylo / step)), int(np.floor(yhi / step)) + 1):
+                y = iy * step
+                # may stand: the centre `margin` inside the supports' extent along the axis
+                lo, hi = np.inf, -np.inf
+                for s in range(2):
+                    d = (sup[s, 0] - x) * cu + (sup[s, 1] - y) * su
+                    rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + _W * abs(
+                        sup[s, 2] * su - sup[s, 3] * cu
+                    )
+                    lo, hi = min(lo, d - rr), max(hi, d + rr)
+                if not (lo <= -margin and hi >= margin):
+                    continue
+                ok = True  # resting needs the footprints shrunk by `inset` to meet
+                for s in range(2):
+                    if not _sat(x, y, cu, su, h - inset, _W - inset, sup[s, 0], sup[s, 1],
+                                sup[s, 2], sup[s, 3], sup[s, 4], inset):  # fmt: skip
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                if _touches_any(x, y, cu, su, h, reach_p, rows, lay, quads, lreach, tol, deep, q,
+                                work):  # fmt: skip
+                    continue
+                _corners(x, y, cu, su, h, q)
+                if not (clip_area(q, squads[0], work) >= rest
+                        and clip_area(q, squads[1], work) >= rest):  # fmt: skip
+                    continue
+                if m == cap:
+                    cap *= 2
+                    ints2 = np.empty((cap, 3), dtype=np.int64)
+                    flts2 = np.empty((cap, 4))
+                    ints2[:m] = ints[:m]
+                    flts2[:m] = flts[:m]
+                    ints, flts = ints2, flts2
+                ints[m, 0], ints[m, 1], ints[m, 2] = ix, iy, a
+                flts[m, 0], flts[m, 1], flts[m, 2], flts[m, 3] = x, y, cu, su
+                m += 1
+    return ints[:m], flts[:m]

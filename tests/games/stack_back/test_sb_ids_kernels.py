@@ -1,0 +1,182 @@
+"""The mask's compiled kernels (id_kernels.py) against the numpy code they stand for.
+
+Each kernel must give exactly what the numpy code gives (the same arithmetic in the same order):
+the clipped areas bit for bit, and so the same verdicts at the touch and rest thresholds, on
+random footprints crowded enough that many overlaps fall near the thresholds.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from teocalli.games.stack_back import Colour, Place, id_kernels, search
+from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH, SPEC
+from teocalli.games.stack_back.geometry import clip_arrays, clip_pair, quads
+from teocalli.games.stack_back.rules import REST, TOL, Layout, base
+
+
+def _footprints(rng: np.random.Generator, n: int, spread: float) -> tuple[np.ndarray, ...]:
+    cx, cy = rng.uniform(0, spread, n), rng.uniform(0, spread, n)
+    a = rng.uniform(0, math.pi, n)
+    h = rng.choice(np.array(HALF_LENGTHS), n)
+    return cx, cy, np.cos(a), np.sin(a), h
+
+
+def test_clip_area_is_clip_pairs_area_bit_for_bit() -> None:
+    rng = np.random.default_rng(3)
+    sub = quads(*_footprints(rng, 3000, 40.0))
+    win = quads(*_footprints(rng, 3000, 40.0))
+    want, _ = clip_arrays(sub, win)
+    work = np.empty((8, 24))
+    got = np.array([id_kernels.clip_area(sub[i], win[i], work) for i in range(len(sub))])
+    assert np.count_nonzero(want > 0) > 1000  # most overlap
+    assert np.array_equal(got, want)
+    for i in range(0, 3000, 97):  # and clip_pair, the scalar reference, gives the same
+        assert clip_pair(sub[i].tolist(), win[i].tolist())[0] == got[i]
+
+
+def _sticks(rng: np.random.Generator, n: int) -> list:
+    """Sticks on the lattice of the rules (tenths), near one another."""
+    out = []
+    for _ in range(n):
+        place = Place(
+            Colour(int(rng.integers(3))),
+            int(rng.integers(400, 900)),
+            int(rng.integers(300, 700)),
+            int(rng.integers(1800)),
+        )
+        out.append(base(place, 0))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_touching_rows_agrees_with_search(seed: int) -> None:
+    """`touching_rows` against `search._touching` on the lattice poses of pairs of random
+    sticks, against the other sticks."""
+    rng = np.random.default_rng(seed)
+    sticks = _sticks(rng, 14)
+    layout = Layout.empty()
+    for s in sticks:
+        layout = layout.with_stick(s)
+    lay = np.stack((layout.cx, layout.cy, layout.ux, layout.uy, layout.half), axis=1)
+    checked = touched = 0
+    for a, b in ((0, 1), (2, 3), (4, 5), (6, 7)):
+        for colour in range(3):
+            pp = search.pair_poses(sticks[a], sticks[b], colour)
+            if not len(pp.x):
+                continue
+            keep = np.arange(len(pp.x))
+            rows = np.arange(8, 14)
+            want = search._touching(pp, keep, layout, rows)
+            h = float(pp.hh[0])
+            got = id_kernels.touching_rows(
+                pp.x, pp.y, pp.ux, pp.uy, h, math.hypot(h, HALF_WIDTH), rows, lay, layout.quads,
+                np.hypot(layout.half, HALF_WIDTH), TOL, search.DEEP,
+            )  # fmt: skip
+            assert np.array_equal(got, want)
+            checked += len(keep)
+            touched += int(want.sum())
+    assert checked > 1000 and 0 < touched < checked
+
+
+def _may_stand(pp: search.PairPoses, a: object, b: object) -> np.ndarray:
+    """The bound in numpy: the centre at least the margin inside the supports' extent along the
+    pose's axis (a new stick's centre lies 1 mm inside its support polygon)."""
+    lo = np.full(len(pp.x), np.inf)
+    hi = np.full(len(pp.x), -np.inf)
+    for s in (a, b):
+        d = (s.cx - pp.x) * pp.ux + (s.cy - pp.y) * pp.uy  # type: ignore[attr-defined]
+        r = s.half * np.abs(s.ux * pp.ux + s.uy * pp.uy)  # type: ignore[attr-defined]
+        r = r + HALF_WIDTH * np.abs(s.ux * pp.uy - s.uy * pp.ux)  # type: ignore[attr-defined]
+        lo, hi = np.minimum(lo, d - r), np.maximum(hi, d + r)
+    m = SPEC.margin - 1e-6
+    out: np.ndarray = (lo <= -m) & (hi >= m)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pair_keep_is_the_search_poses_filtered(seed: int) -> None:
+    """`pair_keep` generates a pair's lattice poses itself: the same poses (and the same floats)
+    as `search.pair_poses` keeps through the three filters above."""
+    rng = np.random.default_rng(10 + seed)
+    sticks = _sticks(rng, 12)
+    layout = Layout.empty()
+    for s in sticks:
+        layout = layout.with_stick(s)
+    rows = np.stack((layout.cx, layout.cy, layout.ux, layout.uy, layout.half), axis=1)
+    reach = np.hypot(layout.half, HALF_WIDTH)
+    cos = np.cos(np.radians(np.array(search.ANGLES, dtype=np.float64)))
+    sin = np.sin(np.radians(np.array(search.ANGLES, dtype=np.float64)))
+    kept = 0
+    for a, b in ((0, 1), (2, 3), (4, 5), (6, 7)):
+        others = np.arange(8, 12)
+        for colour in range(3):
+            pp = search.pair_poses(sticks[a], sticks[b], colour)
+            keep = np.arange(len(pp.x))
+            if len(keep):
+                keep = keep[_may_stand(pp, sticks[a], sticks[b])]
+                keep = keep[~search._touching(pp, keep, layout, others)]
+                keep = search._rests(pp, keep)
+            ints, frame = id_kernels.pair_keep(
+                rows[[a, b]], layout.quads[[a, b]], HALF_LENGTHS[colour], cos, sin, 4.0, others,
+                rows, layout.quads, reach, SPEC.margin - 1e-6, TOL, search.DEEP, REST,
+                search.REST_INSET,
+            )  # fmt: skip
+            got = sorted(zip((ints[:, 0] * 40).tolist(), (ints[:, 1] * 40).tolist(),
+                             (ints[:, 2] * 50).tolist(), strict=True))  # fmt: skip
+            want = sorted(zip(pp.x10[keep].tolist(), pp.y10[keep].tolist(),
+                              pp.a10[keep].tolist(), strict=True))  # fmt: skip
+            assert got == want
+            order = np.lexsort((pp.y10[keep], pp.x10[keep], pp.a10[keep]))
+            mine = np.lexsort((ints[:, 1], ints[:, 0], ints[:, 2]))
+            theirs = np.stack((pp.x, pp.y, pp.ux, pp.uy), axis=1)[keep][order]
+            assert np.array_equal(frame[mine], theirs)
+            kept += len(keep)
+    assert kept > 10
+
+
+def test_wood_first_is_the_first_wood_pose_no_stick_touches() -> None:
+    """`wood_first`, brought up a stick at a time and several at once, against each bin's first
+    wood pose that the touch test written with the numpy code (`geometry.sat_hits`, the shrunk
+    test, then clipping) finds touching none of the sticks."""
+    from teocalli.games.stack_back import ids
+    from teocalli.games.stack_back.geometry import clip, sat_hits
+
+    w = ids.wood()
+    rng = np.random.default_rng(7)
+    sticks = _sticks(rng, 8)
+    covered = np.zeros(len(w.cx), dtype=bool)
+    for s in sticks:
+        one = (np.array([s.cx]), np.array([s.cy]), np.array([s.ux]), np.array([s.uy]),
+               np.array([s.half]))  # fmt: skip
+        hit = np.nonzero(sat_hits(w.cx, w.cy, w.ux, w.uy, w.half, *one)[:, 0])[0]
+        k = len(hit)
+        sure = search._sat_flat(w.cx[hit], w.cy[hit], w.ux[hit], w.uy[hit], w.half[hit] - 1.0,
+                                HALF_WIDTH - 1.0, *(np.repeat(v, k) for v in one), 1.0)  # fmt: skip
+        maybe = hit[~sure]
+        area, _ = clip(quads(w.cx[maybe], w.cy[maybe], w.ux[maybe], w.uy[maybe], w.half[maybe]),
+                       np.repeat(quads(*one), len(maybe), axis=0))  # fmt: skip
+        assert 0 < np.count_nonzero(area > TOL) < len(maybe)
+        covered[hit[sure]] = True
+        covered[maybe[area > TOL]] = True
+    want = np.full(len(w.start) - 1, -1)
+    for b in range(len(want)):
+        free = np.nonzero(~covered[w.start[b] : w.start[b + 1]])[0]
+        if len(free):
+            want[b] = w.start[b] + free[0]
+    layout = Layout.empty()
+    for s in sticks:
+        layout = layout.with_stick(s)
+    rows = np.stack((layout.cx, layout.cy, layout.ux, layout.uy, layout.half), axis=1)
+    fresh = np.where(w.start[:-1] < w.start[1:], w.start[:-1], -1).astype(np.int64)
+    for steps in ((8,), (1, 2, 3, 4, 5, 6, 7, 8), (3, 8)):
+        first, done = fresh.copy(), 0
+        for upto in steps:
+            id_kernels.wood_first(first, w.cx, w.cy, w.ux, w.uy, w.half, w.start, ids._RADII,
+                                  rows[:upto], layout.quads[:upto], done, TOL, 1.0)  # fmt: skip
+            done = upto
+        assert np.array_equal(first, want)
+    assert np.count_nonzero(want != fresh) > 500
