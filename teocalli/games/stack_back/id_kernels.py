@@ -8,7 +8,7 @@ numpy code they stand for, so every comparison with a threshold comes out the sa
 
 - the separating-axis tests of `search._sat_flat` (shrunk by 1 mm: the footprints then share a
   disc of radius 1 mm, more than the 3 mm² touch tolerance) and `geometry.sat_hits`;
-- the overlap area of two footprints, `geometry.clip_pair`'s arithmetic (Sutherland-Hodgman on
+- the overlap area of two footprints, `geometry.clip`'s arithmetic (Sutherland-Hodgman on
   the window's four edges, at most `_CAP` vertices, the area summed as numpy sums 12 slots);
 - `ids._may_stand`'s bound on where a new stick's centre may lie between its two supports.
 
@@ -227,7 +227,7 @@ _PTS = 32
 
 @numba.njit(cache=True)
 def clip_full(sub: Array, win: Array, work: Array) -> tuple[float, float, float]:
-    """(area, centroid x, y) of two convex CCW quads: `geometry.clip_pair`, bit for bit."""
+    """(area, centroid x, y) of two convex CCW quads: `geometry.clip`, bit for bit."""
     px, py, qx, qy = work[0, :_CAP], work[1, :_CAP], work[2], work[3]
     sides = work[4, :_CAP]
     m = 4

@@ -9,7 +9,7 @@ Every test does the floating-point operations of the numpy code it replaces, in 
 (no `fastmath`, no fused multiply-add), so the verdicts are the same bit for bit:
 - `_sat`: the separating-axis test of `search._sat` (footprints shrunk by `shrink`), and
   `_sat_eps` that of `geometry.sat_pairs` (the `EPS` margin, one half-width for both);
-- `clip_one`: `geometry.clip_pair` (Sutherland-Hodgman against the window's four edges, the
+- `clip_one`: `geometry.clip` (Sutherland-Hodgman against the window's four edges, the
   area and centroid summed over 12 slots as numpy's pairwise summation adds them).
 tests/games/stack_back/test_sb_pile_kernels.py compares each with the numpy code.
 """
@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .components import HALF_WIDTH
-from .geometry import EPS
+from .wood_kernels import EPS
 
 Array = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -101,7 +101,7 @@ def _sum12(v: Array) -> float:
 
 @numba.njit(cache=True)
 def clip_one(subject: Array, window: Array) -> tuple[float, float, float]:
-    """(area, centroid x, y) of two convex CCW quads (4, 2): `geometry.clip_pair`'s arithmetic."""
+    """(area, centroid x, y) of two convex CCW quads (4, 2): `geometry.clip`'s arithmetic."""
     px = np.empty(2 * CAP)
     py = np.empty(2 * CAP)
     ox = np.empty(2 * CAP)
