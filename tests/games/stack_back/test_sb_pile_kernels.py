@@ -102,6 +102,12 @@ def test_the_touch_table_and_values_are_the_rules_touches(positions: list[StackB
     assert border > 20
 
 
+def clip_pair(a: list[list[float]], b: list[list[float]]) -> tuple[float, float, float]:
+    """One pair through the engine's clipper: (area, centroid x, y)."""
+    area, cent = clip(np.array([a]), np.array([b]))
+    return float(area[0]), float(cent[0, 0]), float(cent[0, 1])
+
+
 def _touches(q: list[list[float]], others: list[list[list[float]]]) -> bool:
     return any(clip_pair(q, o)[0] > TOL for o in others)
 
