@@ -214,16 +214,30 @@ IN_VIEW = """() => {
   };
   const area = document.querySelector('#board .boards-area');
   const colours = [...document.querySelectorAll('#board [data-select]')];
+  const hand = [...document.querySelectorAll(
+    '#board .ghost-place, #board .ghost-turn-right, #board .ghost-next, #board .pass-button')]
+    .filter((node) => node.getBoundingClientRect().height > 0);
+  const box = area && area.getBoundingClientRect();
+  const page = document.getElementById('board').getBoundingClientRect();
   return {board: Boolean(area && seen(area)), colours: colours.length,
-          seen: colours.filter(seen).length, height: area && area.getBoundingClientRect().height};
+          seen: colours.filter(seen).length, buttons: hand.length,
+          buttonsSeen: hand.filter(seen).length, height: box && box.height, top: box && box.top,
+          bottom: box && box.bottom, scrolled: scrollY, screen: innerHeight,
+          boardBox: [page.top, page.bottom]};
 }"""
-"""Whether the boards' area and your supply's colours are all on the screen at once."""
+"""Whether the boards' area, your supply's colours and the stick in hand's buttons (Place, the
+turns, the bots' next place, Pass) are all on the screen at once."""
 
 
-def check_hand_and_board(page: Any, where: str) -> None:
-    """The boards and every colour of your supply on the screen together (no scrolling)."""
+def check_hand_and_board(page: Any, where: str, *, in_hand: bool = False) -> None:
+    """The boards, every colour of your supply and the hand's buttons on the screen together (no
+    scrolling: a tap on Place must not scroll the board away)."""
     seen = page.evaluate(IN_VIEW)
-    assert seen["board"] and seen["colours"] and seen["seen"] == seen["colours"], f"{where}: {seen}"
+    together = seen["seen"] == seen["colours"] and seen["buttonsSeen"] == seen["buttons"]
+    shown = seen["buttons"] >= 3 if in_hand else True  # Place, turn, next: only with a stick
+    if not (seen["board"] and seen["colours"] and shown and together):
+        page.screenshot(path=str(SCREENS / "phone-stack-back-not-in-view.png"))
+        raise AssertionError(f"{where}: {seen}")
 
 
 def test_a_whole_stack_back_game_by_tapping_on_a_phone(server: str, page: Any, phone: Any) -> None:
@@ -289,6 +303,8 @@ def test_a_whole_stack_back_game_by_tapping_on_a_phone(server: str, page: Any, p
                     "(p) => document.querySelector('#board .ghost').dataset.pose === p", arg=first
                 )
             phone.wait_for_selector("#board .ghost[data-judged='legal']")
+            if zoomed:
+                check_hand_and_board(phone, f"zoomed, stick {placed} in hand", in_hand=True)
             if placed == 3:
                 check_sizes(phone, "a stick in hand")
                 check_fits(phone, "a stick in hand")

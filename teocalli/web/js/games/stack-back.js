@@ -948,18 +948,32 @@ const NX = 4;
 /** What the boards' area shows on a phone: both boards, or one of them at twice the scale. */
 let zoom = "all";
 
-/** The page above the boards' area (the table's header and turn line, the status, the zoom
- * buttons) and your supply under it, in CSS px: what must fit the screen beside the area. */
-const AROUND_AREA = 330;
+/** The stick in hand's two rows of buttons under your supply (place, turn; the bots' places,
+ * pass), with the gap between them and a margin under them, in CSS px. */
+const HAND_ROWS = 104;
+
+/** The screen's height in units of the drawing, less where the drawing starts on the page (the
+ * table's header and turn line above the board's box): the drawing is as wide as the box, a
+ * little more than 1 CSS px a unit on a 390 px phone. Before the first render, a usual guess. */
+function screenLeft() {
+  const screen = typeof window !== "undefined" && window.innerHeight > 0 ? window.innerHeight : 844;
+  const node = typeof document !== "undefined" ? document.getElementById("board") : null;
+  if (!node) return screen - 130;
+  const style = getComputedStyle(node);
+  const inner = node.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const top = node.getBoundingClientRect().top + window.scrollY + parseFloat(style.paddingTop);
+  return (screen - top) / (inner > 0 ? inner / NW : 1);
+}
 
 /**
- * The view `[x0, y0, x1, y1]` (mm) widened, if need be, so that drawn `width` px wide it is no
- * taller than the screen leaves for it: zoomed on one board (or with sticks far off the wood) the
- * area would grow past the screen and push your supply out of view.
+ * The view `[x0, y0, x1, y1]` (mm) widened, if need be, so that drawn `width` units wide it is
+ * no taller than `room` units (what the screen leaves beside the status and zoom buttons above
+ * it, your supply and the hand's buttons under it): zoomed on one board (or with sticks far off
+ * the wood) the area would grow past the screen, and moving a stick or pressing Place would
+ * scroll the board away.
  */
-function capped([x0, y0, x1, y1], width) {
-  const screen = typeof window !== "undefined" && window.innerHeight > 0 ? window.innerHeight : 844;
-  const cap = Math.max(220, screen - AROUND_AREA);
+function capped([x0, y0, x1, y1], width, room) {
+  const cap = Math.max(220, room);
   const wanted = ((y1 - y0) * width) / cap; // mm wide for the cap's height
   if (wanted <= x1 - x0) return [x0, y0, x1, y1];
   const extra = (wanted - (x1 - x0)) / 2;
@@ -1030,7 +1044,13 @@ function renderNarrow(view, ui, bounds) {
     y += 52;
   } else zoom = "all";
   const areaWidth = NW - 2 * NX;
-  const shown = capped(zoomView(bounds), areaWidth);
+  // Your supply is built first (at 0, moved under the area below): its height, with the hand's
+  // buttons and the page above, is what the area must leave on the screen.
+  const change = lastChange(view, ui);
+  const mySeat = ui.seat !== null && ui.seat !== undefined && ui.seat >= 0 && ui.seat < s.supply.length;
+  const mine = mySeat ? supplies(view, ui, NX + 4, 0, change, true, [ui.seat]) : null;
+  const below = 6 + (mine ? 14 + mine.height - 22 : 0) + (ui.interactive ? HAND_ROWS : 0);
+  const shown = capped(zoomView(bounds), areaWidth, screenLeft() - y - below);
   const [vx, vy] = px(shown[0], shown[3]);
   const [vw, vh] = [(shown[2] - shown[0]) * S, (shown[3] - shown[1]) * S];
   const k = areaWidth / vw; // CSS px per unit of the boards' drawing
@@ -1058,16 +1078,14 @@ function renderNarrow(view, ui, bounds) {
       text(bx + label, by + label, i === 0 ? "A" : "B", { "font-size": label, fill: "#5a3e1b" }),
     );
   });
-  const change = lastChange(view, ui);
   layer.append(sticks(view, ui, change, label, zoom === "all"));
   svg.append(area);
   y += areaHeight + 6;
   // Your supply right under the boards: the hand and the board stay in view together (zoomed too).
-  const mySeat = ui.seat !== null && ui.seat !== undefined && ui.seat >= 0 && ui.seat < s.supply.length;
   let others = s.supply.map((_, p) => p);
-  if (mySeat) {
-    const mine = supplies(view, ui, NX + 4, y + 14, change, true, [ui.seat]);
+  if (mine) {
     mine.g.classList.add("my-supply");
+    mine.g.setAttribute("transform", `translate(0 ${y + 14})`);
     svg.append(mine.g);
     y += 14 + mine.height - 22; // the next row 8 px under the colours
     others = others.filter((p) => p !== ui.seat);
