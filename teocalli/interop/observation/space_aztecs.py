@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from teocalli.core import State
-from teocalli.games.space_aztecs.actions import NUM_ACTIONS
+from teocalli.core import State, Step
+from teocalli.games.space_aztecs.actions import NUM_ACTIONS, Choose, Take
 from teocalli.games.space_aztecs.components import (
     CARD_BY_ID,
     COLOUR,
@@ -85,7 +85,13 @@ _TENTHS = tuple(scaled(k, 10) for k in range(NUM_CARDS + 1))
 """scaled(pile size, 10) by size, as the view path computes it."""
 _TOPS = (*(KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in _RANGE), False)
 """Cards that hold others under them (index -1, no host, is False)."""
-_OVER, _CHOOSE, _CAPTURE, _TUCK = Phase.OVER, Phase.CHOOSE, Phase.CAPTURE, Phase.TUCK
+_PICK, _CHOOSE, _CAPTURE, _TUCK, _OVER = (
+    Phase.PICK,
+    Phase.CHOOSE,
+    Phase.CAPTURE,
+    Phase.TUCK,
+    Phase.OVER,
+)
 _KINDS = tuple(int(k) for k in KIND)
 _AZTEC, _TEMPLE, _CODEX = int(Kind.AZTEC), int(Kind.TEMPLE), int(Kind.CODEX)
 _SCALED_ROUNDS = tuple(scaled(k, MAX_ROUND) for k in range(NUM_CARDS + 1))
@@ -408,6 +414,8 @@ class SpaceAztecsEncoder(Encoder):
         self._shared = np.zeros(layout.size, np.float32)  # its own fields stay 0
         self._public_mv: FloatView = self._shared.data
         self._written = _Written()
+        self._state: SpaceAztecsState | None = None  # the state the public part was written from
+        self._steps = 0  # and its number of steps then
         pile_mv = self._placement.pile_mv
         self._memory_rows = [
             (x, self._memory_round + x, self._memory + x * c, self._memory + (x + 1) * c, row)
@@ -515,13 +523,66 @@ class SpaceAztecsEncoder(Encoder):
         self._own(state, player, mv)
 
     def _public(self, state: SpaceAztecsState) -> None:
-        """The shared part: header (but the seat), piles, cities, scores, revealed cards."""
+        """The shared part: header (but the seat), piles, cities, scores, revealed cards. The
+        state object last written, at the same step (another observer, or the same again):
+        nothing to do; one step on by a `take` or a `choose` that keeps the phase (most steps):
+        that step's few cells (`_step`); else the value diff (`_diff`). Like `State.legal_ids`,
+        this trusts that a state object changes only through `apply`."""
+        steps = len(state.history)
+        if state is self._state:
+            if steps == self._steps:
+                return
+            if steps == self._steps + 1 and self._step(state, state.history[-1]):
+                self._steps = steps
+                mv = self._public_mv
+                mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+                return
+        self._state = None  # not consistent until the diff is done
+        self._diff(state, steps)
+        self._state, self._steps = state, steps
+
+    def _step(self, state: SpaceAztecsState, step: Step) -> bool:
+        """Write what one step changed in the public part, whose memo holds the state one step
+        before: a `take` that leaves the phase as it was (a holder, the player to move) or a
+        `choose` that does (a pile's size and row, who has chosen). False, nothing written, for
+        any other step (the diff then writes it)."""
+        action: Any = step.action
+        kind, player, mv, memo = type(action), step.player, self._public_mv, self._written
+        if kind is Take:
+            if state.phase is not _PICK:
+                return False  # the last take: the choice begins
+            x = action.pile
+            assert memo.holder is not None and memo.movers is not None
+            memo.holder[x] = player
+            mv[self._holder + x * self.num_players + player] = 1.0
+            mover = (state.start + state.picks) % self.num_players
+            mv[self._to_move_start + memo.movers[0]] = 0.0
+            mv[self._to_move_start + mover] = 1.0
+            memo.movers = (mover,)
+            return True
+        if kind is Choose:
+            placement, card = self._placement, action.card
+            x = placement.where[card]
+            if state.phase is not _CHOOSE or not 0 <= x < NUM_PILES:
+                return False  # the last choice: the cards are revealed and played
+            assert memo.pile_size is not None and memo.chosen is not None
+            placement.where[card] = state.where[card]
+            placement.pile_mv[x * NUM_CARDS + card] = 0.0
+            size = memo.pile_size[x] = state.pile_size[x]
+            mv[self._pile_size + x] = _TENTHS[size]
+            memo.chosen[player] = card
+            mv[self._to_move_start + player] = 0.0
+            mv[self._has_chosen + player] = 1.0
+            return True
+        return False
+
+    def _diff(self, state: SpaceAztecsState, steps: int) -> None:
+        """The public part brought up to date by comparing it with the engine's values."""
         mv, memo, n = self._public_mv, self._written, self.num_players
         placement = self._placement
         if state.where != placement.where or state.host != placement.host:
             placement.update(state)
         placement.scores(state)
-        steps = len(state.history)
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         phase = state.phase
         head = (state.round, phase, state.start, state.removed, state.saucers_played)
