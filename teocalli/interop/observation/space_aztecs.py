@@ -35,7 +35,6 @@ actions use) and the 8 piles A-H:
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Mapping
 from itertools import compress
 from operator import ne
@@ -57,7 +56,7 @@ from teocalli.games.space_aztecs.components import (
     PINK_PENALTY,
     Kind,
 )
-from teocalli.games.space_aztecs.scoring import Lines, lines
+from teocalli.games.space_aztecs.scoring import Tally, codex_bonus
 from teocalli.games.space_aztecs.state import (
     CAPTURED,
     CITY,
@@ -125,16 +124,9 @@ class _Placement:
         self.cities_version = 0
         self.cell = [-1] * NUM_CARDS  # the index each card has set in `cities` (city row)
         self.tucked_cell = [-1] * NUM_CARDS  # (tucked row)
-        # per city, what its score lines count (as `State.city` lists them, in card order)
-        self.visible: list[list[int]] = [[] for _ in range(n)]  # Aztecs in view
-        self.templed: list[list[int]] = [[] for _ in range(n)]  # Aztecs under Temples
-        self.codex: list[list[int]] = [[] for _ in range(n)]
-        self.temples = [0] * n
-        self.captured = [0] * n
-        self.dirty = set(range(n))  # cities whose lines must be counted again
+        self._cities_counted()
         self.recount = True  # the totals must be added up again (a capture)
         self.tick = 0
-        self.city_lines: list[Lines] = [(0, (0, 0, 0, 0), 0)] * n
         self.start = self.removed = _UNSEEN  # what the totals were computed with
         self.totals: list[float] = []
         self.points: list[int] = []  # the totals as the sheets add them up
@@ -151,7 +143,12 @@ class _Placement:
             moved = [(c, mine[c]) for c in state.chosen if c >= 0 and where[c] != mine[c]]
             for c, _ in moved:
                 mine[c] = where[c]
-            if where != mine:  # more moved than the chosen cards
+            if where != mine:  # a round ended (its cards are the last played now), or more
+                last = [(c, mine[c]) for c in state.last_played if where[c] != mine[c]]
+                for c, _ in last:
+                    mine[c] = where[c]
+                moved += last
+            if where != mine:  # more moved than the round's cards (a Temple's tuck, a capture)
                 moved += [(c, mine[c]) for c in compress(_RANGE, map(ne, where, mine))]
                 mine[:] = where
                 if len(moved) > _MANY:
@@ -175,7 +172,7 @@ class _Placement:
             if 0 <= o < NUM_PILES:
                 pile_mv[o * NUM_CARDS + c] = 0.0
             elif o >= CITY:
-                self._leave(c, o)
+                self._enter(c, o, -1)
             if 0 <= x < NUM_PILES:
                 pile_mv[x * NUM_CARDS + c] = 1.0
             elif x >= CITY:
@@ -204,12 +201,9 @@ class _Placement:
         self.piles.reshape(NUM_PILES, NUM_CARDS)[:] = places == _PILE_INDEX
         self.host[:] = host
         in_cities = np.flatnonzero(places >= CITY).tolist()
-        for cards in (*self.visible, *self.templed, *self.codex):
-            cards.clear()
-        self.temples, self.captured = [0] * self.n, [0] * self.n
+        self._cities_counted()
         for c in in_cities:
             self._enter(c, where[c])
-        self.dirty.update(range(self.n))
         self.cities[:] = 0.0
         self.cell, self.tucked_cell = [-1] * NUM_CARDS, [-1] * NUM_CARDS
         self.cities_version = tick
@@ -247,80 +241,118 @@ class _Placement:
         if changed:
             self.cities_version = tick
 
-    def _enter(self, c: int, x: int) -> None:
-        """Card `c` came to place `x` of a city: file it where its city's count looks."""
+    def _cities_counted(self) -> None:
+        """Empty cities, all to be counted: each city's Aztecs in a `scoring.Tally` (its Aztec
+        points kept card by card), its Codex cards, Temples and captured cards."""
+        n = self.n
+        self.tallies = [Tally() for _ in range(n)]
+        self.codex: list[list[int]] = [[] for _ in range(n)]
+        self.temples = [0] * n
+        self.captured = [0] * n
+        self.bonus = [0] * n
+        self.dirty = set(range(n))  # cities whose Codex bonus must be counted again
+
+    def _enter(self, c: int, x: int, sign: int = 1) -> None:
+        """Card `c` came to place `x` of a city (`sign` -1: left it): count it in its city."""
         p = x & 7
         if x >= CAPTURED:
-            self.captured[p] += 1
+            self.captured[p] += sign
             self.recount = True
             return
         if x >= TEMPLED:
-            insort(self.templed[p], c)
+            self.tallies[p].add(c, True, sign)
         else:
             kind = _KINDS[c]
             if kind == _AZTEC:
-                insort(self.visible[p], c)
+                self.tallies[p].add(c, False, sign)
             elif kind == _TEMPLE:
-                self.temples[p] += 1
+                self.temples[p] += sign
             elif kind == _CODEX:
-                insort(self.codex[p], c)
+                if sign > 0:
+                    self.codex[p].append(c)
+                else:
+                    self.codex[p].remove(c)
             else:
                 return  # a Saucer in view counts for nothing but its catch
         self.dirty.add(p)
 
-    def _leave(self, c: int, x: int) -> None:
-        """Card `c` left place `x` of a city (`_enter` undone)."""
-        p = x & 7
-        if x >= CAPTURED:
-            self.captured[p] -= 1
-            self.recount = True
-            return
-        if x >= TEMPLED:
-            self.templed[p].remove(c)
-        else:
-            kind = _KINDS[c]
-            if kind == _AZTEC:
-                self.visible[p].remove(c)
-            elif kind == _TEMPLE:
-                self.temples[p] -= 1
-            elif kind == _CODEX:
-                self.codex[p].remove(c)
-            else:
-                return
-        self.dirty.add(p)
-
     def scores(self, state: SpaceAztecsState) -> None:
         """`totals`: `state.sheets()` totals / 100 in [-1, 1]. They depend only on the cards in
-        each city, the Starting Player and the removed set: a city's lines (`scoring.lines`) are
-        counted again only when what they count changed, or the token came to or left a city
-        with Codex cards (the Codex of the Sun)."""
+        each city (their Aztec points kept by the tallies), the Starting Player and the removed
+        set: a city's Codex bonus is counted again when anything in it changed or the token
+        came to or left it; the totals are added up again after any change."""
         dirty, start, removed = self.dirty, state.start, state.removed
-        if not dirty and not self.recount and start == self.start and removed == self.removed:
+        if not (dirty or self.recount) and start == self.start and removed == self.removed:
             return
-        codex = self.codex
-        if start != self.start:
+        codex, tallies = self.codex, self.tallies
+        if start != self.start:  # the Codex of the Sun
             if 0 <= self.start < self.n and codex[self.start]:
                 dirty.add(self.start)
             if codex[start]:
                 dirty.add(start)
         self.start, self.removed, self.recount = start, removed, False
-        city_lines = self.city_lines
         for p in dirty:
-            city_lines[p] = lines(
-                self.visible[p], self.templed[p], self.temples[p], codex[p], start == p
-            )
+            if codex[p]:
+                t = tallies[p]
+                self.bonus[p] = codex_bonus(
+                    codex[p], t.count, self.temples[p], t.templed, start == p
+                )
+            else:
+                self.bonus[p] = 0
         dirty.clear()
+        fewest = min(t.count[PINK] for t in tallies)
         pink_in_game = removed != PINK
-        fewest = min(part[2] for part in city_lines)
         totals, self.points = [], []
-        for (points, aztecs, pinks), captured in zip(city_lines, self.captured, strict=True):
-            penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
-            total = points + sum(aztecs) + penalty + captured  # Sheet.total
+        for t, bonus, captured in zip(tallies, self.bonus, self.captured, strict=True):
+            penalty = -PINK_PENALTY if pink_in_game and t.count[PINK] == fewest else 0
+            total = bonus + t.points + penalty + captured  # Sheet.total
             self.points.append(total)
             totals.append(max(-1.0, min(1.0, total / 100)))
         if totals != self.totals:
             self.totals = totals
             self.totals_version += 1
+
+
+class _Memory:
+    """What an observer's `memory_round` and `memory_cards` show of the piles it has held,
+    given `seen` (its part of `seen_round`): the rounds (8 values, written in one copy) and
+    the runs of rows of the piles it never held (cleared after the 8 rows are copied in one).
+    Kept per observer and changed where `seen` changed (a take: one pile's round)."""
+
+    __slots__ = ("blanks", "held", "rounds", "rounds_mv", "seen")
+
+    def __init__(self) -> None:
+        self.seen = [0] * NUM_PILES
+        self.held = 0  # bit x: pile x was held
+        self.rounds = np.zeros(NUM_PILES, np.float32)
+        self.rounds_mv: FloatView = self.rounds.data
+        self.blanks = _BLANKS[0]
+
+    def update(self, seen: list[int]) -> None:
+        old, held = self.seen, self.held
+        for x in compress(_PILES, map(ne, seen, old)):
+            k = seen[x]
+            self.rounds_mv[x] = _SCALED_ROUNDS[k]
+            held = held | 1 << x if k else held & ~(1 << x)
+        self.seen, self.held, self.blanks = seen, held, _BLANKS[held]
+
+
+def _blanks(held: int) -> tuple[tuple[int, int], ...]:
+    """The runs of rows (start, stop, from the memory's first row) of the piles not in `held`."""
+    runs: list[tuple[int, int]] = []
+    for x in range(NUM_PILES):
+        if held >> x & 1:
+            continue
+        start, stop = x * NUM_CARDS, (x + 1) * NUM_CARDS
+        if runs and runs[-1][1] == start:
+            start = runs.pop()[0]
+        runs.append((start, stop))
+    return tuple(runs)
+
+
+_PILES = range(NUM_PILES)
+_BLANKS = tuple(_blanks(held) for held in range(1 << NUM_PILES))
+"""`_blanks` of each set of held piles (bit x: pile x)."""
 
 
 class _Written:
@@ -343,8 +375,8 @@ class _Written:
         self.chosen: list[int] | None = None
         self.movers: tuple[int, ...] | None = None
         self.result: tuple[int, ...] | None = ()  # () matches no state: written at first
-        self.pile_size: list[int] | None = None
-        self.holder: list[int] | None = None
+        self.pile_size = [0] * NUM_PILES  # as the zeroed buffer shows them
+        self.holder = [-1] * NUM_PILES
         self.cities = self.totals = -1
         self.tail: tuple[Any, ...] | None = None
 
@@ -416,13 +448,9 @@ class SpaceAztecsEncoder(Encoder):
         self._written = _Written()
         self._state: SpaceAztecsState | None = None  # the state the public part was written from
         self._steps = 0  # and its number of steps then
-        pile_mv = self._placement.pile_mv
-        self._memory_rows = [
-            (x, self._memory_round + x, self._memory + x * c, self._memory + (x + 1) * c, row)
-            for x in range(NUM_PILES)
-            for row in [pile_mv[x * c : (x + 1) * c]]
-        ]
-        """Per pile: its index, where its round and row go, and its row in the shared piles."""
+        self._memory_stop = self.f_memory.stop
+        self._memories = [_Memory() for _ in range(n)]
+        """Per observer: the piles it has held, as `_own` writes them."""
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         n = self.num_players
@@ -487,7 +515,8 @@ class SpaceAztecsEncoder(Encoder):
         """`Encoder.observe` without a buffer per observer: the shared public part (see
         `_observe`), copied, with the observer's own fields written into the copy."""
         assert isinstance(state, SpaceAztecsState)
-        self._public(state)
+        if state is not self._state or len(state.history) != self._steps:
+            self._public(state)
         out = self._shared.copy()
         mv: FloatView = out.data
         mv[self._seat + player] = 1.0
@@ -500,7 +529,9 @@ class SpaceAztecsEncoder(Encoder):
         assert isinstance(state, SpaceAztecsState)
         marks = bytearray(NUM_ACTIONS)
         phase = state.phase
-        if phase is _CHOOSE:
+        if phase is _PICK:  # `_to_move`'s one player, without building its tuple
+            may = player == (state.start + state.picks) % self.num_players
+        elif phase is _CHOOSE:
             may = state.chosen[player] < 0
         else:
             may = phase is not _OVER and player in state._to_move()
@@ -549,23 +580,35 @@ class SpaceAztecsEncoder(Encoder):
         action: Any = step.action
         kind, player, mv, memo = type(action), step.player, self._public_mv, self._written
         if kind is Take:
-            if state.phase is not _PICK:
-                return False  # the last take: the choice begins
+            phase, head = state.phase, memo.head
+            if phase is not _PICK and (
+                phase is not _CHOOSE or head is None or head[1] is not _PICK
+            ):
+                return False
             x = action.pile
-            assert memo.holder is not None and memo.movers is not None
+            assert memo.movers is not None
             memo.holder[x] = player
             mv[self._holder + x * self.num_players + player] = 1.0
-            mover = (state.start + state.picks) % self.num_players
             mv[self._to_move_start + memo.movers[0]] = 0.0
-            mv[self._to_move_start + mover] = 1.0
-            memo.movers = (mover,)
+            if phase is _PICK:
+                mover = (state.start + state.picks) % self.num_players
+                mv[self._to_move_start + mover] = 1.0
+                memo.movers = (mover,)
+                return True
+            assert head is not None  # the last take: the choice begins, nothing else changes
+            memo.head = (head[0], phase, *head[2:])
+            at = self._decision_start
+            mv[at], mv[at + 1] = 0.0, 1.0  # turn -> simultaneous
+            mv[self._head + _PICK] = 0.0
+            mv[self._head + _CHOOSE] = 1.0
+            self._choosers(state.chosen, mv)
             return True
         if kind is Choose:
             placement, card = self._placement, action.card
             x = placement.where[card]
             if state.phase is not _CHOOSE or not 0 <= x < NUM_PILES:
                 return False  # the last choice: the cards are revealed and played
-            assert memo.pile_size is not None and memo.chosen is not None
+            assert memo.chosen is not None
             placement.where[card] = state.where[card]
             placement.pile_mv[x * NUM_CARDS + card] = 0.0
             size = memo.pile_size[x] = state.pile_size[x]
@@ -575,6 +618,16 @@ class SpaceAztecsEncoder(Encoder):
             mv[self._has_chosen + player] = 1.0
             return True
         return False
+
+    def _choosers(self, chosen: list[int], mv: FloatView) -> None:
+        """During the choice: who may act (who has not chosen) and who has chosen."""
+        memo = self._written
+        memo.chosen, memo.movers = chosen.copy(), None
+        at, has = self._to_move_start, self._has_chosen
+        for p in range(self.num_players):
+            mine = chosen[p] >= 0
+            mv[at + p] = 0.0 if mine else 1.0
+            mv[has + p] = 1.0 if mine else 0.0
 
     def _diff(self, state: SpaceAztecsState, steps: int) -> None:
         """The public part brought up to date by comparing it with the engine's values."""
@@ -607,12 +660,7 @@ class SpaceAztecsEncoder(Encoder):
         chosen = state.chosen
         if phase is _CHOOSE:  # who may act: who has not chosen
             if memo.chosen != chosen:
-                memo.chosen, memo.movers = chosen.copy(), None
-                at, has = self._to_move_start, self._has_chosen
-                for p in range(n):
-                    mine = chosen[p] >= 0
-                    mv[at + p] = 0.0 if mine else 1.0
-                    mv[has + p] = 1.0 if mine else 0.0
+                self._choosers(chosen, mv)
         else:
             movers = state._to_move() if phase is not _OVER else ()
             if memo.movers != movers:
@@ -628,20 +676,21 @@ class SpaceAztecsEncoder(Encoder):
             at, stop = self.f_result.start, self.f_result.stop
             returns = np.array(state.returns(), np.float32)  # zeros before the end
             mv[at:stop] = returns.data
-        sizes = state.pile_size
-        if memo.pile_size != sizes:
-            memo.pile_size = sizes.copy()
+        sizes, old = state.pile_size, memo.pile_size
+        if old != sizes:
             at = self._pile_size
-            for x in range(NUM_PILES):
+            for x in compress(_PILES, map(ne, sizes, old)):
                 mv[at + x] = _TENTHS[sizes[x]]
-        holder = state.holder
-        if memo.holder != holder:
-            memo.holder = holder.copy()
+            memo.pile_size = sizes.copy()
+        holder, old = state.holder, memo.holder
+        if old != holder:
             at = self._holder
-            mv[at : at + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
-            for x in range(NUM_PILES):
+            for x in compress(_PILES, map(ne, holder, old)):
+                if old[x] >= 0:
+                    mv[at + x * n + old[x]] = 0.0
                 if holder[x] >= 0:
                     mv[at + x * n + holder[x]] = 1.0
+            memo.holder = holder.copy()
         if memo.cities != placement.cities_version:
             memo.cities = placement.cities_version
             mv[self._cities : self._cities_stop] = placement.cities_mv
@@ -672,19 +721,27 @@ class SpaceAztecsEncoder(Encoder):
             at, row = self._your_cards, held * NUM_CARDS
             mv[at : at + NUM_CARDS] = pile_mv[row : row + NUM_CARDS]
         choose = state.phase is _CHOOSE
-        chosen, holder = state.chosen, state.holder
+        chosen = state.chosen
         if choose and chosen[player] >= 0:
             mv[self._your_choice + chosen[player]] = 1.0
         base = player * NUM_PILES
         seen = state.seen_round[base : base + NUM_PILES]
-        for x, rounds, start, stop, source in self._memory_rows:
-            if seen[x]:
-                mv[rounds] = _SCALED_ROUNDS[seen[x]]
-                mv[start:stop] = source
-                if choose:
-                    h = holder[x]
-                    if h >= 0 and h != player and chosen[h] >= 0:
-                        mv[start + chosen[h]] = 1.0
+        memory = self._memories[player]
+        if memory.seen != seen:
+            memory.update(seen)
+        if not memory.held:
+            return
+        mv[self._memory_round : self._memory_round + NUM_PILES] = memory.rounds_mv
+        at = self._memory
+        mv[at : self._memory_stop] = pile_mv  # every pile's row, then the unknown ones cleared
+        for start, stop in memory.blanks:
+            mv[at + start : at + stop] = ZEROS[: stop - start]
+        if choose:  # a card another holder has just chosen from a pile the observer knows
+            piles = state.held
+            for h in range(self.num_players):
+                card = chosen[h]
+                if card >= 0 and h != player and seen[piles[h]]:
+                    mv[at + piles[h] * NUM_CARDS + card] = 1.0
 
     def _public_tail(self, state: SpaceAztecsState, mv: FloatView) -> None:
         """announced to pending_choices: a few values, cleared and written again."""
