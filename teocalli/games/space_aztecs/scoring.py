@@ -220,21 +220,16 @@ class Tally:
     `lines` counts the whole city again: the observation encoder keeps one per city to follow
     the running scores at every step. Equal to `lines` on the same cards (tested)."""
 
-    __slots__ = ("aliens", "blue", "count", "flat", "kinds", "priests", "templed", "warriors")
+    __slots__ = ("aliens", "blue", "count", "kinds", "points", "priests", "templed")
 
     def __init__(self) -> None:
-        self.flat = 0  # plain points, Archivists with their bonus under a Temple
+        self.points = 0  # the Aztec points
         self.kinds = [0] * len(WARRIOR_TYPES)  # Warriors per type
-        self.warriors = 0  # their points
         self.priests = 0
         self.aliens: list[int] = []
-        self.blue = 0  # the Priests' and Aliens' points
+        self.blue = 0  # the Priests' and Aliens' part of the points
         self.count = [0, 0, 0, 0]  # Aztecs per colour
         self.templed = 0  # Aztecs under Temples
-
-    @property
-    def points(self) -> int:
-        return self.flat + self.warriors + self.blue
 
     def add(self, card: int, under: bool, sign: int = 1) -> None:
         """Count an Aztec in (`sign` 1) or out (-1), in view or `under` a Temple."""
@@ -243,13 +238,13 @@ class Tally:
         if under:
             self.templed += sign
         if how == _PLAIN:
-            self.flat += sign * points
+            self.points += sign * points
         elif how == _WARRIOR:
             kind = WARRIOR_TYPE[card]
             had = self.kinds[kind]
             table = WARRIOR_TABLE[kind]
             now = self.kinds[kind] = had + sign
-            self.warriors += (table[now - 1] if now else 0) - (table[had - 1] if had else 0)
+            self.points += (table[now - 1] if now else 0) - (table[had - 1] if had else 0)
         elif how in (_PRIEST, _ALIEN):
             if how == _PRIEST:
                 self.priests += sign
@@ -258,9 +253,11 @@ class Tally:
             else:
                 self.aliens.remove(card)
             pairs = min(self.priests, len(self.aliens))
-            self.blue = pairs * PRIEST_POINTS + sum(POINTS[a] for a in sorted(self.aliens)[pairs:])
+            blue = pairs * PRIEST_POINTS + sum(POINTS[a] for a in sorted(self.aliens)[pairs:])
+            self.points += blue - self.blue
+            self.blue = blue
         else:  # an Archivist: its bonus under a Temple
-            self.flat += sign * (points + (BONUS[card] if under else 0))
+            self.points += sign * (points + (BONUS[card] if under else 0))
 
     def remove(self, card: int, under: bool) -> None:
         self.add(card, under, -1)

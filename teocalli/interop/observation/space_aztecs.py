@@ -42,11 +42,10 @@ from typing import Any
 
 import numpy as np
 
-from teocalli.core import State, Step
-from teocalli.games.space_aztecs.actions import NUM_ACTIONS, Choose, Take
+from teocalli.core import State
+from teocalli.games.space_aztecs.actions import CAPTURE_BASE, NUM_ACTIONS, Choose, Take
 from teocalli.games.space_aztecs.components import (
     CARD_BY_ID,
-    COLOUR,
     COLOURS,
     KIND,
     NUM_CARDS,
@@ -100,6 +99,15 @@ _MANY = 16
 """Moved cards beyond which `_Placement` rebuilds everything rather than follow each card."""
 _UNSEEN = -2
 """A place no card has (the engine's places are OUT = -1 and up): what `_Placement` starts from."""
+
+
+def _under(host: list[int], top: int) -> list[int]:
+    """The cards whose host is `top` (a few: found by the list's own scans, not a loop of 72)."""
+    found, d = [], -1
+    for _ in range(host.count(top)):
+        d = host.index(top, d + 1)
+        found.append(d)
+    return found
 
 
 class _Placement:
@@ -183,13 +191,13 @@ class _Placement:
                     self.cell[c] = at
                     self.cities_version = tick
                     if _TOPS[c] and c in host:  # cards under it elsewhere follow it
-                        look += [d for d in _RANGE if host[d] == c]
+                        look += _under(host, c)
                     continue
             elif o < CITY:
                 continue  # neither place is in a city: no cell before or after
             look.append(c)
             if _TOPS[c] and c in host:  # the cards under it follow it
-                look += [d for d in _RANGE if host[d] == c]
+                look += _under(host, c)
         if look:
             self._cells(where, host, look, tick)
 
@@ -300,14 +308,13 @@ class _Placement:
             else:
                 self.bonus[p] = 0
         dirty.clear()
-        fewest = min(t.count[PINK] for t in tallies)
-        pink_in_game = removed != PINK
-        totals, self.points = [], []
-        for t, bonus, captured in zip(tallies, self.bonus, self.captured, strict=True):
-            penalty = -PINK_PENALTY if pink_in_game and t.count[PINK] == fewest else 0
-            total = bonus + t.points + penalty + captured  # Sheet.total
-            self.points.append(total)
-            totals.append(max(-1.0, min(1.0, total / 100)))
+        pinks = [t.count[PINK] for t in tallies]
+        fewest = min(pinks) if removed != PINK else -1  # who loses 5 (none: pink is out)
+        self.points = points = [
+            t.points + bonus + captured - (PINK_PENALTY if k == fewest else 0)  # Sheet.total
+            for t, bonus, captured, k in zip(tallies, self.bonus, self.captured, pinks, strict=True)
+        ]
+        totals = [t / 100 if -100 <= t <= 100 else 1.0 if t > 0 else -1.0 for t in points]
         if totals != self.totals:
             self.totals = totals
             self.totals_version += 1
@@ -326,15 +333,16 @@ class _Memory:
         self.held = 0  # bit x: pile x was held
         self.rounds = np.zeros(NUM_PILES, np.float32)
         self.rounds_mv: FloatView = self.rounds.data
-        self.blanks = _BLANKS[0]
+        self.blanks: _Blanks = ()
 
-    def update(self, seen: list[int]) -> None:
+    def update(self, seen: list[int], blanks: tuple[_Blanks, ...]) -> None:
+        """Follow `seen`; `blanks`: the runs to clear for each set of held piles."""
         old, held = self.seen, self.held
         for x in compress(_PILES, map(ne, seen, old)):
             k = seen[x]
             self.rounds_mv[x] = _SCALED_ROUNDS[k]
             held = held | 1 << x if k else held & ~(1 << x)
-        self.seen, self.held, self.blanks = seen, held, _BLANKS[held]
+        self.seen, self.held, self.blanks = seen, held, blanks[held]
 
 
 def _blanks(held: int) -> tuple[tuple[int, int], ...]:
@@ -353,6 +361,8 @@ def _blanks(held: int) -> tuple[tuple[int, int], ...]:
 _PILES = range(NUM_PILES)
 _BLANKS = tuple(_blanks(held) for held in range(1 << NUM_PILES))
 """`_blanks` of each set of held piles (bit x: pile x)."""
+_Blanks = tuple[tuple[int, int, FloatView], ...]
+"""Runs of an observation to clear: start, stop and as many zeros."""
 
 
 class _Written:
@@ -448,8 +458,18 @@ class SpaceAztecsEncoder(Encoder):
         self._written = _Written()
         self._state: SpaceAztecsState | None = None  # the state the public part was written from
         self._steps = 0  # and its number of steps then
+        self._pending: list[tuple[int, int, int]] = []
+        """During the choice, the cards chosen: (cell in memory_cards, pile, holder)."""
         self._memory_stop = self.f_memory.stop
         self._memories = [_Memory() for _ in range(n)]
+        pile_mv = self._placement.pile_mv
+        self._pile_rows = [pile_mv[x * c : (x + 1) * c] for x in range(NUM_PILES)]
+        assert self._memory_round + NUM_PILES == self._memory
+        self._blanks = tuple(
+            tuple((self._memory + a, self._memory + b, ZEROS[: b - a]) for a, b in runs)
+            for runs in _BLANKS
+        )
+        """`_BLANKS` at this layout's offsets, with their zeros."""
         """Per observer: the piles it has held, as `_own` writes them."""
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
@@ -515,8 +535,9 @@ class SpaceAztecsEncoder(Encoder):
         """`Encoder.observe` without a buffer per observer: the shared public part (see
         `_observe`), copied, with the observer's own fields written into the copy."""
         assert isinstance(state, SpaceAztecsState)
-        if state is not self._state or len(state.history) != self._steps:
-            self._public(state)
+        steps = len(state.history)
+        if steps != self._steps or state is not self._state:
+            self._public(state, steps)
         out = self._shared.copy()
         mv: FloatView = out.data
         mv[self._seat + player] = 1.0
@@ -548,35 +569,35 @@ class SpaceAztecsEncoder(Encoder):
         to date by `_public` (a value diff against the last state any observer saw: from one
         step to the next, only what that step changed), and copied; the observer's own fields
         after it are a few rows copied from the shared pile rows (`_own`)."""
-        self._public(state)
+        steps = len(state.history)
+        if steps != self._steps or state is not self._state:
+            self._public(state, steps)
         mv[:] = self._public_mv
         mv[self._seat + player] = 1.0
         self._own(state, player, mv)
 
-    def _public(self, state: SpaceAztecsState) -> None:
-        """The shared part: header (but the seat), piles, cities, scores, revealed cards. The
-        state object last written, at the same step (another observer, or the same again):
-        nothing to do; one step on by a `take` or a `choose` that keeps the phase (most steps):
+    def _public(self, state: SpaceAztecsState, steps: int) -> None:
+        """The shared part: header (but the seat), piles, cities, scores, revealed cards, for
+        `state` after `steps` steps, which is not the state object last written at that step
+        (the callers leave that one as it is: another observer, or the same again). The same
+        object one step on by a `take`, or by a `choose` that does not reveal (most steps):
         that step's few cells (`_step`); else the value diff (`_diff`). Like `State.legal_ids`,
         this trusts that a state object changes only through `apply`."""
-        steps = len(state.history)
-        if state is self._state:
-            if steps == self._steps:
-                return
-            if steps == self._steps + 1 and self._step(state, state.history[-1]):
-                self._steps = steps
-                mv = self._public_mv
-                mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
-                return
+        if state is self._state and steps == self._steps + 1 and self._step(state):
+            self._steps = steps
+            mv = self._public_mv
+            mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+            return
         self._state = None  # not consistent until the diff is done
         self._diff(state, steps)
         self._state, self._steps = state, steps
 
-    def _step(self, state: SpaceAztecsState, step: Step) -> bool:
+    def _step(self, state: SpaceAztecsState) -> bool:
         """Write what one step changed in the public part, whose memo holds the state one step
         before: a `take` that leaves the phase as it was (a holder, the player to move) or a
         `choose` that does (a pile's size and row, who has chosen). False, nothing written, for
         any other step (the diff then writes it)."""
+        step = state.history[-1]
         action: Any = step.action
         kind, player, mv, memo = type(action), step.player, self._public_mv, self._written
         if kind is Take:
@@ -601,7 +622,7 @@ class SpaceAztecsEncoder(Encoder):
             mv[at], mv[at + 1] = 0.0, 1.0  # turn -> simultaneous
             mv[self._head + _PICK] = 0.0
             mv[self._head + _CHOOSE] = 1.0
-            self._choosers(state.chosen, mv)
+            self._choosers(state, mv)
             return True
         if kind is Choose:
             placement, card = self._placement, action.card
@@ -616,12 +637,19 @@ class SpaceAztecsEncoder(Encoder):
             memo.chosen[player] = card
             mv[self._to_move_start + player] = 0.0
             mv[self._has_chosen + player] = 1.0
+            self._pending.append((self._memory + x * NUM_CARDS + card, x, player))
             return True
         return False
 
-    def _choosers(self, chosen: list[int], mv: FloatView) -> None:
-        """During the choice: who may act (who has not chosen) and who has chosen."""
-        memo = self._written
+    def _choosers(self, state: SpaceAztecsState, mv: FloatView) -> None:
+        """During the choice: who may act (who has not chosen) and who has chosen, and the
+        cards chosen (`_pending`)."""
+        chosen, memo = state.chosen, self._written
+        self._pending = [
+            (self._memory + x * NUM_CARDS + card, x, h)
+            for h, (card, x) in enumerate(zip(chosen, state.held, strict=True))
+            if card >= 0
+        ]
         memo.chosen, memo.movers = chosen.copy(), None
         at, has = self._to_move_start, self._has_chosen
         for p in range(self.num_players):
@@ -659,8 +687,7 @@ class SpaceAztecsEncoder(Encoder):
             mv[self._saucers + 1] = scaled(limit, 9)
         chosen = state.chosen
         if phase is _CHOOSE:  # who may act: who has not chosen
-            if memo.chosen != chosen:
-                self._choosers(chosen, mv)
+            self._choosers(state, mv)  # (held may differ with the same choices)
         else:
             movers = state._to_move() if phase is not _OVER else ()
             if memo.movers != movers:
@@ -718,8 +745,8 @@ class SpaceAztecsEncoder(Encoder):
         held = state.held[player]
         if held >= 0:
             mv[self._your_pile + held] = 1.0
-            at, row = self._your_cards, held * NUM_CARDS
-            mv[at : at + NUM_CARDS] = pile_mv[row : row + NUM_CARDS]
+            at = self._your_cards
+            mv[at : at + NUM_CARDS] = self._pile_rows[held]
         choose = state.phase is _CHOOSE
         chosen = state.chosen
         if choose and chosen[player] >= 0:
@@ -728,20 +755,18 @@ class SpaceAztecsEncoder(Encoder):
         seen = state.seen_round[base : base + NUM_PILES]
         memory = self._memories[player]
         if memory.seen != seen:
-            memory.update(seen)
+            memory.update(seen, self._blanks)
         if not memory.held:
             return
-        mv[self._memory_round : self._memory_round + NUM_PILES] = memory.rounds_mv
         at = self._memory
+        mv[self._memory_round : at] = memory.rounds_mv
         mv[at : self._memory_stop] = pile_mv  # every pile's row, then the unknown ones cleared
-        for start, stop in memory.blanks:
-            mv[at + start : at + stop] = ZEROS[: stop - start]
+        for start, stop, zeros in memory.blanks:
+            mv[start:stop] = zeros
         if choose:  # a card another holder has just chosen from a pile the observer knows
-            piles = state.held
-            for h in range(self.num_players):
-                card = chosen[h]
-                if card >= 0 and h != player and seen[piles[h]]:
-                    mv[at + piles[h] * NUM_CARDS + card] = 1.0
+            for cell, x, h in self._pending:
+                if h != player and seen[x]:
+                    mv[cell] = 1.0
 
     def _public_tail(self, state: SpaceAztecsState, mv: FloatView) -> None:
         """announced to pending_choices: a few values, cleared and written again."""
@@ -763,9 +788,9 @@ class SpaceAztecsEncoder(Encoder):
                 mv[self._pending_card + state.saucer] = 1.0
                 victim = state.victims[0]
                 mv[self._victim + victim] = 1.0
-                at = self._choices
-                for card in state.targets(victim, COLOUR[state.saucer]):
-                    mv[at + card] = 1.0
+                at = self._choices - CAPTURE_BASE  # its targets: the owner's legal captures
+                for i in state.legal_ids(order[playing]):
+                    mv[at + i] = 1.0
             elif phase is _TUCK:
                 mv[self._pending_player + order[playing]] = 1.0
                 mv[self._pending_kind + 1] = 1.0
