@@ -121,11 +121,13 @@ class _Placement:
     then does it compare all 72 places. `cities_version` and `totals_version` (ticks) tell the
     shared public buffer when to copy those rows again."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, piles: Array) -> None:
+        """`piles`: where to keep the 8 rows of the piles' cards (zeros, 8 x 72)."""
         self.n = n
         self.where = [_UNSEEN] * NUM_CARDS
         self.host = [_UNSEEN] * NUM_CARDS
-        self.piles = np.zeros(_ROWS, np.float32)
+        assert piles.shape == (_ROWS,) and not piles.any()
+        self.piles = piles
         self.pile_mv: FloatView = self.piles.data
         self.cities = np.zeros(2 * n * NUM_CARDS, np.float32)
         self.cities_mv: FloatView = self.cities.data
@@ -329,7 +331,7 @@ class _Memory:
     __slots__ = ("blanks", "held", "rounds", "rounds_mv", "seen")
 
     def __init__(self) -> None:
-        self.seen = [0] * NUM_PILES
+        self.seen = [0] * NUM_PILES  # its own list
         self.held = 0  # bit x: pile x was held
         self.rounds = np.zeros(NUM_PILES, np.float32)
         self.rounds_mv: FloatView = self.rounds.data
@@ -343,6 +345,13 @@ class _Memory:
             self.rounds_mv[x] = _SCALED_ROUNDS[k]
             held = held | 1 << x if k else held & ~(1 << x)
         self.seen, self.held, self.blanks = seen, held, blanks[held]
+
+    def hold(self, x: int, seen: int, blanks: tuple[_Blanks, ...]) -> None:
+        """Pile `x` held in round `seen` (`update` for one pile)."""
+        self.seen[x] = seen
+        self.rounds_mv[x] = _SCALED_ROUNDS[seen]
+        self.held |= 1 << x
+        self.blanks = blanks[self.held]
 
 
 def _blanks(held: int) -> tuple[tuple[int, int], ...]:
@@ -366,7 +375,7 @@ _Blanks = tuple[tuple[int, int, FloatView], ...]
 
 
 class _Written:
-    """The engine values the shared public buffer was last written from (`_public`'s memo)."""
+    """The engine values the shared public buffer was last written from (`_diff`'s memo)."""
 
     __slots__ = (
         "chosen",
@@ -376,6 +385,7 @@ class _Written:
         "movers",
         "pile_size",
         "result",
+        "seen",
         "tail",
         "totals",
     )
@@ -385,6 +395,7 @@ class _Written:
         self.chosen: list[int] | None = None
         self.movers: tuple[int, ...] | None = None
         self.result: tuple[int, ...] | None = ()  # () matches no state: written at first
+        self.seen: list[int] = []  # seen_round, as the memories hold it
         self.pile_size = [0] * NUM_PILES  # as the zeroed buffer shows them
         self.holder = [-1] * NUM_PILES
         self.cities = self.totals = -1
@@ -396,7 +407,6 @@ class SpaceAztecsEncoder(Encoder):
 
     def _build(self, layout: Layout) -> None:
         n, c = self.num_players, NUM_CARDS
-        self._placement = _Placement(n)
         self.f_round = layout.add("round", 1, "the round / 20")
         self.f_phase = layout.add("phase", len(PHASES), "one-hot phase")
         self.f_start = layout.add("starting_player", n, "one-hot starting player")
@@ -453,15 +463,19 @@ class SpaceAztecsEncoder(Encoder):
         self._your_choice = self.f_your_choice.start
         self._memory_round, self._memory = self.f_memory_round.start, self.f_memory.start
         self._private = self.f_your_pile.start  # the observer's own fields start here
-        self._shared = np.zeros(layout.size, np.float32)  # its own fields stay 0
+        self._shared = np.zeros(layout.size, np.float32)
+        """The public part, and in `memory_cards` every pile's row (the placement's): the
+        observer's memory without the piles it never held; its other own fields stay 0."""
         self._public_mv: FloatView = self._shared.data
+        self._memory_stop = self.f_memory.stop
+        self._placement = _Placement(n, self._shared[self._memory : self._memory_stop])
         self._written = _Written()
         self._state: SpaceAztecsState | None = None  # the state the public part was written from
         self._steps = 0  # and its number of steps then
         self._pending: list[tuple[int, int, int]] = []
         """During the choice, the cards chosen: (cell in memory_cards, pile, holder)."""
-        self._memory_stop = self.f_memory.stop
         self._memories = [_Memory() for _ in range(n)]
+        """Per player, the piles it has held (kept with the public part: `_remember`)."""
         pile_mv = self._placement.pile_mv
         self._pile_rows = [pile_mv[x * c : (x + 1) * c] for x in range(NUM_PILES)]
         assert self._memory_round + NUM_PILES == self._memory
@@ -470,7 +484,6 @@ class SpaceAztecsEncoder(Encoder):
             for runs in _BLANKS
         )
         """`_BLANKS` at this layout's offsets, with their zeros."""
-        """Per observer: the piles it has held, as `_own` writes them."""
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         n = self.num_players
@@ -537,12 +550,19 @@ class SpaceAztecsEncoder(Encoder):
         assert isinstance(state, SpaceAztecsState)
         steps = len(state.history)
         if steps != self._steps or state is not self._state:
-            self._public(state, steps)
+            if state is self._state and steps == self._steps + 1 and self._step(state):
+                self._steps = steps
+            else:
+                self._state = None  # not consistent until the diff is done
+                self._diff(state, steps)
+                self._state, self._steps = state, steps
         out = self._shared.copy()
         mv: FloatView = out.data
         mv[self._seat + player] = 1.0
-        if state.phase is not _OVER:  # the final view is a spectator's: nobody's own fields
+        if state.phase is not _OVER:
             self._own(state, player, mv)
+        else:  # the final view is a spectator's: nobody's own fields
+            mv[self._memory : self._memory_stop] = ZEROS[: self._memory_stop - self._memory]
         return out
 
     def mask(self, state: State, player: int) -> Mask:
@@ -564,42 +584,25 @@ class SpaceAztecsEncoder(Encoder):
     def _observe(
         self, state: SpaceAztecsState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
-        """The whole observation outside the end (header included). Everything before
-        `your_pile` is the same for every observer: it is kept in one shared buffer, brought up
-        to date by `_public` (a value diff against the last state any observer saw: from one
-        step to the next, only what that step changed), and copied; the observer's own fields
-        after it are a few rows copied from the shared pile rows (`_own`)."""
-        steps = len(state.history)
-        if steps != self._steps or state is not self._state:
-            self._public(state, steps)
-        mv[:] = self._public_mv
-        mv[self._seat + player] = 1.0
-        self._own(state, player, mv)
-
-    def _public(self, state: SpaceAztecsState, steps: int) -> None:
-        """The shared part: header (but the seat), piles, cities, scores, revealed cards, for
-        `state` after `steps` steps, which is not the state object last written at that step
-        (the callers leave that one as it is: another observer, or the same again). The same
-        object one step on by a `take`, or by a `choose` that does not reveal (most steps):
-        that step's few cells (`_step`); else the value diff (`_diff`). Like `State.legal_ids`,
-        this trusts that a state object changes only through `apply`."""
-        if state is self._state and steps == self._steps + 1 and self._step(state):
-            self._steps = steps
-            mv = self._public_mv
-            mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
-            return
-        self._state = None  # not consistent until the diff is done
-        self._diff(state, steps)
-        self._state, self._steps = state, steps
+        """The whole observation (`observe` into `out`). Everything before `your_pile` is the
+        same for every observer: it is kept in one shared buffer with the piles' rows in
+        `memory_cards`, and copied. That state object one step on by a `take`, or by a `choose`
+        that does not reveal (most steps): that step's few cells (`_step`); any other state,
+        the value diff (`_diff`); the state object last written, at that step: nothing. Like
+        `State.legal_ids`, this trusts that a state object changes only through `apply`. The
+        observer's own fields are a few rows written into the copy (`_own`)."""
+        mv[:] = self.observe(state, player).data
 
     def _step(self, state: SpaceAztecsState) -> bool:
-        """Write what one step changed in the public part, whose memo holds the state one step
-        before: a `take` that leaves the phase as it was (a holder, the player to move) or a
-        `choose` that does (a pile's size and row, who has chosen). False, nothing written, for
-        any other step (the diff then writes it)."""
+        """Write what the last step changed in the public part, which holds the state one step
+        before: a `take` (a holder, the player to move or the choice beginning, the taker's
+        memory) or a `choose` that does not reveal (a pile's size and row, who has chosen).
+        False, nothing written, for any other step (the diff then writes it)."""
         step = state.history[-1]
         action: Any = step.action
         kind, player, mv, memo = type(action), step.player, self._public_mv, self._written
+        steps, limit = len(state.history), self._max_length
+        mv[self._progress] = steps / limit if steps < limit else 1.0
         if kind is Take:
             phase, head = state.phase, memo.head
             if phase is not _PICK and (
@@ -610,6 +613,8 @@ class SpaceAztecsEncoder(Encoder):
             assert memo.movers is not None
             memo.holder[x] = player
             mv[self._holder + x * self.num_players + player] = 1.0
+            seen = memo.seen[player * NUM_PILES + x] = state.seen_round[player * NUM_PILES + x]
+            self._memories[player].hold(x, seen, self._blanks)
             mv[self._to_move_start + memo.movers[0]] = 0.0
             if phase is _PICK:
                 mover = (state.start + state.picks) % self.num_players
@@ -641,6 +646,14 @@ class SpaceAztecsEncoder(Encoder):
             return True
         return False
 
+    def _remember(self, state: SpaceAztecsState, player: int) -> None:
+        """Bring the player's memory (`_memories`) up to date with its part of `seen_round`."""
+        base = player * NUM_PILES
+        seen = state.seen_round[base : base + NUM_PILES]
+        memory = self._memories[player]
+        if memory.seen != seen:
+            memory.update(seen, self._blanks)
+
     def _choosers(self, state: SpaceAztecsState, mv: FloatView) -> None:
         """During the choice: who may act (who has not chosen) and who has chosen, and the
         cards chosen (`_pending`)."""
@@ -663,6 +676,10 @@ class SpaceAztecsEncoder(Encoder):
         placement = self._placement
         if state.where != placement.where or state.host != placement.host:
             placement.update(state)
+        if memo.seen != state.seen_round:
+            for p in range(n):
+                self._remember(state, p)
+            memo.seen = state.seen_round.copy()
         placement.scores(state)
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         phase = state.phase
@@ -738,32 +755,27 @@ class SpaceAztecsEncoder(Encoder):
             self._public_tail(state, mv)
 
     def _own(self, state: SpaceAztecsState, player: int, mv: FloatView) -> None:
-        """The observer's fields, written into zeros: your_pile and its cards, your_choice,
-        and the memory: the rows of the piles the observer has held, plus, during the choice,
-        the card another holder has just chosen from such a pile."""
-        pile_mv = self._placement.pile_mv
+        """The observer's fields, in the copy of the shared buffer (zeros there, but every
+        pile's row in `memory_cards`): your_pile and its cards, your_choice, and the memory:
+        the rounds, the rows of the piles never held cleared, and during the choice the cards
+        others have just chosen from piles the observer knows (still in them for it)."""
         held = state.held[player]
         if held >= 0:
             mv[self._your_pile + held] = 1.0
             at = self._your_cards
             mv[at : at + NUM_CARDS] = self._pile_rows[held]
-        choose = state.phase is _CHOOSE
-        chosen = state.chosen
-        if choose and chosen[player] >= 0:
-            mv[self._your_choice + chosen[player]] = 1.0
-        base = player * NUM_PILES
-        seen = state.seen_round[base : base + NUM_PILES]
         memory = self._memories[player]
-        if memory.seen != seen:
-            memory.update(seen, self._blanks)
         if not memory.held:
+            mv[self._memory : self._memory_stop] = ZEROS[: self._memory_stop - self._memory]
             return
-        at = self._memory
-        mv[self._memory_round : at] = memory.rounds_mv
-        mv[at : self._memory_stop] = pile_mv  # every pile's row, then the unknown ones cleared
+        mv[self._memory_round : self._memory] = memory.rounds_mv
         for start, stop, zeros in memory.blanks:
             mv[start:stop] = zeros
-        if choose:  # a card another holder has just chosen from a pile the observer knows
+        if state.phase is _CHOOSE:
+            chosen = state.chosen
+            if chosen[player] >= 0:
+                mv[self._your_choice + chosen[player]] = 1.0
+            seen = memory.seen
             for cell, x, h in self._pending:
                 if h != player and seen[x]:
                     mv[cell] = 1.0
