@@ -101,6 +101,15 @@ _UNSEEN = -2
 """A place no card has (the engine's places are OUT = -1 and up): what `_Placement` starts from."""
 
 
+def _move_cell(cells: list[int], c: int, at: int, mv: FloatView) -> None:
+    """Card `c`'s one-hot cell (`cells[c]`, -1 for none) moved to `at`: clear it, set `at`."""
+    if cells[c] >= 0:
+        mv[cells[c]] = 0.0
+    if at >= 0:
+        mv[at] = 1.0
+    cells[c] = at
+
+
 def _under(host: list[int], top: int) -> list[int]:
     """The cards whose host is `top` (a few: found by the list's own scans, not a loop of 72)."""
     found, d = [], -1
@@ -235,18 +244,10 @@ class _Placement:
                 if _TOPS[h] and first <= where[h] < last:
                     under = tucked + (where[h] - CITY) * NUM_CARDS + c
             if at != cell[c]:
-                if cell[c] >= 0:
-                    cities_mv[cell[c]] = 0.0
-                if at >= 0:
-                    cities_mv[at] = 1.0
-                cell[c] = at
+                _move_cell(cell, c, at, cities_mv)
                 changed = True
             if under != tucked_cell[c]:
-                if tucked_cell[c] >= 0:
-                    cities_mv[tucked_cell[c]] = 0.0
-                if under >= 0:
-                    cities_mv[under] = 1.0
-                tucked_cell[c] = under
+                _move_cell(tucked_cell, c, under, cities_mv)
                 changed = True
         if changed:
             self.cities_version = tick
