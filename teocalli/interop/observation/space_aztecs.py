@@ -42,7 +42,6 @@ from typing import Any
 
 import numpy as np
 
-from teocalli.core import State
 from teocalli.games.space_aztecs.actions import CAPTURE_BASE, NUM_ACTIONS, Choose, Take
 from teocalli.games.space_aztecs.components import (
     CARD_BY_ID,
@@ -347,13 +346,6 @@ class _Memory:
             held = held | 1 << x if k else held & ~(1 << x)
         self.seen, self.held, self.blanks = seen, held, blanks[held]
 
-    def hold(self, x: int, seen: int, blanks: tuple[_Blanks, ...]) -> None:
-        """Pile `x` held in round `seen` (`update` for one pile)."""
-        self.seen[x] = seen
-        self.rounds_mv[x] = _SCALED_ROUNDS[seen]
-        self.held |= 1 << x
-        self.blanks = blanks[self.held]
-
 
 def _blanks(held: int) -> tuple[tuple[int, int], ...]:
     """The runs of rows (start, stop, from the memory's first row) of the piles not in `held`."""
@@ -545,30 +537,30 @@ class SpaceAztecsEncoder(Encoder):
     incremental = True
     final_is_shared = True  # `_encode` never reads the player (`observe` does not need it)
 
-    def observe(self, state: State, player: int) -> Array:
+    def observe(self, state: Any, player: int) -> Array:
         """`Encoder.observe` without a buffer per observer: the shared public part (see
-        `_observe`), copied, with the observer's own fields written into the copy."""
-        assert isinstance(state, SpaceAztecsState)
+        `_observe`), copied, with the observer's own fields written into the copy. The state
+        is a SpaceAztecsState (not checked: the check would cost as much as a field's update)."""
+        position: SpaceAztecsState = state
         steps = len(state.history)
-        if steps != self._steps or state is not self._state:
-            if state is self._state and steps == self._steps + 1 and self._step(state):
+        if steps != self._steps or position is not self._state:
+            if position is self._state and steps == self._steps + 1 and self._step(position, steps):
                 self._steps = steps
             else:
                 self._state = None  # not consistent until the diff is done
-                self._diff(state, steps)
-                self._state, self._steps = state, steps
+                self._diff(position, steps)
+                self._state, self._steps = position, steps
         out = self._shared.copy()
         mv: FloatView = out.data
         mv[self._seat + player] = 1.0
-        if state.phase is not _OVER:
-            self._own(state, player, mv)
+        if position.phase is not _OVER:
+            self._own(position, player, mv)
         else:  # the final view is a spectator's: nobody's own fields
             mv[self._memory : self._memory_stop] = ZEROS[: self._memory_stop - self._memory]
         return out
 
-    def mask(self, state: State, player: int) -> Mask:
+    def mask(self, state: Any, player: int) -> Mask:
         """`Encoder.mask`, asking the phase who may act instead of building `to_move`."""
-        assert isinstance(state, SpaceAztecsState)
         marks = bytearray(NUM_ACTIONS)
         phase = state.phase
         if phase is _PICK:  # `_to_move`'s one player, without building its tuple
@@ -594,7 +586,7 @@ class SpaceAztecsEncoder(Encoder):
         observer's own fields are a few rows written into the copy (`_own`)."""
         mv[:] = self.observe(state, player).data
 
-    def _step(self, state: SpaceAztecsState) -> bool:
+    def _step(self, state: SpaceAztecsState, steps: int) -> bool:
         """Write what the last step changed in the public part, which holds the state one step
         before: a `take` (a holder, the player to move or the choice beginning, the taker's
         memory) or a `choose` that does not reveal (a pile's size and row, who has chosen).
@@ -602,8 +594,6 @@ class SpaceAztecsEncoder(Encoder):
         step = state.history[-1]
         action: Any = step.action
         kind, player, mv, memo = type(action), step.player, self._public_mv, self._written
-        steps, limit = len(state.history), self._max_length
-        mv[self._progress] = steps / limit if steps < limit else 1.0
         if kind is Take:
             phase, head = state.phase, memo.head
             if phase is not _PICK and (
@@ -611,11 +601,17 @@ class SpaceAztecsEncoder(Encoder):
             ):
                 return False
             x = action.pile
-            assert memo.movers is not None
             memo.holder[x] = player
             mv[self._holder + x * self.num_players + player] = 1.0
-            seen = memo.seen[player * NUM_PILES + x] = state.seen_round[player * NUM_PILES + x]
-            self._memories[player].hold(x, seen, self._blanks)
+            at = player * NUM_PILES + x  # the taker's memory: one more pile
+            seen = memo.seen[at] = state.seen_round[at]
+            memory = self._memories[player]
+            memory.seen[x] = seen
+            memory.rounds_mv[x] = _SCALED_ROUNDS[seen]
+            memory.held |= 1 << x
+            memory.blanks = self._blanks[memory.held]
+            mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+            assert memo.movers is not None
             mv[self._to_move_start + memo.movers[0]] = 0.0
             if phase is _PICK:
                 mover = (state.start + state.picks) % self.num_players
@@ -636,6 +632,7 @@ class SpaceAztecsEncoder(Encoder):
             if state.phase is not _CHOOSE or not 0 <= x < NUM_PILES:
                 return False  # the last choice: the cards are revealed and played
             assert memo.chosen is not None
+            mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
             placement.where[card] = state.where[card]
             placement.pile_mv[x * NUM_CARDS + card] = 0.0
             size = memo.pile_size[x] = state.pile_size[x]
