@@ -94,6 +94,8 @@ _AZTEC, _TEMPLE, _CODEX = int(Kind.AZTEC), int(Kind.TEMPLE), int(Kind.CODEX)
 _SCALED_ROUNDS = tuple(scaled(k, MAX_ROUND) for k in range(NUM_CARDS + 1))
 """scaled(round, 20) by round (a round plays a card per player: never more than 72 rounds)."""
 _PILE_INDEX = np.arange(NUM_PILES)[:, None]
+_FREE = [-1] * NUM_PILES
+"""`holder` at the start of a round."""
 _MANY = 16
 """Moved cards beyond which `_Placement` rebuilds everything rather than follow each card."""
 _UNSEEN = -2
@@ -146,7 +148,6 @@ class _Placement:
         self.recount = True  # the totals must be added up again (a capture)
         self.tick = 0
         self.start = self.removed = _UNSEEN  # what the totals were computed with
-        self.totals: list[float] = []
         self.points: list[int] = []  # the totals as the sheets add them up
         self.totals_version = 0
 
@@ -310,15 +311,13 @@ class _Placement:
             else:
                 self.bonus[p] = 0
         dirty.clear()
-        pinks = [t.count[PINK] for t in tallies]
-        fewest = min(pinks) if removed != PINK else -1  # who loses 5 (none: pink is out)
-        self.points = points = [
-            t.points + bonus + captured - (PINK_PENALTY if k == fewest else 0)  # Sheet.total
-            for t, bonus, captured, k in zip(tallies, self.bonus, self.captured, pinks, strict=True)
-        ]
-        totals = [t / 100 if -100 <= t <= 100 else 1.0 if t > 0 else -1.0 for t in points]
-        if totals != self.totals:
-            self.totals = totals
+        fewest = min([t.count[PINK] for t in tallies]) if removed != PINK else -1  # lose 5
+        points = [
+            t.points + bonus + captured - (PINK_PENALTY if t.count[PINK] == fewest else 0)
+            for t, bonus, captured in zip(tallies, self.bonus, self.captured, strict=True)
+        ]  # Sheet.total
+        if points != self.points:
+            self.points = points
             self.totals_version += 1
 
 
@@ -727,11 +726,14 @@ class SpaceAztecsEncoder(Encoder):
         holder, old = state.holder, memo.holder
         if old != holder:
             at = self._holder
-            for x in compress(_PILES, map(ne, holder, old)):
-                if old[x] >= 0:
-                    mv[at + x * n + old[x]] = 0.0
-                if holder[x] >= 0:
-                    mv[at + x * n + holder[x]] = 1.0
+            if holder == _FREE:  # a new round: clear them all
+                mv[at : at + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
+            else:
+                for x in compress(_PILES, map(ne, holder, old)):
+                    if old[x] >= 0:
+                        mv[at + x * n + old[x]] = 0.0
+                    if holder[x] >= 0:
+                        mv[at + x * n + holder[x]] = 1.0
             memo.holder = holder.copy()
         if memo.cities != placement.cities_version:
             memo.cities = placement.cities_version
@@ -739,8 +741,8 @@ class SpaceAztecsEncoder(Encoder):
         if memo.totals != placement.totals_version:
             memo.totals = placement.totals_version
             at = self._score
-            for p, total in enumerate(placement.totals):
-                mv[at + p] = total
+            for p, total in enumerate(placement.points):  # / 100, in [-1, 1]
+                mv[at + p] = total / 100 if -100 <= total <= 100 else 1.0 if total > 0 else -1.0
         order = state.order
         if order:  # revealed cards being played, perhaps a question pending
             choices = placement.cities_version if phase is _CAPTURE else 0  # the Saucer's targets
