@@ -688,7 +688,7 @@ class SpaceAztecsEncoder(Encoder):
             mv[at] = 0.0 if choose or over else 1.0
             mv[at + 1] = 1.0 if choose else 0.0
             mv[self._terminal] = 1.0 if over else 0.0
-            mv[self._round] = scaled(state.round, MAX_ROUND)
+            mv[self._round] = _SCALED_ROUNDS[state.round]
             at, stop = self._head, self._head_stop  # phase to saucers
             mv[at:stop] = ZEROS[: stop - at]
             mv[at + phase] = 1.0
@@ -697,7 +697,8 @@ class SpaceAztecsEncoder(Encoder):
                 mv[self._removed + state.removed] = 1.0
             mv[self._codex] = self._codex_value
             limit = state.saucer_limit
-            mv[self._saucers] = scaled(state.saucers_played, limit)
+            played = state.saucers_played
+            mv[self._saucers] = played / limit if played < limit else 1.0
             mv[self._saucers + 1] = scaled(limit, 9)
         chosen = state.chosen
         if phase is _CHOOSE:  # who may act: who has not chosen
