@@ -394,6 +394,14 @@ class _Written:
         self.tail: tuple[Any, ...] | None = None
 
 
+def _marked(ids: list[int]) -> Mask:
+    """A mask with 1 at the action ids `ids`."""
+    marks = bytearray(NUM_ACTIONS)
+    for i in ids:
+        marks[i] = 1
+    return np.frombuffer(marks, np.int8)
+
+
 class SpaceAztecsEncoder(Encoder):
     """Space Aztecs: piles, cities, revealed and pending choices, the observer's pile and memory."""
 
@@ -467,6 +475,9 @@ class SpaceAztecsEncoder(Encoder):
         self._pending: list[tuple[int, int, int]] = []
         """During the choice, the cards chosen: (cell in memory_cards, pile, holder)."""
         self._memories = [_Memory() for _ in range(n)]
+        self._no_mask: Mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._takes: dict[tuple[int, ...], Mask] = {}
+        """The masks of the takes, by their ids (at most one per set of the 8 piles)."""
         """Per player, the piles it has held (kept with the public part: `_remember`)."""
         pile_mv = self._placement.pile_mv
         self._pile_rows = [pile_mv[x * c : (x + 1) * c] for x in range(NUM_PILES)]
@@ -559,19 +570,23 @@ class SpaceAztecsEncoder(Encoder):
         return out
 
     def mask(self, state: Any, player: int) -> Mask:
-        """`Encoder.mask`, asking the phase who may act instead of building `to_move`."""
-        marks = bytearray(NUM_ACTIONS)
+        """`Encoder.mask`, asking the phase who may act instead of building `to_move`. The
+        takes (a set of the 8 piles) are marked once per set and copied from then on."""
         phase = state.phase
         if phase is _PICK:  # `_to_move`'s one player, without building its tuple
-            may = player == (state.start + state.picks) % self.num_players
-        elif phase is _CHOOSE:
+            if player != (state.start + state.picks) % self.num_players:
+                return self._no_mask.copy()
+            ids = state.legal_ids(player)
+            key = tuple(ids)
+            marked = self._takes.get(key)
+            if marked is None:
+                marked = self._takes[key] = _marked(ids)
+            return marked.copy()
+        if phase is _CHOOSE:
             may = state.chosen[player] < 0
         else:
             may = phase is not _OVER and player in state._to_move()
-        if may:
-            for i in state.legal_ids(player):
-                marks[i] = 1
-        return np.frombuffer(marks, np.int8)
+        return _marked(state.legal_ids(player)) if may else self._no_mask.copy()
 
     def _observe(
         self, state: SpaceAztecsState, player: int, out: Array, mv: FloatView, memo: Memo
