@@ -475,6 +475,7 @@ class SpaceAztecsEncoder(Encoder):
         self._pending: list[tuple[int, int, int]] = []
         """During the choice, the cards chosen: (cell in memory_cards, pile, holder)."""
         self._memories = [_Memory() for _ in range(n)]
+        self._ones: FloatView = np.ones(n, np.float32).data
         self._no_mask: Mask = np.zeros(NUM_ACTIONS, np.int8)
         self._takes: dict[tuple[int, ...], Mask] = {}
         """The masks of the takes, by their ids (at most one per set of the 8 piles)."""
@@ -638,7 +639,10 @@ class SpaceAztecsEncoder(Encoder):
             mv[at], mv[at + 1] = 0.0, 1.0  # turn -> simultaneous
             mv[self._head + _PICK] = 0.0
             mv[self._head + _CHOOSE] = 1.0
-            self._choosers(state, mv)
+            memo.chosen, memo.movers = state.chosen.copy(), None  # nobody has chosen yet
+            self._pending = []
+            at = self._to_move_start
+            mv[at : at + self.num_players] = self._ones
             return True
         if kind is Choose:
             placement, card = self._placement, action.card
