@@ -94,6 +94,8 @@ _AZTEC, _TEMPLE, _CODEX = int(Kind.AZTEC), int(Kind.TEMPLE), int(Kind.CODEX)
 _SCALED_ROUNDS = tuple(scaled(k, MAX_ROUND) for k in range(NUM_CARDS + 1))
 """scaled(round, 20) by round (a round plays a card per player: never more than 72 rounds)."""
 _PILE_INDEX = np.arange(NUM_PILES)[:, None]
+_HUNDREDTHS = {k: k / 100 for k in range(-100, 101)}
+"""A running total / 100 by total, for the totals within [-100, 100] (the others clip to -1, 1)."""
 _FREE = [-1] * NUM_PILES
 """`holder` at the start of a round."""
 _MANY = 16
@@ -761,8 +763,9 @@ class SpaceAztecsEncoder(Encoder):
         if memo.totals != placement.totals_version:
             memo.totals = placement.totals_version
             at = self._score
+            hundredths = _HUNDREDTHS
             for p, total in enumerate(placement.points):  # / 100, in [-1, 1]
-                mv[at + p] = total / 100 if -100 <= total <= 100 else 1.0 if total > 0 else -1.0
+                mv[at + p] = hundredths.get(total, 1.0 if total > 0 else -1.0)
         order = state.order
         if order:  # revealed cards being played, perhaps a question pending
             choices = placement.cities_version if phase is _CAPTURE else 0  # the Saucer's targets
