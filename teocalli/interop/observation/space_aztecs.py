@@ -197,7 +197,12 @@ class _Placement:
             if 0 <= x < NUM_PILES:
                 pile_mv[x * NUM_CARDS + c] = 1.0
             elif x >= CITY:
-                self._enter(c, x)
+                if x < in_view and _KINDS[c] == _AZTEC:  # in view: counted (`_enter`, inline)
+                    p = x - CITY
+                    self.tallies[p].add(c, False)
+                    self.dirty.add(p)
+                else:
+                    self._enter(c, x)
                 if o < CITY and x < in_view:  # played: its city cell only (it had none)
                     at = (x - CITY) * NUM_CARDS + c
                     self.cities_mv[at] = 1.0
