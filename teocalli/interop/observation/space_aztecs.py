@@ -483,6 +483,12 @@ class SpaceAztecsEncoder(Encoder):
         """During the choice, the cards chosen: (cell in memory_cards, pile, holder)."""
         self._memories = [_Memory() for _ in range(n)]
         self._ones: FloatView = np.ones(n, np.float32).data
+        self._outs: list[tuple[Array, FloatView]] = [
+            (buffer, buffer.data) for buffer in np.zeros((n, layout.size), np.float32)
+        ]
+        """Per observer, where its observation is put together (the shared buffer copied in,
+        its own fields written) before the copy handed out: a memoryview of a buffer kept
+        costs nothing per observation, one of a new array about as much as the copy."""
         self._no_mask: Mask = np.zeros(NUM_ACTIONS, np.int8)
         self._takes: dict[tuple[int, ...], Mask] = {}
         """The masks of the takes, by their ids (at most one per set of the 8 piles)."""
@@ -568,14 +574,14 @@ class SpaceAztecsEncoder(Encoder):
                 self._state = None  # not consistent until the diff is done
                 self._diff(position, steps)
                 self._state, self._steps = position, steps
-        out = self._shared.copy()
-        mv: FloatView = out.data
+        out, mv = self._outs[player]
+        mv[:] = self._public_mv
         mv[self._seat + player] = 1.0
         if position.phase is not _OVER:
             self._own(position, player, mv)
         else:  # the final view is a spectator's: nobody's own fields
             mv[self._memory : self._memory_stop] = ZEROS[: self._memory_stop - self._memory]
-        return out
+        return out.copy()
 
     def mask(self, state: Any, player: int) -> Mask:
         """`Encoder.mask`, asking the phase who may act instead of building `to_move`. The
