@@ -127,3 +127,29 @@ def test_gaps_clones_and_resampled_worlds_in_the_middle_of_a_round() -> None:
         if not state.is_terminal() and rng.randrange(3) == 0:
             _random_step(state, rng)  # a gap of two steps
     assert checked >= 10
+
+
+def test_what_is_handed_out_is_the_callers_to_change() -> None:
+    """Masks and observations are put together in buffers the encoder keeps (the takes' masks
+    are even kept by set of piles) but handed out as copies: a caller writing into one (a
+    masked sampler) changes nothing the encoder hands out next, and one kept (a replay buffer)
+    stays as it was while the game goes on."""
+    game = SpaceAztecs(players=4)
+    encoder = encoder_for(game)
+    rng = Rng(6)
+    state = game.new_state(3)
+    assert isinstance(state, SpaceAztecsState)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    phases: set[Phase] = set()
+    while not state.is_terminal() and len(phases) < 2:
+        player = state.to_move()[0]
+        observation = encoder.observe(state, player)
+        kept.append((observation, observation.copy()))
+        for _ in range(2):
+            encoder.mask(state, player)[:] = 1
+            encoder.observe(state, player)[:] = 5.0
+        _same(encoder, state, player)
+        phases.add(state.phase)
+        _random_step(state, rng)
+    assert phases == {Phase.PICK, Phase.CHOOSE}
+    assert all(np.array_equal(observation, copy) for observation, copy in kept)

@@ -253,7 +253,9 @@ class Tally:
             else:
                 self.aliens.remove(card)
             pairs = min(self.priests, len(self.aliens))
-            blue = pairs * PRIEST_POINTS + sum(POINTS[a] for a in sorted(self.aliens)[pairs:])
+            blue = pairs * PRIEST_POINTS
+            for alien in sorted(self.aliens)[pairs:]:  # the Aliens left score their points
+                blue += POINTS[alien]
             self.points += blue - self.blue
             self.blue = blue
         else:  # an Archivist: its bonus under a Temple

@@ -490,6 +490,11 @@ class SpaceAztecsEncoder(Encoder):
         its own fields written) before the copy handed out: a memoryview of a buffer kept
         costs nothing per observation, one of a new array about as much as the copy."""
         self._no_mask: Mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._marks: Mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._marks_mv: Any = self._marks.data
+        self._no_marks: Any = np.zeros(NUM_ACTIONS, np.int8).data
+        """A mask is marked in `_marks` and copied (`np.frombuffer` of a new bytearray costs
+        three times the copy), then cleared."""
         self._takes: dict[tuple[int, ...], Mask] = {}
         """The masks of the takes, by their ids (at most one per set of the 8 piles)."""
         """Per player, the piles it has held (kept with the public part: `_remember`)."""
@@ -600,7 +605,14 @@ class SpaceAztecsEncoder(Encoder):
             may = state.chosen[player] < 0
         else:
             may = phase is not _OVER and player in state._to_move()
-        return _marked(state.legal_ids(player)) if may else self._no_mask.copy()
+        if not may:
+            return self._no_mask.copy()
+        marks = self._marks_mv  # marked in a buffer kept, copied, cleared
+        for i in state.legal_ids(player):
+            marks[i] = 1
+        mask = self._marks.copy()
+        marks[:] = self._no_marks
+        return mask
 
     def _observe(
         self, state: SpaceAztecsState, player: int, out: Array, mv: FloatView, memo: Memo
