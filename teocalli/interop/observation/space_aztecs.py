@@ -582,10 +582,31 @@ class SpaceAztecsEncoder(Encoder):
         out, mv = self._outs[player]
         mv[:] = self._public_mv
         mv[self._seat + player] = 1.0
-        if position.phase is not _OVER:
-            self._own(position, player, mv)
-        else:  # the final view is a spectator's: nobody's own fields
+        # The observer's own fields, where the shared buffer has zeros but every pile's row in
+        # `memory_cards`: your_pile and its cards, your_choice, and the memory: the rounds,
+        # the rows of the piles never held cleared, and during the choice the cards others
+        # have just chosen from piles the observer knows (still in them for it).
+        memory = self._memories[player]
+        phase = position.phase
+        if phase is _OVER or not memory.held:  # the final view is a spectator's: no own fields
             mv[self._memory : self._memory_stop] = ZEROS[: self._memory_stop - self._memory]
+            return out.copy()
+        held = position.held[player]
+        if held >= 0:
+            mv[self._your_pile + held] = 1.0
+            at = self._your_cards
+            mv[at : at + NUM_CARDS] = self._pile_rows[held]
+        mv[self._memory_round : self._memory] = memory.rounds_mv
+        for start, stop, zeros in memory.blanks:
+            mv[start:stop] = zeros
+        if phase is _CHOOSE:
+            card = position.chosen[player]
+            if card >= 0:
+                mv[self._your_choice + card] = 1.0
+            seen = memory.seen
+            for cell, x, h in self._pending:
+                if h != player and seen[x]:
+                    mv[cell] = 1.0
         return out.copy()
 
     def mask(self, state: Any, player: int) -> Mask:
@@ -623,7 +644,7 @@ class SpaceAztecsEncoder(Encoder):
         that does not reveal (most steps): that step's few cells (`_step`); any other state,
         the value diff (`_diff`); the state object last written, at that step: nothing. Like
         `State.legal_ids`, this trusts that a state object changes only through `apply`. The
-        observer's own fields are a few rows written into the copy (`_own`)."""
+        observer's own fields are a few rows written over it (`observe`)."""
         mv[:] = self.observe(state, player).data
 
     def _step(self, state: SpaceAztecsState, steps: int) -> bool:
@@ -799,32 +820,6 @@ class SpaceAztecsEncoder(Encoder):
         if memo.tail != tail:
             memo.tail = tail
             self._public_tail(state, mv)
-
-    def _own(self, state: SpaceAztecsState, player: int, mv: FloatView) -> None:
-        """The observer's fields, in the copy of the shared buffer (zeros there, but every
-        pile's row in `memory_cards`): your_pile and its cards, your_choice, and the memory:
-        the rounds, the rows of the piles never held cleared, and during the choice the cards
-        others have just chosen from piles the observer knows (still in them for it)."""
-        held = state.held[player]
-        if held >= 0:
-            mv[self._your_pile + held] = 1.0
-            at = self._your_cards
-            mv[at : at + NUM_CARDS] = self._pile_rows[held]
-        memory = self._memories[player]
-        if not memory.held:
-            mv[self._memory : self._memory_stop] = ZEROS[: self._memory_stop - self._memory]
-            return
-        mv[self._memory_round : self._memory] = memory.rounds_mv
-        for start, stop, zeros in memory.blanks:
-            mv[start:stop] = zeros
-        if state.phase is _CHOOSE:
-            chosen = state.chosen
-            if chosen[player] >= 0:
-                mv[self._your_choice + chosen[player]] = 1.0
-            seen = memory.seen
-            for cell, x, h in self._pending:
-                if h != player and seen[x]:
-                    mv[cell] = 1.0
 
     def _public_tail(self, state: SpaceAztecsState, mv: FloatView) -> None:
         """announced to pending_choices: a few values, cleared and written again."""
