@@ -746,25 +746,34 @@ class SpaceAztecsEncoder(Encoder):
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         phase = state.phase
         head = (state.round, phase, state.start, state.removed, state.saucers_played)
-        if memo.head != head:
+        was = memo.head
+        if was != head:
             memo.head = head
-            choose, over = phase is _CHOOSE, phase is _OVER
-            at = self._decision_start  # turn, simultaneous (none at the end)
-            mv[at] = 0.0 if choose or over else 1.0
-            mv[at + 1] = 1.0 if choose else 0.0
-            mv[self._terminal] = 1.0 if over else 0.0
-            mv[self._round] = _SCALED_ROUNDS[state.round]
-            at, stop = self._head, self._head_stop  # phase to saucers
-            mv[at:stop] = ZEROS[: stop - at]
-            mv[at + phase] = 1.0
-            mv[self._start + state.start] = 1.0
-            if state.removed >= 0:
-                mv[self._removed + state.removed] = 1.0
-            mv[self._codex] = self._codex_value
-            limit = state.saucer_limit
-            played = state.saucers_played
-            mv[self._saucers] = played / limit if played < limit else 1.0
-            mv[self._saucers + 1] = scaled(limit, 9)
+            if was is None or was[3] != state.removed:  # another game: the whole header
+                was = (-1, None, -1, -1, -1)
+                mv[self._head : self._head_stop] = ZEROS[: self._head_stop - self._head]
+                if state.removed >= 0:
+                    mv[self._removed + state.removed] = 1.0
+                mv[self._codex] = self._codex_value
+                mv[self._saucers + 1] = scaled(state.saucer_limit, 9)
+            if was[0] != state.round:
+                mv[self._round] = _SCALED_ROUNDS[state.round]
+            if was[1] is not phase:
+                choose, over = phase is _CHOOSE, phase is _OVER
+                at = self._decision_start  # turn, simultaneous (none at the end)
+                mv[at] = 0.0 if choose or over else 1.0
+                mv[at + 1] = 1.0 if choose else 0.0
+                mv[self._terminal] = 1.0 if over else 0.0
+                if was[1] is not None:
+                    mv[self._head + was[1]] = 0.0
+                mv[self._head + phase] = 1.0
+            if was[2] != state.start:
+                if was[2] >= 0:
+                    mv[self._start + was[2]] = 0.0
+                mv[self._start + state.start] = 1.0
+            if was[4] != state.saucers_played:
+                limit, played = state.saucer_limit, state.saucers_played
+                mv[self._saucers] = played / limit if played < limit else 1.0
         chosen = state.chosen
         if phase is _CHOOSE:  # who may act: who has not chosen
             self._choosers(state, mv)  # (held may differ with the same choices)
