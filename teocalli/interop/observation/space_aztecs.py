@@ -129,9 +129,11 @@ class _Placement:
     several players at one position: one update serves them all), and kept by a value diff of
     the engine's `where` and `host` against copies of the last ones seen, so it is right for any
     state. The diff looks first at the cards in the engine's `chosen` (a choice, a reveal and a
-    tuck move only those) and checks with one list comparison that nothing else moved; only
-    then does it compare all 72 places. `cities_version` and `totals_version` (ticks) tell the
-    shared public buffer when to copy those rows again."""
+    tuck move only those), then at last round's cards (a reveal that ended the round), and
+    checks with one list comparison that nothing else moved; only then does it compare all 72
+    places. Each city's Aztecs are counted in a `scoring.Tally` as they come and go.
+    `cities_version` and `totals_version` (ticks) tell the shared public buffer when to copy
+    those rows again; the pile rows live in the shared buffer itself (`memory_cards`)."""
 
     def __init__(self, n: int, piles: Array) -> None:
         """`piles`: where to keep the 8 rows of the piles' cards (zeros, 8 x 72)."""
