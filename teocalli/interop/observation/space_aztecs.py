@@ -35,7 +35,6 @@ actions use) and the 8 piles A-H:
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Mapping
 from itertools import compress
 from operator import ne
@@ -43,11 +42,9 @@ from typing import Any
 
 import numpy as np
 
-from teocalli.core import State
-from teocalli.games.space_aztecs.actions import NUM_ACTIONS
+from teocalli.games.space_aztecs.actions import CAPTURE_BASE, NUM_ACTIONS, Choose, Take
 from teocalli.games.space_aztecs.components import (
     CARD_BY_ID,
-    COLOUR,
     COLOURS,
     KIND,
     NUM_CARDS,
@@ -57,7 +54,7 @@ from teocalli.games.space_aztecs.components import (
     PINK_PENALTY,
     Kind,
 )
-from teocalli.games.space_aztecs.scoring import Lines, lines
+from teocalli.games.space_aztecs.scoring import Tally, codex_bonus
 from teocalli.games.space_aztecs.state import (
     CAPTURED,
     CITY,
@@ -85,16 +82,44 @@ _TENTHS = tuple(scaled(k, 10) for k in range(NUM_CARDS + 1))
 """scaled(pile size, 10) by size, as the view path computes it."""
 _TOPS = (*(KIND[c] in (Kind.TEMPLE, Kind.SAUCER) for c in _RANGE), False)
 """Cards that hold others under them (index -1, no host, is False)."""
-_OVER, _CHOOSE, _CAPTURE, _TUCK = Phase.OVER, Phase.CHOOSE, Phase.CAPTURE, Phase.TUCK
+_PICK, _CHOOSE, _CAPTURE, _TUCK, _OVER = (
+    Phase.PICK,
+    Phase.CHOOSE,
+    Phase.CAPTURE,
+    Phase.TUCK,
+    Phase.OVER,
+)
 _KINDS = tuple(int(k) for k in KIND)
 _AZTEC, _TEMPLE, _CODEX = int(Kind.AZTEC), int(Kind.TEMPLE), int(Kind.CODEX)
 _SCALED_ROUNDS = tuple(scaled(k, MAX_ROUND) for k in range(NUM_CARDS + 1))
 """scaled(round, 20) by round (a round plays a card per player: never more than 72 rounds)."""
 _PILE_INDEX = np.arange(NUM_PILES)[:, None]
+_HUNDREDTHS = {k: k / 100 for k in range(-100, 101)}
+"""A running total / 100 by total, for the totals within [-100, 100] (the others clip to -1, 1)."""
+_FREE = [-1] * NUM_PILES
+"""`holder` at the start of a round."""
 _MANY = 16
 """Moved cards beyond which `_Placement` rebuilds everything rather than follow each card."""
 _UNSEEN = -2
 """A place no card has (the engine's places are OUT = -1 and up): what `_Placement` starts from."""
+
+
+def _move_cell(cells: list[int], c: int, at: int, mv: FloatView) -> None:
+    """Card `c`'s one-hot cell (`cells[c]`, -1 for none) moved to `at`: clear it, set `at`."""
+    if cells[c] >= 0:
+        mv[cells[c]] = 0.0
+    if at >= 0:
+        mv[at] = 1.0
+    cells[c] = at
+
+
+def _under(host: list[int], top: int) -> list[int]:
+    """The cards whose host is `top` (a few: found by the list's own scans, not a loop of 72)."""
+    found, d = [], -1
+    for _ in range(host.count(top)):
+        d = host.index(top, d + 1)
+        found.append(d)
+    return found
 
 
 class _Placement:
@@ -104,33 +129,29 @@ class _Placement:
     several players at one position: one update serves them all), and kept by a value diff of
     the engine's `where` and `host` against copies of the last ones seen, so it is right for any
     state. The diff looks first at the cards in the engine's `chosen` (a choice, a reveal and a
-    tuck move only those) and checks with one list comparison that nothing else moved; only
-    then does it compare all 72 places. `cities_version` and `totals_version` (ticks) tell the
-    shared public buffer when to copy those rows again."""
+    tuck move only those), then at last round's cards (a reveal that ended the round), and
+    checks with one list comparison that nothing else moved; only then does it compare all 72
+    places. Each city's Aztecs are counted in a `scoring.Tally` as they come and go.
+    `cities_version` and `totals_version` (ticks) tell the shared public buffer when to copy
+    those rows again; the pile rows live in the shared buffer itself (`memory_cards`)."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, piles: Array) -> None:
+        """`piles`: where to keep the 8 rows of the piles' cards (zeros, 8 x 72)."""
         self.n = n
         self.where = [_UNSEEN] * NUM_CARDS
         self.host = [_UNSEEN] * NUM_CARDS
-        self.piles = np.zeros(_ROWS, np.float32)
+        assert piles.shape == (_ROWS,) and not piles.any()
+        self.piles = piles
         self.pile_mv: FloatView = self.piles.data
         self.cities = np.zeros(2 * n * NUM_CARDS, np.float32)
         self.cities_mv: FloatView = self.cities.data
         self.cities_version = 0
         self.cell = [-1] * NUM_CARDS  # the index each card has set in `cities` (city row)
         self.tucked_cell = [-1] * NUM_CARDS  # (tucked row)
-        # per city, what its score lines count (as `State.city` lists them, in card order)
-        self.visible: list[list[int]] = [[] for _ in range(n)]  # Aztecs in view
-        self.templed: list[list[int]] = [[] for _ in range(n)]  # Aztecs under Temples
-        self.codex: list[list[int]] = [[] for _ in range(n)]
-        self.temples = [0] * n
-        self.captured = [0] * n
-        self.dirty = set(range(n))  # cities whose lines must be counted again
+        self._cities_counted()
         self.recount = True  # the totals must be added up again (a capture)
         self.tick = 0
-        self.city_lines: list[Lines] = [(0, (0, 0, 0, 0), 0)] * n
         self.start = self.removed = _UNSEEN  # what the totals were computed with
-        self.totals: list[float] = []
         self.points: list[int] = []  # the totals as the sheets add them up
         self.totals_version = 0
 
@@ -145,7 +166,12 @@ class _Placement:
             moved = [(c, mine[c]) for c in state.chosen if c >= 0 and where[c] != mine[c]]
             for c, _ in moved:
                 mine[c] = where[c]
-            if where != mine:  # more moved than the chosen cards
+            if where != mine:  # a round ended (its cards are the last played now), or more
+                last = [(c, mine[c]) for c in state.last_played if where[c] != mine[c]]
+                for c, _ in last:
+                    mine[c] = where[c]
+                moved += last
+            if where != mine:  # more moved than the round's cards (a Temple's tuck, a capture)
                 moved += [(c, mine[c]) for c in compress(_RANGE, map(ne, where, mine))]
                 mine[:] = where
                 if len(moved) > _MANY:
@@ -169,24 +195,29 @@ class _Placement:
             if 0 <= o < NUM_PILES:
                 pile_mv[o * NUM_CARDS + c] = 0.0
             elif o >= CITY:
-                self._leave(c, o)
+                self._enter(c, o, -1)
             if 0 <= x < NUM_PILES:
                 pile_mv[x * NUM_CARDS + c] = 1.0
             elif x >= CITY:
-                self._enter(c, x)
+                if x < in_view and _KINDS[c] == _AZTEC:  # in view: counted (`_enter`, inline)
+                    p = x - CITY
+                    self.tallies[p].add(c, False)
+                    self.dirty.add(p)
+                else:
+                    self._enter(c, x)
                 if o < CITY and x < in_view:  # played: its city cell only (it had none)
                     at = (x - CITY) * NUM_CARDS + c
                     self.cities_mv[at] = 1.0
                     self.cell[c] = at
                     self.cities_version = tick
                     if _TOPS[c] and c in host:  # cards under it elsewhere follow it
-                        look += [d for d in _RANGE if host[d] == c]
+                        look += _under(host, c)
                     continue
             elif o < CITY:
                 continue  # neither place is in a city: no cell before or after
             look.append(c)
             if _TOPS[c] and c in host:  # the cards under it follow it
-                look += [d for d in _RANGE if host[d] == c]
+                look += _under(host, c)
         if look:
             self._cells(where, host, look, tick)
 
@@ -198,12 +229,9 @@ class _Placement:
         self.piles.reshape(NUM_PILES, NUM_CARDS)[:] = places == _PILE_INDEX
         self.host[:] = host
         in_cities = np.flatnonzero(places >= CITY).tolist()
-        for cards in (*self.visible, *self.templed, *self.codex):
-            cards.clear()
-        self.temples, self.captured = [0] * self.n, [0] * self.n
+        self._cities_counted()
         for c in in_cities:
             self._enter(c, where[c])
-        self.dirty.update(range(self.n))
         self.cities[:] = 0.0
         self.cell, self.tucked_cell = [-1] * NUM_CARDS, [-1] * NUM_CARDS
         self.cities_version = tick
@@ -225,100 +253,130 @@ class _Placement:
                 if _TOPS[h] and first <= where[h] < last:
                     under = tucked + (where[h] - CITY) * NUM_CARDS + c
             if at != cell[c]:
-                if cell[c] >= 0:
-                    cities_mv[cell[c]] = 0.0
-                if at >= 0:
-                    cities_mv[at] = 1.0
-                cell[c] = at
+                _move_cell(cell, c, at, cities_mv)
                 changed = True
             if under != tucked_cell[c]:
-                if tucked_cell[c] >= 0:
-                    cities_mv[tucked_cell[c]] = 0.0
-                if under >= 0:
-                    cities_mv[under] = 1.0
-                tucked_cell[c] = under
+                _move_cell(tucked_cell, c, under, cities_mv)
                 changed = True
         if changed:
             self.cities_version = tick
 
-    def _enter(self, c: int, x: int) -> None:
-        """Card `c` came to place `x` of a city: file it where its city's count looks."""
+    def _cities_counted(self) -> None:
+        """Empty cities, all to be counted: each city's Aztecs in a `scoring.Tally` (its Aztec
+        points kept card by card), its Codex cards, Temples and captured cards."""
+        n = self.n
+        self.tallies = [Tally() for _ in range(n)]
+        self.codex: list[list[int]] = [[] for _ in range(n)]
+        self.temples = [0] * n
+        self.captured = [0] * n
+        self.bonus = [0] * n
+        self.dirty = set(range(n))  # cities whose Codex bonus must be counted again
+
+    def _enter(self, c: int, x: int, sign: int = 1) -> None:
+        """Card `c` came to place `x` of a city (`sign` -1: left it): count it in its city."""
         p = x & 7
         if x >= CAPTURED:
-            self.captured[p] += 1
+            self.captured[p] += sign
             self.recount = True
             return
         if x >= TEMPLED:
-            insort(self.templed[p], c)
+            self.tallies[p].add(c, True, sign)
         else:
             kind = _KINDS[c]
             if kind == _AZTEC:
-                insort(self.visible[p], c)
+                self.tallies[p].add(c, False, sign)
             elif kind == _TEMPLE:
-                self.temples[p] += 1
+                self.temples[p] += sign
             elif kind == _CODEX:
-                insort(self.codex[p], c)
+                if sign > 0:
+                    self.codex[p].append(c)
+                else:
+                    self.codex[p].remove(c)
             else:
                 return  # a Saucer in view counts for nothing but its catch
         self.dirty.add(p)
 
-    def _leave(self, c: int, x: int) -> None:
-        """Card `c` left place `x` of a city (`_enter` undone)."""
-        p = x & 7
-        if x >= CAPTURED:
-            self.captured[p] -= 1
-            self.recount = True
-            return
-        if x >= TEMPLED:
-            self.templed[p].remove(c)
-        else:
-            kind = _KINDS[c]
-            if kind == _AZTEC:
-                self.visible[p].remove(c)
-            elif kind == _TEMPLE:
-                self.temples[p] -= 1
-            elif kind == _CODEX:
-                self.codex[p].remove(c)
-            else:
-                return
-        self.dirty.add(p)
-
     def scores(self, state: SpaceAztecsState) -> None:
         """`totals`: `state.sheets()` totals / 100 in [-1, 1]. They depend only on the cards in
-        each city, the Starting Player and the removed set: a city's lines (`scoring.lines`) are
-        counted again only when what they count changed, or the token came to or left a city
-        with Codex cards (the Codex of the Sun)."""
+        each city (their Aztec points kept by the tallies), the Starting Player and the removed
+        set: a city's Codex bonus is counted again when anything in it changed or the token
+        came to or left it; the totals are added up again after any change."""
         dirty, start, removed = self.dirty, state.start, state.removed
-        if not dirty and not self.recount and start == self.start and removed == self.removed:
+        if not (dirty or self.recount) and start == self.start and removed == self.removed:
             return
-        codex = self.codex
-        if start != self.start:
+        codex, tallies = self.codex, self.tallies
+        if start != self.start:  # the Codex of the Sun
             if 0 <= self.start < self.n and codex[self.start]:
                 dirty.add(self.start)
             if codex[start]:
                 dirty.add(start)
         self.start, self.removed, self.recount = start, removed, False
-        city_lines = self.city_lines
         for p in dirty:
-            city_lines[p] = lines(
-                self.visible[p], self.templed[p], self.temples[p], codex[p], start == p
-            )
+            if codex[p]:
+                t = tallies[p]
+                self.bonus[p] = codex_bonus(
+                    codex[p], t.count, self.temples[p], t.templed, start == p
+                )
+            else:
+                self.bonus[p] = 0
         dirty.clear()
-        pink_in_game = removed != PINK
-        fewest = min(part[2] for part in city_lines)
-        totals, self.points = [], []
-        for (points, aztecs, pinks), captured in zip(city_lines, self.captured, strict=True):
-            penalty = -PINK_PENALTY if pink_in_game and pinks == fewest else 0
-            total = points + sum(aztecs) + penalty + captured  # Sheet.total
-            self.points.append(total)
-            totals.append(max(-1.0, min(1.0, total / 100)))
-        if totals != self.totals:
-            self.totals = totals
+        fewest = min([t.count[PINK] for t in tallies]) if removed != PINK else -1  # lose 5
+        points = [
+            t.points + bonus + captured - (PINK_PENALTY if t.count[PINK] == fewest else 0)
+            for t, bonus, captured in zip(tallies, self.bonus, self.captured, strict=True)
+        ]  # Sheet.total
+        if points != self.points:
+            self.points = points
             self.totals_version += 1
 
 
+class _Memory:
+    """What an observer's `memory_round` and `memory_cards` show of the piles it has held,
+    given `seen` (its part of `seen_round`): the rounds (8 values, written in one copy) and
+    the runs of rows of the piles it never held (cleared after the 8 rows are copied in one).
+    Kept per observer and changed where `seen` changed (a take: one pile's round)."""
+
+    __slots__ = ("blanks", "held", "rounds", "rounds_mv", "seen")
+
+    def __init__(self) -> None:
+        self.seen = [0] * NUM_PILES  # its own list
+        self.held = 0  # bit x: pile x was held
+        self.rounds = np.zeros(NUM_PILES, np.float32)
+        self.rounds_mv: FloatView = self.rounds.data
+        self.blanks: _Blanks = ()
+
+    def update(self, seen: list[int], blanks: tuple[_Blanks, ...]) -> None:
+        """Follow `seen`; `blanks`: the runs to clear for each set of held piles."""
+        old, held = self.seen, self.held
+        for x in compress(_PILES, map(ne, seen, old)):
+            k = seen[x]
+            self.rounds_mv[x] = _SCALED_ROUNDS[k]
+            held = held | 1 << x if k else held & ~(1 << x)
+        self.seen, self.held, self.blanks = seen, held, blanks[held]
+
+
+def _blanks(held: int) -> tuple[tuple[int, int], ...]:
+    """The runs of rows (start, stop, from the memory's first row) of the piles not in `held`."""
+    runs: list[tuple[int, int]] = []
+    for x in range(NUM_PILES):
+        if held >> x & 1:
+            continue
+        start, stop = x * NUM_CARDS, (x + 1) * NUM_CARDS
+        if runs and runs[-1][1] == start:
+            start = runs.pop()[0]
+        runs.append((start, stop))
+    return tuple(runs)
+
+
+_PILES = range(NUM_PILES)
+_BLANKS = tuple(_blanks(held) for held in range(1 << NUM_PILES))
+"""`_blanks` of each set of held piles (bit x: pile x)."""
+_Blanks = tuple[tuple[int, int, FloatView], ...]
+"""Runs of an observation to clear: start, stop and as many zeros."""
+
+
 class _Written:
-    """The engine values the shared public buffer was last written from (`_public`'s memo)."""
+    """The engine values the shared public buffer was last written from (`_diff`'s memo)."""
 
     __slots__ = (
         "chosen",
@@ -328,6 +386,7 @@ class _Written:
         "movers",
         "pile_size",
         "result",
+        "seen",
         "tail",
         "totals",
     )
@@ -337,10 +396,19 @@ class _Written:
         self.chosen: list[int] | None = None
         self.movers: tuple[int, ...] | None = None
         self.result: tuple[int, ...] | None = ()  # () matches no state: written at first
-        self.pile_size: list[int] | None = None
-        self.holder: list[int] | None = None
+        self.seen: list[int] = []  # seen_round, as the memories hold it
+        self.pile_size = [0] * NUM_PILES  # as the zeroed buffer shows them
+        self.holder = [-1] * NUM_PILES
         self.cities = self.totals = -1
         self.tail: tuple[Any, ...] | None = None
+
+
+def _marked(ids: list[int]) -> Mask:
+    """A mask with 1 at the action ids `ids`."""
+    marks = bytearray(NUM_ACTIONS)
+    for i in ids:
+        marks[i] = 1
+    return np.frombuffer(marks, np.int8)
 
 
 class SpaceAztecsEncoder(Encoder):
@@ -348,7 +416,6 @@ class SpaceAztecsEncoder(Encoder):
 
     def _build(self, layout: Layout) -> None:
         n, c = self.num_players, NUM_CARDS
-        self._placement = _Placement(n)
         self.f_round = layout.add("round", 1, "the round / 20")
         self.f_phase = layout.add("phase", len(PHASES), "one-hot phase")
         self.f_start = layout.add("starting_player", n, "one-hot starting player")
@@ -405,16 +472,42 @@ class SpaceAztecsEncoder(Encoder):
         self._your_choice = self.f_your_choice.start
         self._memory_round, self._memory = self.f_memory_round.start, self.f_memory.start
         self._private = self.f_your_pile.start  # the observer's own fields start here
-        self._shared = np.zeros(layout.size, np.float32)  # its own fields stay 0
+        self._shared = np.zeros(layout.size, np.float32)
+        """The public part, and in `memory_cards` every pile's row (the placement's): the
+        observer's memory without the piles it never held; its other own fields stay 0."""
         self._public_mv: FloatView = self._shared.data
+        self._memory_stop = self.f_memory.stop
+        self._placement = _Placement(n, self._shared[self._memory : self._memory_stop])
         self._written = _Written()
-        pile_mv = self._placement.pile_mv
-        self._memory_rows = [
-            (x, self._memory_round + x, self._memory + x * c, self._memory + (x + 1) * c, row)
-            for x in range(NUM_PILES)
-            for row in [pile_mv[x * c : (x + 1) * c]]
+        self._state: SpaceAztecsState | None = None  # the state the public part was written from
+        self._steps = 0  # and its number of steps then
+        self._pending: list[tuple[int, int, int]] = []
+        """During the choice, the cards chosen: (cell in memory_cards, pile, holder)."""
+        self._memories = [_Memory() for _ in range(n)]
+        self._ones: FloatView = np.ones(n, np.float32).data
+        self._outs: list[tuple[Array, FloatView]] = [
+            (buffer, buffer.data) for buffer in np.zeros((n, layout.size), np.float32)
         ]
-        """Per pile: its index, where its round and row go, and its row in the shared piles."""
+        """Per observer, where its observation is put together (the shared buffer copied in,
+        its own fields written) before the copy handed out: a memoryview of a buffer kept
+        costs nothing per observation, one of a new array about as much as the copy."""
+        self._no_mask: Mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._marks: Mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._marks_mv: Any = self._marks.data
+        self._no_marks: Any = np.zeros(NUM_ACTIONS, np.int8).data
+        """A mask is marked in `_marks` and copied (`np.frombuffer` of a new bytearray costs
+        three times the copy), then cleared."""
+        self._takes: dict[tuple[int, ...], Mask] = {}
+        """The masks of the takes, by their ids (at most one per set of the 8 piles)."""
+        """Per player, the piles it has held (kept with the public part: `_remember`)."""
+        pile_mv = self._placement.pile_mv
+        self._pile_rows = [pile_mv[x * c : (x + 1) * c] for x in range(NUM_PILES)]
+        assert self._memory_round + NUM_PILES == self._memory
+        self._blanks = tuple(
+            tuple((self._memory + a, self._memory + b, ZEROS[: b - a]) for a, b in runs)
+            for runs in _BLANKS
+        )
+        """`_BLANKS` at this layout's offsets, with their zeros."""
 
     def _encode(self, state: Mapping[str, Any], player: int, out: Array) -> None:
         n = self.num_players
@@ -475,83 +568,217 @@ class SpaceAztecsEncoder(Encoder):
     incremental = True
     final_is_shared = True  # `_encode` never reads the player (`observe` does not need it)
 
-    def observe(self, state: State, player: int) -> Array:
+    def observe(self, state: Any, player: int) -> Array:
         """`Encoder.observe` without a buffer per observer: the shared public part (see
-        `_observe`), copied, with the observer's own fields written into the copy."""
-        assert isinstance(state, SpaceAztecsState)
-        self._public(state)
-        out = self._shared.copy()
-        mv: FloatView = out.data
+        `_observe`), copied, with the observer's own fields written into the copy. The state
+        is a SpaceAztecsState (not checked: the check would cost as much as a field's update)."""
+        position: SpaceAztecsState = state
+        steps = len(state.history)
+        if steps != self._steps or position is not self._state:
+            if position is self._state and steps == self._steps + 1 and self._step(position, steps):
+                self._steps = steps
+            else:
+                self._state = None  # not consistent until the diff is done
+                self._diff(position, steps)
+                self._state, self._steps = position, steps
+        out, mv = self._outs[player]
+        mv[:] = self._public_mv
         mv[self._seat + player] = 1.0
-        if state.phase is not _OVER:  # the final view is a spectator's: nobody's own fields
-            self._own(state, player, mv)
-        return out
+        # The observer's own fields, where the shared buffer has zeros but every pile's row in
+        # `memory_cards`: your_pile and its cards, your_choice, and the memory: the rounds,
+        # the rows of the piles never held cleared, and during the choice the cards others
+        # have just chosen from piles the observer knows (still in them for it).
+        memory = self._memories[player]
+        phase = position.phase
+        if phase is _OVER or not memory.held:  # the final view is a spectator's: no own fields
+            mv[self._memory : self._memory_stop] = ZEROS[: self._memory_stop - self._memory]
+            return out.copy()
+        held = position.held[player]
+        if held >= 0:
+            mv[self._your_pile + held] = 1.0
+            at = self._your_cards
+            mv[at : at + NUM_CARDS] = self._pile_rows[held]
+        mv[self._memory_round : self._memory] = memory.rounds_mv
+        for start, stop, zeros in memory.blanks:
+            mv[start:stop] = zeros
+        if phase is _CHOOSE:
+            card = position.chosen[player]
+            if card >= 0:
+                mv[self._your_choice + card] = 1.0
+            seen = memory.seen
+            for cell, x, h in self._pending:
+                if h != player and seen[x]:
+                    mv[cell] = 1.0
+        return out.copy()
 
-    def mask(self, state: State, player: int) -> Mask:
-        """`Encoder.mask`, asking the phase who may act instead of building `to_move`."""
-        assert isinstance(state, SpaceAztecsState)
-        marks = bytearray(NUM_ACTIONS)
+    def mask(self, state: Any, player: int) -> Mask:
+        """`Encoder.mask`, asking the phase who may act instead of building `to_move`. The
+        takes (a set of the 8 piles) are marked once per set and copied from then on."""
         phase = state.phase
+        if phase is _PICK:  # `_to_move`'s one player, without building its tuple
+            if player != (state.start + state.picks) % self.num_players:
+                return self._no_mask.copy()
+            ids = state.legal_ids(player)
+            key = tuple(ids)
+            marked = self._takes.get(key)
+            if marked is None:
+                marked = self._takes[key] = _marked(ids)
+            return marked.copy()
         if phase is _CHOOSE:
             may = state.chosen[player] < 0
         else:
             may = phase is not _OVER and player in state._to_move()
-        if may:
-            for i in state.legal_ids(player):
-                marks[i] = 1
-        return np.frombuffer(marks, np.int8)
+        if not may:
+            return self._no_mask.copy()
+        marks = self._marks_mv  # marked in a buffer kept, copied, cleared
+        for i in state.legal_ids(player):
+            marks[i] = 1
+        mask = self._marks.copy()
+        marks[:] = self._no_marks
+        return mask
 
     def _observe(
         self, state: SpaceAztecsState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
-        """The whole observation outside the end (header included). Everything before
-        `your_pile` is the same for every observer: it is kept in one shared buffer, brought up
-        to date by `_public` (a value diff against the last state any observer saw: from one
-        step to the next, only what that step changed), and copied; the observer's own fields
-        after it are a few rows copied from the shared pile rows (`_own`)."""
-        self._public(state)
-        mv[:] = self._public_mv
-        mv[self._seat + player] = 1.0
-        self._own(state, player, mv)
+        """The whole observation (`observe` into `out`). Everything before `your_pile` is the
+        same for every observer: it is kept in one shared buffer with the piles' rows in
+        `memory_cards`, and copied. That state object one step on by a `take`, or by a `choose`
+        that does not reveal (most steps): that step's few cells (`_step`); any other state,
+        the value diff (`_diff`); the state object last written, at that step: nothing. Like
+        `State.legal_ids`, this trusts that a state object changes only through `apply`. The
+        observer's own fields are a few rows written over it (`observe`)."""
+        mv[:] = self.observe(state, player).data
 
-    def _public(self, state: SpaceAztecsState) -> None:
-        """The shared part: header (but the seat), piles, cities, scores, revealed cards."""
+    def _step(self, state: SpaceAztecsState, steps: int) -> bool:
+        """Write what the last step changed in the public part, which holds the state one step
+        before: a `take` (a holder, the player to move or the choice beginning, the taker's
+        memory) or a `choose` that does not reveal (a pile's size and row, who has chosen).
+        False, nothing written, for any other step (the diff then writes it)."""
+        step = state.history[-1]
+        action: Any = step.action
+        kind, player, mv, memo = type(action), step.player, self._public_mv, self._written
+        if kind is Take:
+            phase, head = state.phase, memo.head
+            if phase is not _PICK and (
+                phase is not _CHOOSE or head is None or head[1] is not _PICK
+            ):
+                return False
+            x = action.pile
+            memo.holder[x] = player
+            mv[self._holder + x * self.num_players + player] = 1.0
+            at = player * NUM_PILES + x  # the taker's memory: one more pile
+            seen = memo.seen[at] = state.seen_round[at]
+            memory = self._memories[player]
+            memory.seen[x] = seen
+            memory.rounds_mv[x] = _SCALED_ROUNDS[seen]
+            memory.held |= 1 << x
+            memory.blanks = self._blanks[memory.held]
+            mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+            assert memo.movers is not None
+            mv[self._to_move_start + memo.movers[0]] = 0.0
+            if phase is _PICK:
+                mover = (state.start + state.picks) % self.num_players
+                mv[self._to_move_start + mover] = 1.0
+                memo.movers = (mover,)
+                return True
+            assert head is not None  # the last take: the choice begins, nothing else changes
+            memo.head = (head[0], phase, *head[2:])
+            at = self._decision_start
+            mv[at], mv[at + 1] = 0.0, 1.0  # turn -> simultaneous
+            mv[self._head + _PICK] = 0.0
+            mv[self._head + _CHOOSE] = 1.0
+            memo.chosen, memo.movers = state.chosen.copy(), None  # nobody has chosen yet
+            self._pending = []
+            at = self._to_move_start
+            mv[at : at + self.num_players] = self._ones
+            return True
+        if kind is Choose:
+            placement, card = self._placement, action.card
+            x = placement.where[card]
+            if state.phase is not _CHOOSE or not 0 <= x < NUM_PILES:
+                return False  # the last choice: the cards are revealed and played
+            assert memo.chosen is not None
+            mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+            placement.where[card] = state.where[card]
+            placement.pile_mv[x * NUM_CARDS + card] = 0.0
+            size = memo.pile_size[x] = state.pile_size[x]
+            mv[self._pile_size + x] = _TENTHS[size]
+            memo.chosen[player] = card
+            mv[self._to_move_start + player] = 0.0
+            mv[self._has_chosen + player] = 1.0
+            self._pending.append((self._memory + x * NUM_CARDS + card, x, player))
+            return True
+        return False
+
+    def _remember(self, state: SpaceAztecsState, player: int) -> None:
+        """Bring the player's memory (`_memories`) up to date with its part of `seen_round`."""
+        base = player * NUM_PILES
+        seen = state.seen_round[base : base + NUM_PILES]
+        memory = self._memories[player]
+        if memory.seen != seen:
+            memory.update(seen, self._blanks)
+
+    def _choosers(self, state: SpaceAztecsState, mv: FloatView) -> None:
+        """During the choice: who may act (who has not chosen) and who has chosen, and the
+        cards chosen (`_pending`)."""
+        chosen, memo = state.chosen, self._written
+        self._pending = [
+            (self._memory + x * NUM_CARDS + card, x, h)
+            for h, (card, x) in enumerate(zip(chosen, state.held, strict=True))
+            if card >= 0
+        ]
+        memo.chosen, memo.movers = chosen.copy(), None
+        at, has = self._to_move_start, self._has_chosen
+        for p in range(self.num_players):
+            mine = chosen[p] >= 0
+            mv[at + p] = 0.0 if mine else 1.0
+            mv[has + p] = 1.0 if mine else 0.0
+
+    def _diff(self, state: SpaceAztecsState, steps: int) -> None:
+        """The public part brought up to date by comparing it with the engine's values."""
         mv, memo, n = self._public_mv, self._written, self.num_players
         placement = self._placement
         if state.where != placement.where or state.host != placement.host:
             placement.update(state)
+        if memo.seen != state.seen_round:
+            for p in range(n):
+                self._remember(state, p)
+            memo.seen = state.seen_round.copy()
         placement.scores(state)
-        steps = len(state.history)
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
         phase = state.phase
         head = (state.round, phase, state.start, state.removed, state.saucers_played)
-        if memo.head != head:
+        was = memo.head
+        if was != head:
             memo.head = head
-            choose, over = phase is _CHOOSE, phase is _OVER
-            at = self._decision_start  # turn, simultaneous (none at the end)
-            mv[at] = 0.0 if choose or over else 1.0
-            mv[at + 1] = 1.0 if choose else 0.0
-            mv[self._terminal] = 1.0 if over else 0.0
-            mv[self._round] = scaled(state.round, MAX_ROUND)
-            at, stop = self._head, self._head_stop  # phase to saucers
-            mv[at:stop] = ZEROS[: stop - at]
-            mv[at + phase] = 1.0
-            mv[self._start + state.start] = 1.0
-            if state.removed >= 0:
-                mv[self._removed + state.removed] = 1.0
-            mv[self._codex] = self._codex_value
-            limit = state.saucer_limit
-            mv[self._saucers] = scaled(state.saucers_played, limit)
-            mv[self._saucers + 1] = scaled(limit, 9)
+            if was is None or was[3] != state.removed:  # another game: the whole header
+                was = (-1, None, -1, -1, -1)
+                mv[self._head : self._head_stop] = ZEROS[: self._head_stop - self._head]
+                if state.removed >= 0:
+                    mv[self._removed + state.removed] = 1.0
+                mv[self._codex] = self._codex_value
+                mv[self._saucers + 1] = scaled(state.saucer_limit, 9)
+            if was[0] != state.round:
+                mv[self._round] = _SCALED_ROUNDS[state.round]
+            if was[1] is not phase:
+                choose, over = phase is _CHOOSE, phase is _OVER
+                at = self._decision_start  # turn, simultaneous (none at the end)
+                mv[at] = 0.0 if choose or over else 1.0
+                mv[at + 1] = 1.0 if choose else 0.0
+                mv[self._terminal] = 1.0 if over else 0.0
+                if was[1] is not None:
+                    mv[self._head + was[1]] = 0.0
+                mv[self._head + phase] = 1.0
+            if was[2] != state.start:
+                if was[2] >= 0:
+                    mv[self._start + was[2]] = 0.0
+                mv[self._start + state.start] = 1.0
+            if was[4] != state.saucers_played:
+                limit, played = state.saucer_limit, state.saucers_played
+                mv[self._saucers] = played / limit if played < limit else 1.0
         chosen = state.chosen
         if phase is _CHOOSE:  # who may act: who has not chosen
-            if memo.chosen != chosen:
-                memo.chosen, memo.movers = chosen.copy(), None
-                at, has = self._to_move_start, self._has_chosen
-                for p in range(n):
-                    mine = chosen[p] >= 0
-                    mv[at + p] = 0.0 if mine else 1.0
-                    mv[has + p] = 1.0 if mine else 0.0
+            self._choosers(state, mv)  # (held may differ with the same choices)
         else:
             movers = state._to_move() if phase is not _OVER else ()
             if memo.movers != movers:
@@ -567,28 +794,33 @@ class SpaceAztecsEncoder(Encoder):
             at, stop = self.f_result.start, self.f_result.stop
             returns = np.array(state.returns(), np.float32)  # zeros before the end
             mv[at:stop] = returns.data
-        sizes = state.pile_size
-        if memo.pile_size != sizes:
-            memo.pile_size = sizes.copy()
+        sizes, old = state.pile_size, memo.pile_size
+        if old != sizes:
             at = self._pile_size
-            for x in range(NUM_PILES):
+            for x in compress(_PILES, map(ne, sizes, old)):
                 mv[at + x] = _TENTHS[sizes[x]]
-        holder = state.holder
-        if memo.holder != holder:
-            memo.holder = holder.copy()
+            memo.pile_size = sizes.copy()
+        holder, old = state.holder, memo.holder
+        if old != holder:
             at = self._holder
-            mv[at : at + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
-            for x in range(NUM_PILES):
-                if holder[x] >= 0:
-                    mv[at + x * n + holder[x]] = 1.0
+            if holder == _FREE:  # a new round: clear them all
+                mv[at : at + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
+            else:
+                for x in compress(_PILES, map(ne, holder, old)):
+                    if old[x] >= 0:
+                        mv[at + x * n + old[x]] = 0.0
+                    if holder[x] >= 0:
+                        mv[at + x * n + holder[x]] = 1.0
+            memo.holder = holder.copy()
         if memo.cities != placement.cities_version:
             memo.cities = placement.cities_version
             mv[self._cities : self._cities_stop] = placement.cities_mv
         if memo.totals != placement.totals_version:
             memo.totals = placement.totals_version
             at = self._score
-            for p, total in enumerate(placement.totals):
-                mv[at + p] = total
+            hundredths = _HUNDREDTHS
+            for p, total in enumerate(placement.points):  # / 100, in [-1, 1]
+                mv[at + p] = hundredths.get(total, 1.0 if total > 0 else -1.0)
         order = state.order
         if order:  # revealed cards being played, perhaps a question pending
             choices = placement.cities_version if phase is _CAPTURE else 0  # the Saucer's targets
@@ -599,31 +831,6 @@ class SpaceAztecsEncoder(Encoder):
         if memo.tail != tail:
             memo.tail = tail
             self._public_tail(state, mv)
-
-    def _own(self, state: SpaceAztecsState, player: int, mv: FloatView) -> None:
-        """The observer's fields, written into zeros: your_pile and its cards, your_choice,
-        and the memory: the rows of the piles the observer has held, plus, during the choice,
-        the card another holder has just chosen from such a pile."""
-        pile_mv = self._placement.pile_mv
-        held = state.held[player]
-        if held >= 0:
-            mv[self._your_pile + held] = 1.0
-            at, row = self._your_cards, held * NUM_CARDS
-            mv[at : at + NUM_CARDS] = pile_mv[row : row + NUM_CARDS]
-        choose = state.phase is _CHOOSE
-        chosen, holder = state.chosen, state.holder
-        if choose and chosen[player] >= 0:
-            mv[self._your_choice + chosen[player]] = 1.0
-        base = player * NUM_PILES
-        seen = state.seen_round[base : base + NUM_PILES]
-        for x, rounds, start, stop, source in self._memory_rows:
-            if seen[x]:
-                mv[rounds] = _SCALED_ROUNDS[seen[x]]
-                mv[start:stop] = source
-                if choose:
-                    h = holder[x]
-                    if h >= 0 and h != player and chosen[h] >= 0:
-                        mv[start + chosen[h]] = 1.0
 
     def _public_tail(self, state: SpaceAztecsState, mv: FloatView) -> None:
         """announced to pending_choices: a few values, cleared and written again."""
@@ -645,9 +852,9 @@ class SpaceAztecsEncoder(Encoder):
                 mv[self._pending_card + state.saucer] = 1.0
                 victim = state.victims[0]
                 mv[self._victim + victim] = 1.0
-                at = self._choices
-                for card in state.targets(victim, COLOUR[state.saucer]):
-                    mv[at + card] = 1.0
+                at = self._choices - CAPTURE_BASE  # its targets: the owner's legal captures
+                for i in state.legal_ids(order[playing]):
+                    mv[at + i] = 1.0
             elif phase is _TUCK:
                 mv[self._pending_player + order[playing]] = 1.0
                 mv[self._pending_kind + 1] = 1.0

@@ -1,0 +1,155 @@
+"""Space Aztecs' observation written from the last step alone (teocalli/interop/observation/
+space_aztecs.py `_step`): a `take`, or a `choose` that does not reveal, of the very state object
+observed one step before is written as that step's few cells, any other state by the value diff
+(`_diff`). Both must give exactly the view's encoding, whatever order the states come in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from teocalli.core import Rng
+from teocalli.games.space_aztecs.actions import Choose, Take
+from teocalli.games.space_aztecs.game import SpaceAztecs
+from teocalli.games.space_aztecs.state import Phase, SpaceAztecsState
+from teocalli.interop.observation import encoder_for
+from teocalli.interop.observation import space_aztecs as encoding
+
+
+def _same(encoder: Any, state: SpaceAztecsState, player: int) -> None:
+    expected = encoder.encode(state.view(player))
+    assert np.array_equal(encoder.observe(state, player), expected), (
+        f"step {len(state.history)}, phase {state.phase.name}, player {player}"
+    )
+    legal = sorted(state.legal_action_ints(player))
+    assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
+
+
+def _random_step(state: SpaceAztecsState, rng: Rng) -> None:
+    movers = state.to_move()
+    player = movers[rng.randrange(len(movers))]
+    actions = state.legal_actions(player)
+    state.apply(actions[rng.randrange(len(actions))], player)
+
+
+def _diffs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the encoder's value diffs (`_diff` calls)."""
+    calls = [0]
+    diff = encoding.SpaceAztecsEncoder._diff
+
+    def counted(self: Any, *args: Any) -> None:
+        calls[0] += 1
+        diff(self, *args)
+
+    monkeypatch.setattr(encoding.SpaceAztecsEncoder, "_diff", counted)
+    return calls
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_takes_and_choices_are_written_from_the_step(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole game played in place, the mover observed before each step (as an env does):
+    always the view's encoding, and no value diff after a `take` or a `choose` that leaves
+    the choice going on, one after any other step (a reveal, a capture, a tuck or keep)."""
+    diffs = _diffs(monkeypatch)
+    game = SpaceAztecs(players=players)
+    encoder = encoder_for(game)
+    rng = Rng(players)
+    state = game.new_state(40 + players)
+    assert isinstance(state, SpaceAztecsState)
+    stepped = 0
+    while not state.is_terminal():
+        movers = state.to_move()
+        player = movers[rng.randrange(len(movers))]
+        before = diffs[0]
+        _same(encoder, state, player)
+        if state.history:
+            last = state.history[-1].action
+            simple = type(last) is Take or (type(last) is Choose and state.phase is Phase.CHOOSE)
+            assert diffs[0] - before == (0 if simple else 1), (len(state.history), last)
+            stepped += simple
+        actions = state.legal_actions(player)
+        state.apply(actions[rng.randrange(len(actions))], player)
+    _same(encoder, state, 0)
+    assert stepped >= 20
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_every_player_at_every_step(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As PettingZoo's Parallel env does: every player observed at every step, the choice's
+    simultaneous steps included; the public part is written once per step (the other
+    observers only copy it), and each observer's own fields (its pile, its choice, the cards
+    others have just chosen from piles it remembers) are its own."""
+    diffs = _diffs(monkeypatch)
+    game = SpaceAztecs(players=players)
+    encoder = encoder_for(game)
+    rng = Rng(9)
+    state = game.new_state(7)
+    assert isinstance(state, SpaceAztecsState)
+    pending_seen = 0
+    while not state.is_terminal():
+        before = diffs[0]
+        for player in range(players):
+            _same(encoder, state, player)
+        assert diffs[0] - before <= 1
+        if state.phase is Phase.CHOOSE and max(state.chosen) >= 0:
+            pending_seen += 1
+        _random_step(state, rng)
+    assert pending_seen >= 5
+
+
+def test_gaps_clones_and_resampled_worlds_in_the_middle_of_a_round() -> None:
+    """Out of order: the same state object two steps on (no step to write: the diff), a clone
+    at the same step (another object), a world resampled for a player during the choice (other
+    piles, other hidden choices), then the real state again and one step on (the step alone
+    again): always exactly the view's encoding."""
+    game = SpaceAztecs(players=4)
+    encoder = encoder_for(game)
+    rng = Rng(2)
+    state = game.new_state(12)
+    assert isinstance(state, SpaceAztecsState)
+    checked = 0
+    while not state.is_terminal():
+        player = state.to_move()[0]
+        _same(encoder, state, player)
+        if state.phase is Phase.CHOOSE and checked < 40:
+            world = state.determinize((player + 1) % 4, Rng(checked))
+            assert isinstance(world, SpaceAztecsState)
+            for p in range(4):
+                _same(encoder, world, p)
+            _same(encoder, state.clone(), player)
+            _same(encoder, state, player)
+            checked += 1
+        _random_step(state, rng)
+        if not state.is_terminal() and rng.randrange(3) == 0:
+            _random_step(state, rng)  # a gap of two steps
+    assert checked >= 10
+
+
+def test_what_is_handed_out_is_the_callers_to_change() -> None:
+    """Masks and observations are put together in buffers the encoder keeps (the takes' masks
+    are even kept by set of piles) but handed out as copies: a caller writing into one (a
+    masked sampler) changes nothing the encoder hands out next, and one kept (a replay buffer)
+    stays as it was while the game goes on."""
+    game = SpaceAztecs(players=4)
+    encoder = encoder_for(game)
+    rng = Rng(6)
+    state = game.new_state(3)
+    assert isinstance(state, SpaceAztecsState)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    phases: set[Phase] = set()
+    while not state.is_terminal() and len(phases) < 2:
+        player = state.to_move()[0]
+        observation = encoder.observe(state, player)
+        kept.append((observation, observation.copy()))
+        for _ in range(2):
+            encoder.mask(state, player)[:] = 1
+            encoder.observe(state, player)[:] = 5.0
+        _same(encoder, state, player)
+        phases.add(state.phase)
+        _random_step(state, rng)
+    assert phases == {Phase.PICK, Phase.CHOOSE}
+    assert all(np.array_equal(observation, copy) for observation, copy in kept)
