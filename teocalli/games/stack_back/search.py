@@ -157,111 +157,34 @@ def board_areas(q: Array, board: tuple[float, float, float, float], h: float) ->
 
 @dataclass(frozen=True, slots=True)
 class Depths:
-    """How deep (mm) each point of a 1 mm raster lies inside the placed sticks (0 outside).
+    """Where a 1 mm raster lies deep inside the placed sticks: `centre` marks the raster points
+    more than `DEEP` mm (plus 1e-9) inside some stick, `along` those more than `DEEP + SLACK` mm
+    inside: the two thresholds the wood filter reads (`wood_kernels.raster_clear`). Two boolean
+    rasters of 57,000 points (the depths themselves are never read), so a new state copies them
+    in microseconds and states share them safely (replaced, never changed)."""
 
-    `grid` holds the deepest of all sticks (the wood filter). Per level, `tops` holds the two
-    deepest sticks of that level at each point with their indices (`Top2`), and `above(level)`
-    the deepest of the sticks above it: the pile filter reads, for two supports of one level,
-    the deepest stick that is neither of them (a lower bound when a third of that level is
-    as deep as both, which only keeps a pose for the exact test)."""
-
-    grid: Array
+    centre: Mask
+    along: Mask
     count: int
-    tops: tuple[Top2, ...] = ()
 
     @staticmethod
     def empty() -> Depths:
         x0, y0, x1, y1 = SPEC.region
-        nx = int(x1 - x0) + 2 * PAD + 1
-        ny = int(y1 - y0) + 2 * PAD + 1
-        return Depths(np.zeros((nx, ny)), 0)
+        shape = (int(x1 - x0) + 2 * PAD + 1, int(y1 - y0) + 2 * PAD + 1)
+        return Depths(np.zeros(shape, dtype=np.bool_), np.zeros(shape, dtype=np.bool_), 0)
 
-    def with_sticks(self, sticks: Sequence[Stick]) -> Depths:
-        if self.count >= len(sticks):
+    def with_sticks(self, sticks: Sequence[Stick], layout: Layout) -> Depths:
+        """The raster with the sticks placed since (`layout` holds their footprints)."""
+        n = len(sticks)
+        if self.count >= n:
             return self
-        grid = self.grid.copy()
-        tops = list(self.tops)
-        copied: set[int] = set()
-        for k in range(self.count, len(sticks)):
-            s = sticks[k]
-            window = _window(grid.shape, s)
-            if window is None:
-                continue
-            while len(tops) <= s.level:
-                tops.append(Top2.empty(grid.shape))
-                copied.add(len(tops) - 1)
-            if s.level not in copied:
-                tops[s.level] = tops[s.level].copy()
-                copied.add(s.level)
-            top = tops[s.level]
-            x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
-            stamp(grid, *window, x0, y0, s.cx, s.cy, s.ux, s.uy, s.half, HALF_WIDTH,
-                  top.d1, top.i1, top.d2, top.i2, k)  # fmt: skip
-        return Depths(grid, len(sticks), tuple(tops))
-
-    def above(self, level: int) -> Array | None:
-        """The deepest of the sticks of levels above `level` at each point (None: none)."""
-        higher = [t.d1 for t in self.tops[level + 1 :]]
-        if not higher:
-            return None
-        out: Array = np.maximum.reduce(higher) if len(higher) > 1 else higher[0]
-        return out
-
-
-def _cells(x: Array, y: Array, shape: tuple[int, ...]) -> tuple[npt.NDArray[np.int64], Mask]:
-    """The flat index of each point's nearest raster point, and whether it is on the raster."""
-    x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
-    i = np.rint(x - x0).astype(np.int64)
-    j = np.rint(y - y0).astype(np.int64)
-    nx, ny = shape
-    ok = (i >= 0) & (i < nx) & (j >= 0) & (j < ny)
-    return i * ny + j, ok
-
-
-@dataclass(frozen=True, slots=True)
-class Top2:
-    """The two deepest sticks of one level at each raster point: depths and stick indices."""
-
-    d1: Array
-    i1: npt.NDArray[np.int32]
-    d2: Array
-    i2: npt.NDArray[np.int32]
-
-    @staticmethod
-    def empty(shape: tuple[int, ...]) -> Top2:
-        return Top2(
-            np.zeros(shape),
-            np.full(shape, -1, np.int32),
-            np.zeros(shape),
-            np.full(shape, -1, np.int32),
-        )
-
-    def copy(self) -> Top2:
-        return Top2(self.d1.copy(), self.i1.copy(), self.d2.copy(), self.i2.copy())
-
-    def other(self, flat: npt.NDArray[np.int64], a: int, b: int) -> Array:
-        """At each flat raster index, the depth of the deepest stick of the level that is
-        neither `a` nor `b` (0 when both deepest are they)."""
-        d1, i1 = self.d1.ravel()[flat], self.i1.ravel()[flat]
-        d2, i2 = self.d2.ravel()[flat], self.i2.ravel()[flat]
-        own1 = (i1 == a) | (i1 == b)
-        own2 = (i2 == a) | (i2 == b)
-        out: Array = np.where(own1, np.where(own2, 0.0, d2), d1)
-        return out
-
-
-def _window(shape: tuple[int, ...], s: Stick) -> tuple[int, int, int, int] | None:
-    """The raster points (i0, i1, j0, j1, bounds included) within `s`'s bounding box (None: off
-    the raster); `wood_kernels.stamp` raises them to its depth."""
-    x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
-    ex = s.half * abs(s.ux) + HALF_WIDTH * abs(s.uy)
-    ey = s.half * abs(s.uy) + HALF_WIDTH * abs(s.ux)
-    nx, ny = shape
-    i0, i1 = max(0, math.floor(s.cx - ex - x0)), min(nx - 1, math.ceil(s.cx + ex - x0))
-    j0, j1 = max(0, math.floor(s.cy - ey - y0)), min(ny - 1, math.ceil(s.cy + ey - y0))
-    if i0 > i1 or j0 > j1:
-        return None
-    return i0, i1, j0, j1
+        centre, along = self.centre.copy(), self.along.copy()
+        x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
+        rows = slice(self.count, n)
+        stamp(centre, along, x0, y0, layout.cx[rows], layout.cy[rows], layout.ux[rows],
+              layout.uy[rows], layout.half[rows], HALF_WIDTH, DEEP + 1e-9,
+              DEEP + SLACK)  # fmt: skip
+        return Depths(centre, along, n)
 
 
 def _wood_survivors(
@@ -275,9 +198,8 @@ def _wood_survivors(
     ts = np.linspace(-reach, reach, SAMPLES)
     x0, y0 = SPEC.region[0] - PAD, SPEC.region[1] - PAD
     out: npt.NDArray[np.intp] = raster_clear(
-        depths.grid, wp.cx, wp.cy, wp.ux, wp.uy, start, stop, ts, x0, y0, DEEP + 1e-9,
-        DEEP + SLACK,
-    )  # fmt: skip
+        depths.centre, depths.along, wp.cx, wp.cy, wp.ux, wp.uy, start, stop, ts, x0, y0
+    )
     return out
 
 
@@ -403,29 +325,6 @@ def _reach(a: Stick, b: Stick, colour: int) -> bool:
     rb = math.hypot(b.half, HALF_WIDTH)
     rc = math.hypot(LENGTHS[colour], SPEC.width)
     return math.hypot(b.cx - a.cx, b.cy - a.cy) <= ra + rb + rc
-
-
-def _sat(  # noqa: PLR0917 - a set of footprints against some of the placed sticks
-    cx: Array, cy: Array, ux: Array, uy: Array, h: Array, w: float,
-    layout: Layout, rows: npt.NDArray[np.intp], shrink: float,
-) -> npt.NDArray[np.bool_]:  # fmt: skip
-    """(K, M): whether footprint i (half-length h, half-width w) meets stick rows[j] shrunk by
-    `shrink` mm on every side (the separating-axis test)."""
-    dx, dy = layout.cx[rows], layout.cy[rows]
-    vx, vy = layout.ux[rows], layout.uy[rows]
-    k = layout.half[rows][None, :] - shrink
-    v = HALF_WIDTH - shrink
-    ddx = dx[None, :] - cx[:, None]
-    ddy = dy[None, :] - cy[:, None]
-    c = np.abs(ux[:, None] * vx[None, :] + uy[:, None] * vy[None, :])
-    s = np.abs(ux[:, None] * vy[None, :] - uy[:, None] * vx[None, :])
-    hh = h[:, None]
-    on_u = np.abs(ddx * ux[:, None] + ddy * uy[:, None]) < hh + k * c + v * s
-    on_v = np.abs(-ddx * uy[:, None] + ddy * ux[:, None]) < w + k * s + v * c
-    on_p = np.abs(ddx * vx[None, :] + ddy * vy[None, :]) < k + hh * c + w * s
-    on_q = np.abs(-ddx * vy[None, :] + ddy * vx[None, :]) < v + hh * s + w * c
-    out: npt.NDArray[np.bool_] = on_u & on_v & on_p & on_q
-    return out
 
 
 def _sat_flat(  # noqa: PLR0917 - footprints against sticks, pair by pair

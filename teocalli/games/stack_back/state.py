@@ -121,7 +121,7 @@ class StackBackState(State):
     @property
     def depths(self) -> Depths:
         """How deep each point of a 1 mm raster lies inside the sticks (for the search)."""
-        self._depths = self._depths.with_sticks(self.sticks)
+        self._depths = self._depths.with_sticks(self.sticks, self.layout)
         return self._depths
 
     def _fold(self) -> None:
