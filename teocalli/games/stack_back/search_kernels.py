@@ -1,0 +1,198 @@
+"""Compiled loops of the pass search's pile stage (docs/games/stack-back.md, "Compiled pass
+search").
+
+A new pair of supports is met about 550 times in 12 random games and 9 in 10 of them keep no
+pose: the work is proving them empty. `fresh_keep` walks the pair's lattice poses (the same poses,
+in the same order, as `pile_kernels.pair_lattice` lists them) without listing them: per angle and
+lattice column it solves the separating-axis conditions for the column's y range where a pose
+could meet both supports (shrunk by the rest inset), and the y ranges where a pose surely
+touches another stick (both shrunk by 1 mm and still meeting), and tests exactly only the
+lattice poses left, with the very tests of `pile_kernels.pair_keep` (same arithmetic, same
+verdicts). The ranges are bounds with 1e-6 mm of room on the safe side: a range where a pose
+could meet is widened, one where it surely touches is narrowed, so no pose is kept or dropped
+that the exact tests would not keep or drop.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from .components import HALF_WIDTH
+from .pile_kernels import _quad, _sat, _touches_any, clip_one
+
+Array = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+W = HALF_WIDTH
+ROOM = 1e-6
+"""mm of room given to the solved ranges (the exact tests' rounding is some 1e-13 mm)."""
+FAR = 1e9
+"""Beyond any lattice coordinate: the end of a range with no bound on that side."""
+
+
+@numba.njit(cache=True)
+def _slab(a: float, b: float, r: float, lo: float, hi: float) -> tuple[float, float]:
+    """[lo, hi] narrowed to the y where |a + b y| < r (an empty range has lo > hi). A nearly
+    constant condition (|b| tiny) keeps or empties the whole range by its value at y = 0, the
+    caller having put its room into `r`."""
+    if r <= 0.0:
+        return 1.0, -1.0
+    if abs(b) < 1e-12:
+        if abs(a) < r:
+            return lo, hi
+        return 1.0, -1.0
+    y0 = (-r - a) / b
+    y1 = (r - a) / b
+    if y0 > y1:
+        y0, y1 = y1, y0
+    return max(lo, y0), min(hi, y1)
+
+
+@numba.njit(cache=True)
+def _meet_range(  # noqa: PLR0917 - a pose's frame on a column, a stick, the shrink, the room
+    x: float, ux: float, uy: float, h: float, w: float,
+    dx: float, dy: float, vx: float, vy: float, k: float, v: float, room: float,
+    lo: float, hi: float,
+) -> tuple[float, float]:  # fmt: skip
+    """[lo, hi] narrowed to the y where the footprint at (x, y) (axis u, half sizes h, w) meets
+    the stick (centre d, axis v, half sizes k, v) by the separating-axis conditions of
+    `pile_kernels._sat`, each condition's bound moved by `room` (positive: wider)."""
+    c = abs(ux * vx + uy * vy)
+    s = abs(ux * vy - uy * vx)
+    ddx = dx - x
+    # with ddy = dy - y, each condition is |A + B y| < R
+    lo, hi = _slab(ddx * ux + dy * uy, -uy, h + k * c + v * s + room, lo, hi)
+    lo, hi = _slab(-ddx * uy + dy * ux, -ux, w + k * s + v * c + room, lo, hi)
+    lo, hi = _slab(ddx * vx + dy * vy, -vy, k + h * c + w * s + room, lo, hi)
+    return _slab(-ddx * vy + dy * vx, -vx, v + h * s + w * c + room, lo, hi)
+
+
+@numba.njit(cache=True)
+def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
+    sup: Array, h: float, abs_cos: Array, abs_sin: Array, cos: Array, sin: Array, step: float,
+    inset: float, rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array,
+    sq: Array, reach: Array, reach0: float, a: int, b: int, deep: float, tol: float,
+    rest: float,
+) -> Ints:  # fmt: skip
+    """`pile_kernels.pair_keep` on `pile_kernels.pair_lattice(sup, h, abs_cos, abs_sin, step)`
+    (the poses' axes `cos[k]`, `sin[k]` at angle k), without listing the lattice: the indices
+    (into that list) of the poses that meet both supports (`sup` rows: cx, cy, ux, uy, half),
+    also shrunk by `inset`, touch none of the sticks `rows` and rest at least `rest` mm² on
+    the supports' quads sq[a], sq[b]."""
+    na = len(abs_cos)
+    out = np.empty(64, dtype=np.int64)
+    n = 0
+    base = 0
+    # the sticks near the pair: a pose meeting a support has its centre within the two
+    # circumscribed radii (at most half + W each) of the support's centre, so within the box of
+    # centres below; a stick farther from that box than its radius and the pose's meets none
+    bx0, by0, bx1, by1 = -np.inf, -np.inf, np.inf, np.inf
+    for s in range(2):
+        far = reach0 + sup[s, 4] + W
+        bx0 = max(bx0, sup[s, 0] - far)
+        bx1 = min(bx1, sup[s, 0] + far)
+        by0 = max(by0, sup[s, 1] - far)
+        by1 = min(by1, sup[s, 1] + far)
+    near = np.empty(len(rows), dtype=np.int64)
+    count = 0
+    for r in rows:
+        ex = max(bx0 - sx[r], 0.0, sx[r] - bx1)
+        ey = max(by0 - sy[r], 0.0, sy[r] - by1)
+        lim = reach0 + reach[r] + 1e-6
+        if ex * ex + ey * ey < lim * lim + 1e-6:
+            near[count] = r
+            count += 1
+    near = near[:count]
+    cut_lo = np.empty(count)
+    cut_hi = np.empty(count)
+    quad = np.empty((4, 2))
+    for k in range(na):
+        # the bounds of pile_kernels.pair_lattice, with its arithmetic
+        ex = h * abs_cos[k] + W * abs_sin[k]
+        ey = h * abs_sin[k] + W * abs_cos[k]
+        lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
+        for s in range(2):
+            cx, cy, ux, uy, half = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4]
+            sxk = half * abs(ux) + W * abs(uy)
+            syk = half * abs(uy) + W * abs(ux)
+            lo_x = max(lo_x, cx - sxk - ex)
+            hi_x = min(hi_x, cx + sxk + ex)
+            lo_y = max(lo_y, cy - syk - ey)
+            hi_y = min(hi_y, cy + syk + ey)
+        ix0 = np.ceil(lo_x / step)
+        iy0 = np.ceil(lo_y / step)
+        cx_ = np.floor(hi_x / step) - ix0 + 1
+        cy_ = np.floor(hi_y / step) - iy0 + 1
+        nx = np.int64(cx_) if lo_x <= hi_x and cx_ > 0 else 0
+        ny = np.int64(cy_) if lo_y <= hi_y and cy_ > 0 else 0
+        if nx == 0 or ny == 0:
+            continue
+        pux, puy = cos[k], sin[k]
+        for i in range(nx):
+            x = (ix0 + i) * step
+            # the y where a pose could meet both supports shrunk by the inset (widened)
+            lo, hi = -FAR, FAR
+            for s in range(2):
+                lo, hi = _meet_range(x, pux, puy, h - inset, W - inset, sup[s, 0], sup[s, 1],
+                                     sup[s, 2], sup[s, 3], sup[s, 4] - inset, W - inset, ROOM,
+                                     lo, hi)  # fmt: skip
+            if lo > hi:
+                continue
+            j0 = max(0.0, np.ceil(lo / step) - iy0)
+            j1 = min(ny - 1.0, np.floor(hi / step) - iy0)
+            if j0 > j1:
+                continue
+            # the y where a pose surely touches a near stick (narrowed), of the sticks whose
+            # circumscribed circle reaches a pose of the column's range
+            ylo = (iy0 + j0) * step
+            yhi = (iy0 + j1) * step
+            cuts = 0
+            for r in near:
+                ex = sx[r] - x
+                ey = max(ylo - sy[r], 0.0, sy[r] - yhi)
+                lim = reach0 + reach[r]
+                if ex * ex + ey * ey >= lim * lim:
+                    continue
+                c0, c1 = _meet_range(x, pux, puy, h - deep, W - deep, sx[r], sy[r], sux[r],
+                                     suy[r], sh[r] - deep, W - deep, -ROOM, -FAR, FAR)  # fmt: skip
+                if c0 < c1:
+                    cut_lo[cuts] = c0
+                    cut_hi[cuts] = c1
+                    cuts += 1
+            for jj in range(np.int64(j0), np.int64(j1) + 1):
+                y = (iy0 + jj) * step
+                cut = False
+                for c in range(cuts):
+                    if cut_lo[c] < y < cut_hi[c]:
+                        cut = True
+                        break
+                if cut:
+                    continue
+                # the exact tests of pile_kernels.pair_keep
+                ok = True
+                for shrink in (0.0, inset):
+                    for s in range(2):
+                        if not _sat(x, y, pux, puy, h - shrink, W - shrink, sup[s, 0],
+                                    sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4],
+                                    shrink):  # fmt: skip
+                            ok = False
+                            break
+                    if not ok:
+                        break
+                if not ok:
+                    continue
+                if _touches_any(x, y, pux, puy, h, reach0, near, sx, sy, sux, suy, sh, sq,
+                                reach, deep, tol, quad):  # fmt: skip
+                    continue
+                _quad(x, y, pux, puy, h, quad)
+                if clip_one(quad, sq[a])[0] >= rest and clip_one(quad, sq[b])[0] >= rest:
+                    if n == len(out):
+                        grown = np.empty(2 * n, dtype=np.int64)
+                        grown[:n] = out
+                        out = grown
+                    out[n] = base + i * ny + jj
+                    n += 1
+        base += nx * ny
+    return out[:n]
