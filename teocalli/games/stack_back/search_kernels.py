@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .components import HALF_WIDTH
-from .pile_kernels import _quad, _sat, _touches_any, clip_one
+from .pile_kernels import _quad, _sat, _touches_any, clip_one, support_edges
 
 Array = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -84,7 +84,7 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
     na = len(abs_cos)
     out = np.empty(64, dtype=np.int64)
     n = 0
-    base = 0
+    base = np.int64(0)
     # the sticks near the pair: a pose meeting a support has its centre within the two
     # circumscribed radii (at most half + W each) of the support's centre, so within the box of
     # centres below; a stick farther from that box than its radius and the pose's meets none
@@ -196,3 +196,22 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
                     n += 1
         base += nx * ny
     return out[:n]
+
+
+@numba.njit(cache=True)
+def first_standing(  # noqa: PLR0917 - the poses, where to start, the supports, the threshold
+    px: Array, py: Array, pux: Array, puy: Array, h: float, at: int, windows: Array,
+    power: float, need: float,
+) -> int:  # fmt: skip
+    """From `at` on, the first pose (centres, axes, half-length `h`) that stands on its own
+    weight on the two supports' footprints `windows` (2, 4, 2): its support polygon
+    (`pile_kernels.support_edges`, the very call of `support.support`, `power` its 0.5) holds
+    its centre `need` mm or more inside, as `balance.stands` asks of a new stick with no load
+    (its depth is then the least edge offset); len(px) when none does."""
+    feet = np.empty((4, 2))
+    for k in range(at, len(px)):
+        _quad(px[k], py[k], pux[k], puy[k], h, feet)
+        edges = support_edges(feet, windows, px[k], py[k], power)
+        if len(edges) and edges[:, 2].min() >= need:
+            return k
+    return len(px)
