@@ -107,7 +107,14 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
     near = near[:count]
     cut_lo = np.empty(count)
     cut_hi = np.empty(count)
+    # per angle, the near sticks reaching its columns and their sure-touch conditions: |P + Q x
+    # + B y| < R for the four axes, as (P, Q, 1 / B, R) (B = 0: the condition on x alone)
+    use = np.empty(count, dtype=np.int64)
+    coef = np.empty((count, 4, 4))
+    jlo = np.empty(64, dtype=np.int64)
+    jhi = np.empty(64, dtype=np.int64)
     quad = np.empty((4, 2))
+    hd, wd = h - deep, W - deep
     for k in range(na):
         # the bounds of pile_kernels.pair_lattice, with its arithmetic
         ex = h * abs_cos[k] + W * abs_sin[k]
@@ -127,36 +134,99 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
         cy_ = np.floor(hi_y / step) - iy0 + 1
         nx = np.int64(cx_) if lo_x <= hi_x and cx_ > 0 else 0
         ny = np.int64(cy_) if lo_y <= hi_y and cy_ > 0 else 0
+        first = base  # the angle's first pose in the list
+        base += nx * ny
         if nx == 0 or ny == 0:
             continue
         pux, puy = cos[k], sin[k]
+        if nx > len(jlo):
+            jlo = np.empty(2 * nx, dtype=np.int64)
+            jhi = np.empty(2 * nx, dtype=np.int64)
+        # first the rows of each column where a pose could meet both supports shrunk by the
+        # inset (widened), and the box of those poses
+        bx0, bx1, by0, by1 = np.inf, -np.inf, np.inf, -np.inf
         for i in range(nx):
             x = (ix0 + i) * step
-            # the y where a pose could meet both supports shrunk by the inset (widened)
             lo, hi = -FAR, FAR
             for s in range(2):
                 lo, hi = _meet_range(x, pux, puy, h - inset, W - inset, sup[s, 0], sup[s, 1],
                                      sup[s, 2], sup[s, 3], sup[s, 4] - inset, W - inset, ROOM,
                                      lo, hi)  # fmt: skip
+            jlo[i], jhi[i] = 1, 0
             if lo > hi:
                 continue
             j0 = max(0.0, np.ceil(lo / step) - iy0)
             j1 = min(ny - 1.0, np.floor(hi / step) - iy0)
             if j0 > j1:
                 continue
+            jlo[i], jhi[i] = np.int64(j0), np.int64(j1)
+            bx0, bx1 = min(bx0, x), max(bx1, x)
+            by0, by1 = min(by0, (iy0 + j0) * step), max(by1, (iy0 + j1) * step)
+        if bx0 > bx1:
+            continue
+        # the near sticks whose circumscribed circle reaches a pose of that box
+        m = 0
+        for r in near:
+            ex = max(bx0 - sx[r], 0.0, sx[r] - bx1)
+            ey = max(by0 - sy[r], 0.0, sy[r] - by1)
+            lim = reach0 + reach[r] + 1e-6
+            if ex * ex + ey * ey >= lim * lim:
+                continue
+            use[m] = r
+            vx, vy = sux[r], suy[r]
+            kd, vd = sh[r] - deep, W - deep
+            c = abs(pux * vx + puy * vy)
+            sn = abs(pux * vy - puy * vx)
+            dx, dy = sx[r], sy[r]
+            # with ddx = dx - x, ddy = dy - y, as in _meet_range, narrowed by ROOM
+            terms = (
+                (dx * pux + dy * puy, -pux, -puy, hd + kd * c + vd * sn),
+                (-dx * puy + dy * pux, puy, -pux, wd + kd * sn + vd * c),
+                (dx * vx + dy * vy, -vx, -vy, kd + hd * c + wd * sn),
+                (-dx * vy + dy * vx, vy, -vx, vd + hd * sn + wd * c),
+            )
+            for t in range(4):
+                p_, q_, b_, r_ = terms[t]
+                coef[m, t, 0] = p_
+                coef[m, t, 1] = q_
+                coef[m, t, 2] = 1.0 / b_ if abs(b_) >= 1e-12 else 0.0
+                coef[m, t, 3] = r_ - ROOM
+            m += 1
+        for i in range(nx):
+            if jlo[i] > jhi[i]:
+                continue
+            x = (ix0 + i) * step
+            j0, j1 = jlo[i], jhi[i]
             # the y where a pose surely touches a near stick (narrowed), of the sticks whose
             # circumscribed circle reaches a pose of the column's range
             ylo = (iy0 + j0) * step
             yhi = (iy0 + j1) * step
             cuts = 0
-            for r in near:
+            for u in range(m):
+                r = use[u]
                 ex = sx[r] - x
                 ey = max(ylo - sy[r], 0.0, sy[r] - yhi)
                 lim = reach0 + reach[r]
                 if ex * ex + ey * ey >= lim * lim:
                     continue
-                c0, c1 = _meet_range(x, pux, puy, h - deep, W - deep, sx[r], sy[r], sux[r],
-                                     suy[r], sh[r] - deep, W - deep, -ROOM, -FAR, FAR)  # fmt: skip
+                c0, c1 = -FAR, FAR
+                for t in range(4):
+                    av = coef[u, t, 0] + coef[u, t, 1] * x
+                    rr = coef[u, t, 3]
+                    ib = coef[u, t, 2]
+                    if rr <= 0.0:
+                        c0, c1 = 1.0, -1.0
+                        break
+                    if ib == 0.0:
+                        if not abs(av) < rr:
+                            c0, c1 = 1.0, -1.0
+                            break
+                        continue
+                    y0 = (-rr - av) * ib
+                    y1 = (rr - av) * ib
+                    if y0 > y1:
+                        y0, y1 = y1, y0
+                    c0, c1 = max(c0, y0), min(c1, y1)
                 if c0 < c1:
                     cut_lo[cuts] = c0
                     cut_hi[cuts] = c1
@@ -192,9 +262,8 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
                         grown = np.empty(2 * n, dtype=np.int64)
                         grown[:n] = out
                         out = grown
-                    out[n] = base + i * ny + jj
+                    out[n] = first + i * ny + jj
                     n += 1
-        base += nx * ny
     return out[:n]
 
 
