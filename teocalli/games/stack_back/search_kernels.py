@@ -70,6 +70,16 @@ def _meet_range(  # noqa: PLR0917 - a pose's frame on a column, a stick, the shr
 
 
 @numba.njit(cache=True)
+def _terms(out: Array, p: float, q: float, b: float, r: float) -> None:
+    """A sure-touch condition |p + q x + b y| < r as (p, q, 1 / b, r narrowed by ROOM); 1 / b
+    is 0 for a condition on x alone (|b| tiny: b y is far below ROOM)."""
+    out[0] = p
+    out[1] = q
+    out[2] = 1.0 / b if abs(b) >= 1e-12 else 0.0
+    out[3] = r - ROOM
+
+
+@numba.njit(cache=True)
 def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
     sup: Array, h: float, abs_cos: Array, abs_sin: Array, cos: Array, sin: Array, step: float,
     inset: float, rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array,
@@ -179,18 +189,10 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
             sn = abs(pux * vy - puy * vx)
             dx, dy = sx[r], sy[r]
             # with ddx = dx - x, ddy = dy - y, as in _meet_range, narrowed by ROOM
-            terms = (
-                (dx * pux + dy * puy, -pux, -puy, hd + kd * c + vd * sn),
-                (-dx * puy + dy * pux, puy, -pux, wd + kd * sn + vd * c),
-                (dx * vx + dy * vy, -vx, -vy, kd + hd * c + wd * sn),
-                (-dx * vy + dy * vx, vy, -vx, vd + hd * sn + wd * c),
-            )
-            for t in range(4):
-                p_, q_, b_, r_ = terms[t]
-                coef[m, t, 0] = p_
-                coef[m, t, 1] = q_
-                coef[m, t, 2] = 1.0 / b_ if abs(b_) >= 1e-12 else 0.0
-                coef[m, t, 3] = r_ - ROOM
+            _terms(coef[m, 0], dx * pux + dy * puy, -pux, -puy, hd + kd * c + vd * sn)
+            _terms(coef[m, 1], -dx * puy + dy * pux, puy, -pux, wd + kd * sn + vd * c)
+            _terms(coef[m, 2], dx * vx + dy * vy, -vx, -vy, kd + hd * c + wd * sn)
+            _terms(coef[m, 3], -dx * vy + dy * vx, vy, -vx, vd + hd * sn + wd * c)
             m += 1
         for i in range(nx):
             if jlo[i] > jhi[i]:
