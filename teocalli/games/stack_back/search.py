@@ -22,9 +22,12 @@ rules would refuse):
   lattice order) are kept when their footprints, also shrunk by 0.2 mm, meet both supports, when
   they touch no other stick of level k-1 or higher (clipped exactly where the footprints shrunk
   by 1 mm do not already meet), and when both overlaps reach 6 x 6 mm; then judged in full
-  (colours, carries, the level rule, balance), in lattice order. These filters run pose by pose
-  in one compiled call per new pair (`pile_kernels.pair_keep`: a pose stops at its first
-  refusal; a raster read first, as on the wood, made it 2.6 times slower there).
+  (colours, carries, the level rule, balance), in lattice order. These filters run in one
+  compiled call per new pair (`search_kernels.fresh_keep`: per angle and lattice column, the
+  range of y meeting both supports and the ranges surely touching another stick are solved, and
+  only the poses left get the exact tests, each stopping at its first refusal). A pose that
+  falls under its own weight (its support polygon alone) is passed over by a compiled scan
+  (`search_kernels.first_standing`) before the full judgement.
 
 `find` returns, per colour, the first legal wood pose and the first legal pile it meets (the
 candidate list then holds them); an empty result means no pose of the lattice is legal: a pass.
@@ -33,7 +36,8 @@ only takes wood away), which the state remembers (`no_wood`); for the same reaso
 before the first legal one found stay refused, so the next search starts there (`wood_from`).
 Likewise a pair of supports and a colour left with no pose once the other sticks are taken away
 (before the full judgement) stays so, as sticks only come: `dead_pairs`. What is pure geometry is
-kept per process: a pair's poses (`pair_poses`, per two poses and a colour). What a search rules
+kept per process: a pair's poses (`pair_poses`, per two poses and a colour, built only for a pair
+that keeps some). What a search rules
 out is kept on the state for the next (`Left`): the wood poses read so far (lazily, a segment at a
 time) less those found touching a stick, and per pair and colour the poses left; the next search
 tests only the sticks placed since. None of these caches or filters changes which poses are

@@ -33,50 +33,54 @@ FAR = 1e9
 
 
 @numba.njit(cache=True)
-def _slab(a: float, b: float, r: float, lo: float, hi: float) -> tuple[float, float]:
-    """[lo, hi] narrowed to the y where |a + b y| < r (an empty range has lo > hi). A nearly
-    constant condition (|b| tiny) keeps or empties the whole range by its value at y = 0, the
-    caller having put its room into `r`."""
-    if r <= 0.0:
-        return 1.0, -1.0
-    if abs(b) < 1e-12:
-        if abs(a) < r:
-            return lo, hi
-        return 1.0, -1.0
-    y0 = (-r - a) / b
-    y1 = (r - a) / b
-    if y0 > y1:
-        y0, y1 = y1, y0
-    return max(lo, y0), min(hi, y1)
-
-
-@numba.njit(cache=True)
-def _meet_range(  # noqa: PLR0917 - a pose's frame on a column, a stick, the shrink, the room
-    x: float, ux: float, uy: float, h: float, w: float,
-    dx: float, dy: float, vx: float, vy: float, k: float, v: float, room: float,
-    lo: float, hi: float,
-) -> tuple[float, float]:  # fmt: skip
-    """[lo, hi] narrowed to the y where the footprint at (x, y) (axis u, half sizes h, w) meets
-    the stick (centre d, axis v, half sizes k, v) by the separating-axis conditions of
-    `pile_kernels._sat`, each condition's bound moved by `room` (positive: wider)."""
+def _conditions(  # noqa: PLR0917 - a pose's axis and half sizes, a stick, the room, where to
+    ux: float, uy: float, h: float, w: float,
+    dx: float, dy: float, vx: float, vy: float, k: float, v: float, room: float, out: Array,
+) -> None:  # fmt: skip
+    """The separating-axis conditions of `pile_kernels._sat` for a footprint centred at (x, y)
+    (axis u, half sizes h, w) and a stick (centre d, axis v, half sizes k, v), as conditions
+    |P + Q x + B y| < R on the centre, written in `out` (4, 4) as (P, Q, 1 / B, R + room): with
+    ddx = dx - x and ddy = dy - y, each axis's projection is linear in x and y. 1 / B is 0 for
+    a condition on x alone (|B| tiny: B y is far below the room for any lattice y)."""
     c = abs(ux * vx + uy * vy)
     s = abs(ux * vy - uy * vx)
-    ddx = dx - x
-    # with ddy = dy - y, each condition is |A + B y| < R
-    lo, hi = _slab(ddx * ux + dy * uy, -uy, h + k * c + v * s + room, lo, hi)
-    lo, hi = _slab(-ddx * uy + dy * ux, -ux, w + k * s + v * c + room, lo, hi)
-    lo, hi = _slab(ddx * vx + dy * vy, -vy, k + h * c + w * s + room, lo, hi)
-    return _slab(-ddx * vy + dy * vx, -vx, v + h * s + w * c + room, lo, hi)
+    _write(out[0], dx * ux + dy * uy, -ux, -uy, h + k * c + v * s + room)
+    _write(out[1], -dx * uy + dy * ux, uy, -ux, w + k * s + v * c + room)
+    _write(out[2], dx * vx + dy * vy, -vx, -vy, k + h * c + w * s + room)
+    _write(out[3], -dx * vy + dy * vx, vy, -vx, v + h * s + w * c + room)
 
 
 @numba.njit(cache=True)
-def _terms(out: Array, p: float, q: float, b: float, r: float) -> None:
-    """A sure-touch condition |p + q x + b y| < r as (p, q, 1 / b, r narrowed by ROOM); 1 / b
-    is 0 for a condition on x alone (|b| tiny: b y is far below ROOM)."""
+def _write(out: Array, p: float, q: float, b: float, r: float) -> None:
     out[0] = p
     out[1] = q
     out[2] = 1.0 / b if abs(b) >= 1e-12 else 0.0
-    out[3] = r - ROOM
+    out[3] = r
+
+
+@numba.njit(cache=True)
+def _solve(cond: Array, x: float, lo: float, hi: float) -> tuple[float, float]:
+    """[lo, hi] narrowed to the y where the four conditions `cond` hold on the column x (an
+    empty range has lo > hi)."""
+    for t in range(4):
+        r = cond[t, 3]
+        if r <= 0.0:
+            return 1.0, -1.0
+        a = cond[t, 0] + cond[t, 1] * x
+        ib = cond[t, 2]
+        if ib == 0.0:
+            if not abs(a) < r:
+                return 1.0, -1.0
+            continue
+        y0 = (-r - a) * ib
+        y1 = (r - a) * ib
+        if y0 > y1:
+            y0, y1 = y1, y0
+        lo = max(lo, y0)
+        hi = min(hi, y1)
+        if lo > hi:
+            return lo, hi
+    return lo, hi
 
 
 @numba.njit(cache=True)
@@ -121,6 +125,7 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
     # + B y| < R for the four axes, as (P, Q, 1 / B, R) (B = 0: the condition on x alone)
     use = np.empty(count, dtype=np.int64)
     coef = np.empty((count, 4, 4))
+    meet = np.empty((2, 4, 4))
     jlo = np.empty(64, dtype=np.int64)
     jhi = np.empty(64, dtype=np.int64)
     quad = np.empty((4, 2))
@@ -154,14 +159,15 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
             jhi = np.empty(2 * nx, dtype=np.int64)
         # first the rows of each column where a pose could meet both supports shrunk by the
         # inset (widened), and the box of those poses
+        for s in range(2):
+            _conditions(pux, puy, h - inset, W - inset, sup[s, 0], sup[s, 1], sup[s, 2],
+                        sup[s, 3], sup[s, 4] - inset, W - inset, ROOM, meet[s])  # fmt: skip
         bx0, bx1, by0, by1 = np.inf, -np.inf, np.inf, -np.inf
         for i in range(nx):
             x = (ix0 + i) * step
-            lo, hi = -FAR, FAR
-            for s in range(2):
-                lo, hi = _meet_range(x, pux, puy, h - inset, W - inset, sup[s, 0], sup[s, 1],
-                                     sup[s, 2], sup[s, 3], sup[s, 4] - inset, W - inset, ROOM,
-                                     lo, hi)  # fmt: skip
+            lo, hi = _solve(meet[0], x, -FAR, FAR)
+            if lo <= hi:
+                lo, hi = _solve(meet[1], x, lo, hi)
             jlo[i], jhi[i] = 1, 0
             if lo > hi:
                 continue
@@ -183,16 +189,8 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
             if ex * ex + ey * ey >= lim * lim:
                 continue
             use[m] = r
-            vx, vy = sux[r], suy[r]
-            kd, vd = sh[r] - deep, W - deep
-            c = abs(pux * vx + puy * vy)
-            sn = abs(pux * vy - puy * vx)
-            dx, dy = sx[r], sy[r]
-            # with ddx = dx - x, ddy = dy - y, as in _meet_range, narrowed by ROOM
-            _terms(coef[m, 0], dx * pux + dy * puy, -pux, -puy, hd + kd * c + vd * sn)
-            _terms(coef[m, 1], -dx * puy + dy * pux, puy, -pux, wd + kd * sn + vd * c)
-            _terms(coef[m, 2], dx * vx + dy * vy, -vx, -vy, kd + hd * c + wd * sn)
-            _terms(coef[m, 3], -dx * vy + dy * vx, vy, -vx, vd + hd * sn + wd * c)
+            _conditions(pux, puy, hd, wd, sx[r], sy[r], sux[r], suy[r], sh[r] - deep, wd,
+                        -ROOM, coef[m])  # fmt: skip
             m += 1
         for i in range(nx):
             if jlo[i] > jhi[i]:
@@ -211,24 +209,7 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
                 lim = reach0 + reach[r]
                 if ex * ex + ey * ey >= lim * lim:
                     continue
-                c0, c1 = -FAR, FAR
-                for t in range(4):
-                    av = coef[u, t, 0] + coef[u, t, 1] * x
-                    rr = coef[u, t, 3]
-                    ib = coef[u, t, 2]
-                    if rr <= 0.0:
-                        c0, c1 = 1.0, -1.0
-                        break
-                    if ib == 0.0:
-                        if not abs(av) < rr:
-                            c0, c1 = 1.0, -1.0
-                            break
-                        continue
-                    y0 = (-rr - av) * ib
-                    y1 = (rr - av) * ib
-                    if y0 > y1:
-                        y0, y1 = y1, y0
-                    c0, c1 = max(c0, y0), min(c1, y1)
+                c0, c1 = _solve(coef[u], x, -FAR, FAR)
                 if c0 < c1:
                     cut_lo[cuts] = c0
                     cut_hi[cuts] = c1
