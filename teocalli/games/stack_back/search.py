@@ -153,11 +153,10 @@ def board_areas(q: Array, board: tuple[float, float, float, float], h: float) ->
     comparisons with TOL and REST: only footprints crossing the board's edges are clipped; one
     whose box lies inside the board lies whole on it (4 h w, at least 108 mm², far above REST),
     one whose box lies apart from it not at all (0)."""
-    xs, ys = (q[:, k, 0] for k in range(4)), (q[:, k, 1] for k in range(4))
-    x0, x1, x2, x3 = xs
-    y0, y1, y2, y3 = ys
-    # the corners' least and greatest coordinates (exact: numpy's min over an axis of 4 is
-    # the same numbers, but several times slower on these strided arrays)
+    # the corners' least and greatest coordinates (numpy's min over the axis of 4 corners gives
+    # the same numbers, several times slower on these strided arrays)
+    x0, x1, x2, x3 = (q[:, k, 0] for k in range(4))
+    y0, y1, y2, y3 = (q[:, k, 1] for k in range(4))
     lo = np.stack((np.minimum(np.minimum(x0, x1), np.minimum(x2, x3)),
                    np.minimum(np.minimum(y0, y1), np.minimum(y2, y3))), axis=1)  # fmt: skip
     hi = np.stack((np.maximum(np.maximum(x0, x1), np.maximum(x2, x3)),
