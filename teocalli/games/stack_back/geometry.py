@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .components import HALF_WIDTH
-from .wood_kernels import clip_quads, near_rows, sat_matrix, sat_rows
+from .wood_kernels import clip_quads, sat_matrix
 
 Array = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
@@ -64,31 +64,6 @@ def sat_hits(  # noqa: PLR0917 - two sets of footprints, five parallel columns e
     c = _columns
     hits: Mask = sat_matrix(c(cx), c(cy), c(ux), c(uy), c(h), c(dx), c(dy), c(vx), c(vy), c(k), w)
     return hits
-
-
-def sat_pairs(  # noqa: PLR0917 - two sets of footprints, five parallel columns each
-    cx: Array, cy: Array, ux: Array, uy: Array, h: Array,
-    dx: Array, dy: Array, vx: Array, vy: Array, k: Array, w: float = HALF_WIDTH,
-) -> Mask:  # fmt: skip
-    """`sat_hits` for pairs given as parallel arrays (footprint i against footprint i): the same
-    arithmetic element by element, so the same verdicts (compiled: `wood_kernels.sat_rows`)."""
-    c = _columns
-    hits: Mask = sat_rows(c(cx), c(cy), c(ux), c(uy), c(h), c(dx), c(dy), c(vx), c(vy), c(k), w)
-    return hits
-
-
-def near_pairs(  # noqa: PLR0917 - two sets of centres and half-lengths
-    cx: Array, cy: Array, h: Array, dx: Array, dy: Array, k: Array
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """The pairs (i, j) of two sets of footprints whose circumscribed circles meet: only they
-    may overlap (a bound with room to spare: it never drops a pair that overlaps), in row-major
-    order (compiled: `wood_kernels.near_rows`)."""
-    c = _columns
-    ra, rb = np.hypot(h, HALF_WIDTH), np.hypot(k, HALF_WIDTH)
-    ci: npt.NDArray[np.intp]
-    sj: npt.NDArray[np.intp]
-    ci, sj = near_rows(c(cx), c(cy), ra, c(dx), c(dy), rb)
-    return ci, sj
 
 
 DEEP = 1.0

@@ -38,12 +38,31 @@ class EndReason(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Cache:
-    """The candidates legal for `player` at history length `step`, with their placements."""
+    """The candidates legal for `player` at history length `step`, with the placement each makes
+    (`verdicts[k]` that of `actions[k]`; none for a lone `pass`)."""
 
     step: int
     player: int
     actions: tuple[Action, ...]
-    verdicts: dict[Place, Verdict]
+    verdicts: tuple[Verdict, ...]
+
+    def verdict_of(self, action: Action) -> Verdict | None:
+        """The placement a listed candidate makes (None: not listed). The action played is
+        almost always one of the very objects listed, found by identity; otherwise by value
+        (hashing a Place is a Python call: the dict is made only then)."""
+        if not self.verdicts:  # a lone pass
+            return None
+        for place, verdict in zip(self.actions, self.verdicts, strict=True):
+            if place is action:
+                return verdict
+        return self.by_place().get(action) if isinstance(action, Place) else None
+
+    def by_place(self) -> dict[Place, Verdict]:
+        """Each candidate with its placement (made anew at each call: states share a Cache)."""
+        if not self.verdicts:
+            return {}
+        places = [a for a in self.actions if isinstance(a, Place)]
+        return dict(zip(places, self.verdicts, strict=True))
 
 
 class StackBackState(State):
@@ -121,7 +140,7 @@ class StackBackState(State):
     @property
     def depths(self) -> Depths:
         """How deep each point of a 1 mm raster lies inside the sticks (for the search)."""
-        self._depths = self._depths.with_sticks(self.sticks)
+        self._depths = self._depths.with_sticks(self.sticks, self.layout)
         return self._depths
 
     def _fold(self) -> None:
@@ -155,14 +174,15 @@ class StackBackState(State):
         if not moves:  # nothing on the candidate lists: the search over every pose decides
             moves = [(search.order_key(p), p, v) for p, v in search.find(self, player)]
         moves.sort(key=itemgetter(0))
-        places = [m[1] for m in moves]
-        verdicts = dict(zip(places, [m[2] for m in moves], strict=True))
-        actions: tuple[Action, ...] = tuple(places)
-        if len(verdicts) < len(places):  # a pose offered twice: its first verdict, once
-            verdicts = {}
+        keys = [m[0] for m in moves]
+        if len(set(keys)) == len(keys):  # distinct keys, distinct poses (lattice_index)
+            actions: tuple[Action, ...] = tuple([m[1] for m in moves])
+            verdicts = tuple([m[2] for m in moves])
+        else:  # a pose offered twice, or several off the lattice: its first verdict, once
+            first: dict[Place, Verdict] = {}
             for _, place, verdict in moves:
-                verdicts.setdefault(place, verdict)
-            actions = tuple(verdicts)
+                first.setdefault(place, verdict)
+            actions, verdicts = tuple(first), tuple(first.values())
         self._cache = Cache(key, player, actions or (PASS,), verdicts)
         return self._cache
 
@@ -219,7 +239,7 @@ class StackBackState(State):
     def placements(self, player: int) -> dict[Place, Verdict]:
         """Each legal candidate of `player` now with the placement it makes (search reads levels
         and supports here instead of judging each candidate again)."""
-        return self._candidates(player).verdicts
+        return self._candidates(player).by_place()
 
     def judge(self, place: Place, player: int) -> Verdict | str:
         """The placement `place` would make for `player` now, or the rule that refuses it."""
@@ -257,7 +277,7 @@ class StackBackState(State):
         cache = self._cache
         known = None
         if cache is not None and cache.step == len(self.history) and cache.player == player:
-            known = cache.verdicts.get(action)
+            known = cache.verdict_of(action)
         verdict = known if known is not None else self.judge(action, player)
         if isinstance(verdict, str):
             return verdict

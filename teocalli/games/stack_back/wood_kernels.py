@@ -290,33 +290,33 @@ def surely_taken(  # noqa: PLR0917 - poses, the new sticks, what to mark
 
 
 @_kernel
-def _depth_at(grid: np.ndarray, x: float, y: float, x0: float, y0: float) -> float:
-    """The raster's depth at the raster point nearest (x, y) (0 beyond the raster)."""
+def _deep_at(mask: np.ndarray, x: float, y: float, x0: float, y0: float) -> bool:
+    """The raster's mark at the raster point nearest (x, y) (False beyond the raster)."""
     i = np.int64(np.rint(x - x0))
     j = np.int64(np.rint(y - y0))
-    if i < 0 or i >= grid.shape[0] or j < 0 or j >= grid.shape[1]:
-        return 0.0
-    return grid[i, j]
+    if i < 0 or i >= mask.shape[0] or j < 0 or j >= mask.shape[1]:
+        return False
+    return mask[i, j]
 
 
 @_kernel
 def raster_clear(  # noqa: PLR0917 - poses, the raster, the offsets read
-    grid: np.ndarray, px: np.ndarray, py: np.ndarray, pux: np.ndarray, puy: np.ndarray,
-    start: int, stop: int, ts: np.ndarray, x0: float, y0: float, centre: float, along: float,
+    centre: np.ndarray, along: np.ndarray, px: np.ndarray, py: np.ndarray, pux: np.ndarray,
+    puy: np.ndarray, start: int, stop: int, ts: np.ndarray, x0: float, y0: float,
 ) -> np.ndarray:  # fmt: skip
-    """The poses from `start` to `stop` the raster cannot refuse: depth at the centre at most
-    `centre`, and at each centre-line offset of `ts` (0 skipped) at most `along`."""
+    """The poses from `start` to `stop` the raster cannot refuse: the centre's raster point not
+    marked in `centre`, nor that of any centre-line offset of `ts` (0 skipped) in `along`."""
     keep = np.empty(stop - start, dtype=np.int64)
     n = 0
     for i in range(start, stop):
         cx, cy, ux, uy = px[i], py[i], pux[i], puy[i]
-        if not _depth_at(grid, cx, cy, x0, y0) <= centre:
+        if _deep_at(centre, cx, cy, x0, y0):
             continue
         ok = True
         for t in ts:
             if t == 0:
                 continue
-            if not _depth_at(grid, cx + t * ux, cy + t * uy, x0, y0) <= along:
+            if _deep_at(along, cx + t * ux, cy + t * uy, x0, y0):
                 ok = False
                 break
         if ok:
@@ -381,64 +381,31 @@ def overlap_matrix(  # noqa: PLR0917 - poses and sticks, five columns each
 
 
 @_kernel
-def stamp(  # noqa: PLR0917 - the raster, its window, the stick, its level's two deepest
-    grid: np.ndarray, i0: int, i1: int, j0: int, j1: int, x0: float, y0: float,
-    cx: float, cy: float, ux: float, uy: float, half: float, w: float,
-    d1: np.ndarray, k1: np.ndarray, d2: np.ndarray, k2: np.ndarray, index: int,
+def stamp(  # noqa: PLR0917 - the two rasters, their origin, the new sticks, the thresholds
+    centre: np.ndarray, along: np.ndarray, x0: float, y0: float,
+    cx: np.ndarray, cy: np.ndarray, ux: np.ndarray, uy: np.ndarray, half: np.ndarray,
+    w: float, deep_centre: float, deep_along: float,
 ) -> None:  # fmt: skip
-    """Raise `grid` to the depth of stick `index` (centre, axis, half-length, half-width `w`)
-    over the window [i0, i1] x [j0, j1] of raster points (point (i, j) at (i + x0, j + y0)),
-    and enter it among the two deepest sticks of its level at each point (d1, k1 the deepest,
-    d2, k2 the next)."""
-    for i in range(i0, i1 + 1):
-        px = i + x0 - cx
-        for j in range(j0, j1 + 1):
-            py = j + y0 - cy
-            t = px * ux + py * uy
-            n = -px * uy + py * ux
-            depth = min(half - abs(t), w - abs(n))
-            grid[i, j] = max(grid[i, j], depth)
-            if depth > d1[i, j]:
-                d2[i, j] = d1[i, j]
-                k2[i, j] = k1[i, j]
-                d1[i, j] = depth
-                k1[i, j] = index
-            elif depth > d2[i, j]:
-                d2[i, j] = depth
-                k2[i, j] = index
-
-
-@_kernel
-def sat_rows(  # noqa: PLR0917 - two sets of footprints, five parallel columns each
-    cx: np.ndarray, cy: np.ndarray, ux: np.ndarray, uy: np.ndarray, h: np.ndarray,
-    dx: np.ndarray, dy: np.ndarray, vx: np.ndarray, vy: np.ndarray, k: np.ndarray, w: float,
-) -> np.ndarray:  # fmt: skip
-    """`sat_matrix` for pairs given as parallel arrays (footprint i against footprint i)."""
-    n = cx.shape[0]
-    out = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
-        out[i] = _sat_eps(cx[i], cy[i], ux[i], uy[i], h[i], dx[i], dy[i], vx[i], vy[i], k[i], w)
-    return out
-
-
-@_kernel
-def near_rows(  # noqa: PLR0917 - two sets of centres and circumscribed radii
-    cx: np.ndarray, cy: np.ndarray, ra: np.ndarray, dx: np.ndarray, dy: np.ndarray,
-    rb: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """The pairs (i, j), in row-major order, whose circles (centres, radii `ra` and `rb`) meet,
-    with 1e-6 mm² of room."""
-    n, m = cx.shape[0], dx.shape[0]
-    ci = np.empty(n * m, dtype=np.int64)
-    sj = np.empty(n * m, dtype=np.int64)
-    count = 0
-    for i in range(n):
-        for j in range(m):
-            ex = dx[j] - cx[i]
-            ey = dy[j] - cy[i]
-            r = ra[i] + rb[j]
-            if ex * ex + ey * ey < r * r + 1e-6:
-                ci[count] = i
-                sj[count] = j
-                count += 1
-    return ci[:count], sj[:count]
+    """Mark the raster points (point (i, j) at (i + x0, j + y0)) lying deeper than
+    `deep_centre` inside one of the sticks (centres, axes, half-lengths, half-width `w`) in
+    `centre`, deeper than `deep_along` in `along`. The depth of a point is min(half - |t|,
+    w - |n|) in the stick's frame; only the points of the stick's bounding box are read."""
+    nx, ny = centre.shape
+    for k in range(cx.shape[0]):
+        ex = half[k] * abs(ux[k]) + w * abs(uy[k])
+        ey = half[k] * abs(uy[k]) + w * abs(ux[k])
+        i0 = int(max(0.0, np.floor(cx[k] - ex - x0)))
+        i1 = int(min(nx - 1.0, np.ceil(cx[k] + ex - x0)))
+        j0 = int(max(0.0, np.floor(cy[k] - ey - y0)))
+        j1 = int(min(ny - 1.0, np.ceil(cy[k] + ey - y0)))
+        for i in range(i0, i1 + 1):
+            px = i + x0 - cx[k]
+            for j in range(j0, j1 + 1):
+                py = j + y0 - cy[k]
+                t = px * ux[k] + py * uy[k]
+                n = -px * uy[k] + py * ux[k]
+                depth = min(half[k] - abs(t), w - abs(n))
+                if depth > deep_centre:
+                    centre[i, j] = True
+                if depth > deep_along:
+                    along[i, j] = True

@@ -127,7 +127,7 @@ def test_a_new_pairs_poses_are_those_the_exhaustive_test_keeps(
                     pp = search.pair_poses(sticks[i], sticks[j], colour)
                     others = np.nonzero((levels >= level) & (np.arange(len(sticks)) != i))[0]
                     others = others[others != j]
-                    got = search._fresh_keep(pp, i, j, layout, others).tolist()
+                    got = search._fresh_keep(colour, i, j, layout, others).tolist()
                     qs = quads(pp.x, pp.y, pp.ux, pp.uy, pp.hh).tolist()
                     sa, sb = layout.quads[i].tolist(), layout.quads[j].tolist()
                     rests = [
@@ -291,7 +291,7 @@ def test_the_pile_stage_judges_its_poses_as_the_state_does(
                     pp = search.pair_poses(sticks[i], sticks[j], colour)
                     others = np.nonzero(levels >= sticks[i].level)[0]
                     others = others[(others != i) & (others != j)]
-                    keep = search._fresh_keep(pp, i, j, layout, others)
+                    keep = search._fresh_keep(colour, i, j, layout, others)
                     poses = [
                         Place(Colour(colour), int(pp.x10[m]), int(pp.y10[m]), int(pp.a10[m]))
                         for m in keep.tolist()

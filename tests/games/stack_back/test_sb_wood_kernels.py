@@ -21,10 +21,8 @@ from teocalli.games.stack_back.geometry import (
     DEEP,
     box,
     clip,
-    near_pairs,
     quads,
     sat_hits,
-    sat_pairs,
 )
 from teocalli.games.stack_back.rules import TOL, Layout
 from teocalli.games.stack_back.state import StackBackState
@@ -238,28 +236,29 @@ def test_surely_taken_only_where_the_shrunk_footprints_meet(colour: int) -> None
 
 
 def test_raster_clear_keeps_what_the_raster_read_by_numpy_keeps() -> None:
-    """The raster filter: depth at the centre at most 1 mm, at each centre-line sample at most
-    1 mm with the raster's slack; the same poses as reading the raster with numpy."""
+    """The raster filter: the centre's raster point not marked more than 1 mm deep, nor any
+    centre-line sample's more than 1 mm with the raster's slack; the same poses as reading the
+    marks with numpy."""
     state = _mid_game(2, 14)
-    grid = state.depths.grid
+    depths = state.depths
     x0, y0 = SPEC.region[0] - search.PAD, SPEC.region[1] - search.PAD
     for colour in range(NUM_COLOURS):
         wp = search.wood_poses(colour)
         reach = HALF_LENGTHS[colour] - search.DEEP
         ts = np.linspace(-reach, reach, search.SAMPLES)
-        got = raster_clear(grid, wp.cx, wp.cy, wp.ux, wp.uy, 10, len(wp.cx) - 10, ts, x0, y0,
-                           search.DEEP + 1e-9, search.DEEP + search.SLACK)  # fmt: skip
+        got = raster_clear(depths.centre, depths.along, wp.cx, wp.cy, wp.ux, wp.uy, 10,
+                           len(wp.cx) - 10, ts, x0, y0)  # fmt: skip
 
-        def depth(x: Array, y: Array) -> Array:
+        def deep(mask: npt.NDArray[np.bool_], x: Array, y: Array) -> npt.NDArray[np.bool_]:
             i, j = np.rint(x - x0).astype(np.int64), np.rint(y - y0).astype(np.int64)
-            on = (i >= 0) & (i < grid.shape[0]) & (j >= 0) & (j < grid.shape[1])
-            out = np.zeros(len(x))
-            out[on] = grid[i[on], j[on]]
+            on = (i >= 0) & (i < mask.shape[0]) & (j >= 0) & (j < mask.shape[1])
+            out = np.zeros(len(x), dtype=bool)
+            out[on] = mask[i[on], j[on]]
             return out
 
-        ok = depth(wp.cx, wp.cy) <= search.DEEP + 1e-9
+        ok = ~deep(depths.centre, wp.cx, wp.cy)
         for t in ts[ts != 0]:
-            ok &= depth(wp.cx + t * wp.ux, wp.cy + t * wp.uy) <= search.DEEP + search.SLACK
+            ok &= ~deep(depths.along, wp.cx + t * wp.ux, wp.cy + t * wp.uy)
         ok[:10] = ok[len(ok) - 10 :] = False
         assert 100 < len(got) < len(wp.cx) - 100
         assert got.tolist() == np.nonzero(ok)[0].tolist()
@@ -298,56 +297,28 @@ def test_overlap_matrix_clips_where_the_footprints_overlap() -> None:
 
 
 def test_the_depth_raster_is_the_numpy_stamps() -> None:
-    """The raster of a seeded game's sticks (each deepest point, and per level the two deepest
-    sticks with their indices) is what stamping each stick with numpy gives, bit for bit."""
+    """The raster of a seeded game's sticks (the points more than 1 mm, and more than 1 mm plus
+    the slack, inside some stick) is what stamping each stick's depth with numpy gives, stamped
+    all at once or a few sticks at a time (as states bring it up to date)."""
     state = _mid_game(5, 30)
-    depths = search.Depths.empty().with_sticks(state.sticks)
-    grid = np.zeros_like(depths.grid)
-    levels = max(s.level for s in state.sticks) + 1
-    d1, d2 = np.zeros((levels, *grid.shape)), np.zeros((levels, *grid.shape))
-    k1, k2 = np.full(d1.shape, -1), np.full(d1.shape, -1)
+    sticks, layout = state.sticks, state.layout
+    depths = search.Depths.empty().with_sticks(sticks, layout)
+    stepwise = search.Depths.empty()
+    for n in (3, 4, 11, len(sticks)):
+        stepwise = stepwise.with_sticks(sticks[:n], layout)
+    grid = np.zeros(depths.centre.shape)
     x0, y0 = SPEC.region[0] - search.PAD, SPEC.region[1] - search.PAD
     px = np.arange(grid.shape[0])[:, None] + x0
     py = np.arange(grid.shape[1])[None, :] + y0
-    for index, s in enumerate(state.sticks):
+    for s in sticks:
         dx, dy = px - s.cx, py - s.cy
         depth = np.minimum(
             s.half - np.abs(dx * s.ux + dy * s.uy), HALF_WIDTH - np.abs(-dx * s.uy + dy * s.ux)
         )
-        # only the raster points within the stick's bounding box are stamped
-        ex = s.half * abs(s.ux) + HALF_WIDTH * abs(s.uy)
-        ey = s.half * abs(s.uy) + HALF_WIDTH * abs(s.ux)
-        inside = (np.abs(dx) <= ex + 1) & (np.abs(dy) <= ey + 1) & (depth > 0)
-        depth = np.where(inside, depth, 0.0)
         grid = np.maximum(grid, depth)
-        lv = s.level
-        first = depth > d1[lv]
-        second = ~first & (depth > d2[lv])
-        d2[lv] = np.where(first, d1[lv], np.where(second, depth, d2[lv]))
-        k2[lv] = np.where(first, k1[lv], np.where(second, index, k2[lv]))
-        d1[lv] = np.where(first, depth, d1[lv])
-        k1[lv] = np.where(first, index, k1[lv])
-    assert levels >= 2
-    assert np.array_equal(_bits(depths.grid), _bits(grid))
-    for lv, top in enumerate(depths.tops):
-        assert np.array_equal(_bits(top.d1), _bits(d1[lv]))
-        assert np.array_equal(_bits(top.d2), _bits(d2[lv]))
-        assert np.array_equal(top.i1, k1[lv]) and np.array_equal(top.i2, k2[lv])
-
-
-def test_sat_pairs_and_near_pairs_give_the_numpy_verdicts() -> None:
-    """Row by row, the separating-axis test is the matrix test's diagonal; the pairs whose
-    circumscribed circles meet are those of the numpy distance matrix, in row-major order."""
-    rng = np.random.default_rng(11)
-    a, b = _columns(rng, 400), _columns(rng, 400)
-    b[0][:100], b[1][:100] = a[0][:100] + 6.0, a[1][:100]  # side by side, or overlapping
-    want = sat_reference(*a, *b, HALF_WIDTH).diagonal()
-    assert want.sum() > 50 and (~want).sum() > 50
-    assert np.array_equal(sat_pairs(*a, *b), want)
-    x, y, h = a[0][:60], a[1][:60], a[4][:60]
-    r = np.hypot(h, HALF_WIDTH)[:, None] + np.hypot(b[4], HALF_WIDTH)[None, :]
-    d2 = (b[0][None, :] - x[:, None]) ** 2 + (b[1][None, :] - y[:, None]) ** 2
-    ci, sj = np.nonzero(d2 < r * r + 1e-6)
-    got_i, got_j = near_pairs(x, y, h, b[0], b[1], b[4])
-    assert 500 < len(ci) < 60 * 400 - 500
-    assert got_i.tolist() == ci.tolist() and got_j.tolist() == sj.tolist()
+    centre = grid > search.DEEP + 1e-9
+    along = grid > search.DEEP + search.SLACK
+    assert 1000 < along.sum() < centre.sum() < grid.size // 2
+    for got in (depths, stepwise):
+        assert got.count == len(sticks)
+        assert np.array_equal(got.centre, centre) and np.array_equal(got.along, along)
