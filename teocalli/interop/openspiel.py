@@ -348,7 +348,9 @@ def _register(name: str) -> None:
     def init(self: TeocalliGame, params: dict[str, Any] | None = None) -> None:
         TeocalliGame.__init__(self, name, dict(params or {}))
 
-    cls = type(f"Teocalli_{name.replace('-', '_')}", (TeocalliGame,), {"__init__": init})
+    cls_name = f"Teocalli_{name.replace('-', '_')}"
+    cls = type(cls_name, (TeocalliGame,), {"__init__": init, "__module__": __name__})
+    globals()[cls_name] = cls  # found by name, so that pickle can rebuild the game
     pyspiel.register_game(_game_type(name), cls)
 
 

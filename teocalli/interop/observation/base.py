@@ -167,6 +167,12 @@ class Encoder(ABC):
         self._final_view: dict[str, Any] = {}
         self._final_obs: Array | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """An encoder pickles as a fresh one for its game: its buffers, memos and memoryviews
+        (which cannot be pickled) only cache what `observe` writes, and a fresh encoder writes
+        the same observations from any state (the value diff starts from zeros)."""
+        return (type(self), (self.game,))
+
     @property
     def shape(self) -> tuple[int]:
         return (self.layout.size,)
