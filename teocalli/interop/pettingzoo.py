@@ -44,7 +44,6 @@ from .common import (
     SEED_BOUND,
     Mask,
     OnIllegal,
-    action_mask,
     agent_index,
     agent_name,
     apply_index,
@@ -53,6 +52,7 @@ from .common import (
     check_render_mode,
     next_mover,
     render,
+    terminal_mask,
 )
 from .observation import Array, encoder_for
 
@@ -84,10 +84,13 @@ class _Spaces:
         self.state_space = spaces.Box(np.tile(low, n), np.tile(high, n), dtype=np.float32)
 
     def observe(self, state: State, player: int, over: bool = False) -> Observation:
-        return {
-            "observation": self.encoder.observe(state, player),
-            "action_mask": action_mask(self.encoder, state, player, over),
-        }
+        """`player`'s observation dict; once `over`, the mask marks only NO_OP."""
+        encoder = self.encoder
+        if over or state._is_terminal():
+            mask = terminal_mask(self.size)
+        else:
+            mask = encoder.mask(state, player)
+        return {"observation": encoder.observe(state, player), "action_mask": mask}
 
     def global_state(self, state: State) -> Array:
         """Every player's observation in seat order (PettingZoo's `state()`)."""
@@ -168,6 +171,8 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
             "is_parallelizable": False,  # its simultaneous choices are sequential AEC steps
         }
         self._cache: dict[str, Observation] = {}
+        self._seats = {a: p for p, a in enumerate(self.possible_agents)}
+        self._size = self.game.num_distinct_actions
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._rng, deal = _deal(self._rng, seed)
@@ -185,33 +190,41 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
         self._select()
 
     def _select(self) -> None:
-        assert self.game_state is not None and self._rng is not None
-        mover = next_mover(self.game_state, self._rng)
+        """`agent_selection` after `reset` or a step that did not end the episode."""
+        state = self.game_state
+        assert state is not None and self._rng is not None
+        movers = state._to_move()
+        mover = movers[0] if len(movers) == 1 else next_mover(state, self._rng)
         if mover is not None:
             self.agent_selection = self.possible_agents[mover]
 
     def observe(self, agent: str) -> Observation:
         """The agent's observation and mask, built once per step (cached until the next one)."""
-        assert self.game_state is not None, "call reset() first"
         obs = self._cache.get(agent)
         if obs is None:
-            obs = self._spaces.observe(self.game_state, agent_index(agent), self._over)
-            self._cache[agent] = obs
+            state = self.game_state
+            assert state is not None, "call reset() first"
+            obs = self._cache[agent] = self._spaces.observe(state, agent_index(agent), self._over)
         return obs
 
     def step(self, action: int | None) -> None:
+        # The episode ends for every agent at once (`_over`), and every reward is 0 before it
+        # ends: so the selected agent is live exactly while not `_over`, and its cumulative
+        # reward is already 0.
+        if self._over:
+            self._was_dead_step(action)
+            return
         state = self.game_state
         assert state is not None, "call reset() first"
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
         if action is None:
             raise IllegalAction(f"{agent} is still in the game: give an action, not None")
-        self._cumulative_rewards[agent] = 0.0  # every reward is 0 until the episode ends
         self._cache.clear()
         try:
-            apply_index(state, action, agent_index(agent))
+            if type(action) is int and 0 <= action < self._size:  # the usual case
+                state.apply(action, self._seats[agent])
+            else:
+                apply_index(state, action, self._seats[agent])
         except (IllegalAction, InvalidAction) as err:
             if self.on_illegal == "raise":
                 raise
@@ -222,7 +235,7 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
             self._accumulate_rewards()
             return
         self._steps += 1
-        if state.is_terminal():
+        if state._is_terminal():
             self._over = True
             returns = state.returns()
             outcome = state.outcome().to_json()
