@@ -286,8 +286,10 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
 
     def _observations(self, agents: list[str]) -> dict[str, Observation]:
         assert self.game_state is not None
-        state, over = self.game_state, self._over
-        return {a: self._spaces.observe(state, agent_index(a), over) for a in agents}
+        state, over, observe = self.game_state, self._over, self._spaces.observe
+        if agents == self.possible_agents:  # every seat: their names in seat order
+            return {a: observe(state, p, over) for p, a in enumerate(agents)}
+        return {a: observe(state, agent_index(a), over) for a in agents}
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -310,29 +312,29 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
     ]:
         state = self.game_state
         assert state is not None and self._rng is not None, "call reset() first"
-        live = list(self.agents)
+        live, names = self.agents, self.possible_agents
         infos: dict[str, dict[str, Any]] = {a: {} for a in live}
         rewards = dict.fromkeys(live, 0.0)
         terminated = dict.fromkeys(live, False)
-        truncated = dict.fromkeys(live, False)
+        truncated = terminated.copy()
         chosen: list[tuple[int, int]] = []
         for p in state.to_move():
-            agent = agent_name(p)
-            if actions.get(agent) is None:
-                raise IllegalAction(f"{agent} may act now: give it an action")
-            chosen.append((p, actions[agent]))
+            action = actions.get(names[p])
+            if action is None:
+                raise IllegalAction(f"{names[p]} may act now: give it an action")
+            chosen.append((p, action))
         illegal = self._apply(state, chosen, infos)
         if illegal:
             self._over = True
             for p, reason in illegal.items():
-                rewards[agent_name(p)] = ILLEGAL_REWARD
-                infos[agent_name(p)]["illegal_action"] = reason
+                rewards[names[p]] = ILLEGAL_REWARD
+                infos[names[p]]["illegal_action"] = reason
             terminated = dict.fromkeys(live, True)
         else:
             state = self.game_state
             assert state is not None
             self._steps += 1
-            if state.is_terminal():
+            if state._is_terminal():
                 self._over = True
                 returns = state.returns()
                 outcome = state.outcome().to_json()
