@@ -214,6 +214,22 @@ class TeocalliState(pyspiel.State):
         self._asked = (steps, self._racer, answer)
         return answer
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's `legal_actions`, answered here for a player who may act (a Python caller
+        then skips the round trip through C++, which costs more than the answer); every other
+        case (chance, terminal, the joint actions of a simultaneous node, any other player)
+        goes to pyspiel's own, unchanged."""
+        current = self.current_player()
+        if player is None:
+            if current >= 0:
+                return self._legal_actions(current)
+            return list(pyspiel.State.legal_actions(self))
+        if current >= 0 and player == current:
+            return self._legal_actions(player)
+        if current == _SIMULTANEOUS and 0 <= player < self._shared.game.num_players:
+            return self._legal_actions(player)
+        return list(pyspiel.State.legal_actions(self, player))
+
     def _legal_actions(self, player: int) -> list[int]:
         assert self._core is not None
         state = self._core.state
