@@ -214,6 +214,14 @@ class TeocalliState(pyspiel.State):
         self._asked = (steps, self._racer, answer)
         return answer
 
+    def is_chance_node(self) -> bool:
+        """pyspiel's `is_chance_node` (current player is chance), without the trip to C++."""
+        return self.current_player() == _CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        """pyspiel's `is_simultaneous_node`, without the trip to C++."""
+        return self.current_player() == _SIMULTANEOUS
+
     def legal_actions(self, player: int | None = None) -> list[int]:
         """OpenSpiel's `legal_actions`, answered here for a player who may act (a Python caller
         then skips the round trip through C++, which costs more than the answer); every other

@@ -144,13 +144,14 @@ _SIM, _END = int(pyspiel.PlayerId.SIMULTANEOUS), int(pyspiel.PlayerId.TERMINAL)
         ("shifting-stones", {"players": 1}, {_CHANCE, 0, _END}),
     ],
 )
-def test_legal_actions_answered_in_python_are_pyspiels(
+def test_questions_answered_in_python_are_pyspiels(
     name: str, options: dict[str, Any], kinds: set[int]
 ) -> None:
     """`legal_actions` is answered in Python for a player who may act and left to pyspiel
-    otherwise: at every node of a random game (the deal, races, simultaneous choices, turns,
-    the end), for the current player and every player number (the chance and pseudo-players
-    too), it gives exactly what pyspiel's own C++ `legal_actions` gives, errors included."""
+    otherwise, `is_chance_node` and `is_simultaneous_node` in Python: at every node of a random
+    game (the deal, races, simultaneous choices, turns, the end), for the current player and
+    every player number (the chance and pseudo-players too), they give exactly what pyspiel's
+    own C++ methods give, errors included."""
     game = tos.load(name, deals=4, **options)
     rng = np.random.default_rng(3)
     state = game.new_initial_state()
@@ -160,6 +161,8 @@ def test_legal_actions_answered_in_python_are_pyspiels(
         for player in [(), *[(p,) for p in range(-5, game.num_players() + 1)]]:
             ours = _legal_or_error(state.legal_actions, *player)
             assert ours == _legal_or_error(cpp, *player), (state.current_player(), player)
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.is_simultaneous_node() == pyspiel.State.is_simultaneous_node(state)
         nodes.add(state.current_player() if state.current_player() < 0 else 0)
         if state.is_terminal():
             break
