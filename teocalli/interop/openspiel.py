@@ -258,11 +258,11 @@ class TeocalliState(pyspiel.State):
             self._asked = None
             return
         state = self._core.state
-        if self._race_pending(state):
+        if self._shared.race and self._race_pending(state):
             self._racer = int(action)
             return
-        player = self._racer if self._racer >= 0 else state.to_move()[0]
-        state.apply(int(action), player)
+        player = self._racer if self._racer >= 0 else state._to_move()[0]
+        state.apply(action, player)  # an int: pyspiel passes its actions as Python ints
         self._racer = -1
 
     def _apply_actions(self, actions: list[int]) -> None:
