@@ -98,14 +98,6 @@ class _Spaces:
         return np.concatenate([observe(state, p) for p in range(self.game.num_players)])
 
 
-def _deal(rng: np.random.Generator | None, seed: int | None) -> tuple[np.random.Generator, int]:
-    """The env's generator and the deal seed: `reset(seed=s)` deals teocalli's game `s`."""
-    if seed is not None:
-        return np.random.default_rng(seed), seed
-    rng = rng if rng is not None else np.random.default_rng()
-    return rng, int(rng.integers(SEED_BOUND))
-
-
 class _EnvCommon:
     """What the AEC and Parallel envs share: the game, spaces, encoder, rendering, generator."""
 
@@ -130,9 +122,27 @@ class _EnvCommon:
         self.on_illegal: OnIllegal = check_on_illegal(on_illegal)
         self.max_cycles = check_max_cycles(max_cycles)
         self._rng: np.random.Generator | None = None
+        self._rng_seed: int | None = None  # what `rng` is made from at its first use
         self.game_state: State | None = None
         self._over = False  # the episode ended: terminal, an illegal action, or max_cycles
         self._steps = 0
+
+    def _deal(self, seed: int | None) -> int:
+        """The deal of `reset(seed)`: `reset(seed=s)` deals teocalli's game `s` and seeds the
+        env's generator with `s`; without a seed, the next deal is drawn from the generator."""
+        if seed is not None:
+            # made at its first use (a race, an unseeded reset): most episodes never draw from
+            # it, and making a NumPy generator costs about as much as a game's first steps
+            self._rng, self._rng_seed = None, seed
+            return seed
+        return int(self.rng.integers(SEED_BOUND))
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The env's generator (who acts first in a race, unseeded deals)."""
+        if self._rng is None:
+            self._rng = np.random.default_rng(self._rng_seed)
+        return self._rng
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -175,7 +185,7 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
         self._size = self.game.num_distinct_actions
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._rng, deal = _deal(self._rng, seed)
+        deal = self._deal(seed)
         self.game_state = self.game.new_state(deal)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -192,9 +202,9 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
     def _select(self) -> None:
         """`agent_selection` after `reset` or a step that did not end the episode."""
         state = self.game_state
-        assert state is not None and self._rng is not None
+        assert state is not None
         movers = state._to_move()
-        mover = movers[0] if len(movers) == 1 else next_mover(state, self._rng)
+        mover = movers[0] if len(movers) == 1 else next_mover(state, self.rng)
         if mover is not None:
             self.agent_selection = self.possible_agents[mover]
 
@@ -294,7 +304,7 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
-        self._rng, deal = _deal(self._rng, seed)
+        deal = self._deal(seed)
         self.game_state = self.game.new_state(deal)
         self.agents = list(self.possible_agents)
         self._over = False
@@ -311,7 +321,7 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
         dict[str, dict[str, Any]],
     ]:
         state = self.game_state
-        assert state is not None and self._rng is not None, "call reset() first"
+        assert state is not None, "call reset() first"
         live, names = self.agents, self.possible_agents
         infos: dict[str, dict[str, Any]] = {a: {} for a in live}
         rewards = dict.fromkeys(live, 0.0)
@@ -354,7 +364,6 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
         self, state: State, chosen: list[tuple[int, Any]], infos: dict[str, dict[str, Any]]
     ) -> dict[int, str]:
         """Apply the movers' actions; the illegal ones' reasons (then nothing is applied)."""
-        assert self._rng is not None
         illegal: dict[int, str] = {}
         race = state.decision() is Decision.RACE
         trial = state.clone() if race or len(chosen) > 1 else state
@@ -369,7 +378,7 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
             if not illegal:
                 self.game_state = trial
             return illegal
-        for i in self._rng.permutation(len(chosen)):
+        for i in self.rng.permutation(len(chosen)):
             p, action = chosen[int(i)]
             try:
                 apply_index(state, action, p)
