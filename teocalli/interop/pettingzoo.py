@@ -132,7 +132,7 @@ class _EnvCommon:
         env's generator with `s`; without a seed, the next deal is drawn from the generator."""
         if seed is not None:
             # made at its first use (a race, an unseeded reset): most episodes never draw from
-            # it, and making a NumPy generator costs about as much as a game's first steps
+            # it, and making a NumPy generator costs about as much as one or two engine steps
             self._rng, self._rng_seed = None, seed
             return seed
         return int(self.rng.integers(SEED_BOUND))
