@@ -21,7 +21,10 @@ policy everywhere (teocalli's `Rng.randrange` over the legal actions, seeded by 
 - openspiel: the pyspiel game: `legal_actions`, the mover's observation tensor through
   `open_spiel.python.observation.make_observation(game).set_from(state, player)` (a NumPy array,
   what OpenSpiel's Python RL code reads; `state.observation_tensor(player)` goes through C++ and
-  returns a Python list, a copy that costs more than our encoding), `apply_action`.
+  returns a Python list, a copy that costs more than our encoding), `apply_action`;
+- openspiel-floor: the same OpenSpiel loop without the observation tensor: what OpenSpiel's
+  protocol (its C++ `apply_action` calling back into Python), the legal actions and the policy
+  cost alone; `openspiel` cannot beat it.
 
 and the slowdown raw / adapter for each (the target is at most 2). Figures compare within one
 run only. `--clock cpu` times every loop by this process's CPU time instead of the wall clock.
@@ -44,7 +47,7 @@ from .common import random_step
 TARGET = 2.0
 """The adapters' goal: at most this many times slower than the raw engine."""
 GOALS = ("encoders", "pettingzoo", "parallel", "gymnasium", "openspiel")
-"""The columns held to TARGET (aec-floor is a reference, not an adapter)."""
+"""The columns held to TARGET (the floors are references, not adapters)."""
 
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -182,13 +185,16 @@ def gymnasium_env(name: str) -> Callable[[int], int]:
     return play
 
 
-def openspiel_game(name: str) -> Callable[[int], int]:
+def openspiel_game(name: str, observations: bool = True) -> Callable[[int], int]:
+    """The OpenSpiel loop; without `observations`, no observation tensor is set (the floor)."""
     from open_spiel.python.observation import make_observation
 
     from teocalli.interop import openspiel
 
     game = openspiel.load(name)
     observation = make_observation(game)  # numpy tensors, as OpenSpiel's Python algorithms use
+    if not observations:
+        observation.set_from = lambda state, player: None
 
     def play(k: int) -> int:
         rng = Rng(k)
@@ -223,6 +229,10 @@ def pettingzoo_floor(name: str) -> Callable[[int], int]:
     return pettingzoo_aec(name, observations=False)
 
 
+def openspiel_floor(name: str) -> Callable[[int], int]:
+    return openspiel_game(name, observations=False)
+
+
 ADAPTERS: dict[str, Callable[[str], Callable[[int], int] | None]] = {
     "encoders": engine_encoders,
     "pettingzoo": pettingzoo_aec,
@@ -230,7 +240,12 @@ ADAPTERS: dict[str, Callable[[str], Callable[[int], int] | None]] = {
     "parallel": pettingzoo_parallel,
     "gymnasium": gymnasium_env,
     "openspiel": openspiel_game,
+    "openspiel-floor": openspiel_floor,
 }
+
+
+WARM_UP = 10**6
+"""The deal each loop plays once, untimed, before the timed deals 0, 1, 2, ..."""
 
 
 def measure(
@@ -244,7 +259,10 @@ def measure(
 
     The loops take turns, `turns` slices of `seconds / turns` each (at least one episode), so
     that all see the same machine load: on a shared machine only such interleaved figures give
-    meaningful ratios. Every loop plays the same deals (0, 1, 2, ...) in the same order.
+    meaningful ratios. Every loop plays the same deals (0, 1, 2, ...) in the same order, after
+    one untimed episode of a deal none of them times (`WARM_UP`), so that what a loop pays
+    once per process (the first call of a code path, Stack Back's compiled kernels loading)
+    is not counted against its first slice.
     """
     tick = CLOCKS[clock]
     loops = {"raw": _Loop(raw(name), tick)}
@@ -254,6 +272,8 @@ def measure(
         play = make(name)
         if play is not None:
             loops[adapter] = _Loop(play, tick)
+    for loop in loops.values():
+        loop.play(WARM_UP)
     for _ in range(turns):
         for loop in loops.values():
             loop.run(seconds / turns)

@@ -181,6 +181,12 @@ class Game(ABC, Generic[S]):
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"load({self.info.name!r}, {opts})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A game pickles as its class and options, rebuilt on loading (its options' read-only
+        mapping cannot be pickled, and its tables are rebuilt from the options anyway): so a
+        state, and an env holding one, pickles (Ray, SB3's subprocess vector envs)."""
+        return (_rebuild, (type(self), dict(self.options)))
+
     # --- states -------------------------------------------------------------------------------
     def new_state(self, seed: int) -> S:
         """Deal a fresh position; the same options and seed always give the same game."""
@@ -253,3 +259,8 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def max_length(self) -> int:
         """An upper bound on the number of steps any game with these options can last."""
+
+
+def _rebuild(cls: type[Game[Any]], options: dict[str, Any]) -> Game[Any]:
+    """The game of a pickle (`Game.__reduce__`)."""
+    return cls(**options)

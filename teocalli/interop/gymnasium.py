@@ -32,12 +32,11 @@ from gymnasium import spaces
 
 import teocalli
 from teocalli.agents import Agent, make_agent
-from teocalli.core import Decision, IllegalAction, InvalidAction, State
+from teocalli.core import Decision, IllegalAction, InvalidAction, State, derive_seed
 
 from .common import (
     ILLEGAL_REWARD,
     RENDER_MODES,
-    SEED_BOUND,
     Mask,
     OnIllegal,
     action_mask,
@@ -123,8 +122,10 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
         self.game_state: State | None = None
         self.bots: dict[int, Agent | _PolicySeat] = {}
         self._lost = False
-        self._mask_key: tuple[State, int, bool] | None = None
-        self._mask_cache: Mask = terminal_mask(self.game.num_distinct_actions)
+        self._size = self.game.num_distinct_actions
+        self._mask_of: tuple[State | None, int] = (None, -1)
+        """The position `_mask_cache` was built for: the state object and its steps taken."""
+        self._mask_cache: Mask = terminal_mask(self._size)
 
     # --- the episode --------------------------------------------------------------------------
     def reset(
@@ -159,10 +160,13 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
         state = self.game_state
         if state is None:
             raise IllegalAction("call reset() before step()")
-        if state.is_terminal() or self._lost:
+        if self._lost or state._is_terminal():
             raise IllegalAction("the episode is over: call reset()")
         try:
-            apply_index(state, action, self.seat)
+            if type(action) is int and 0 <= action < self._size:  # the usual case
+                state.apply(action, self.seat)
+            else:
+                apply_index(state, action, self.seat)
         except (IllegalAction, InvalidAction) as err:
             if self.on_illegal == "raise":
                 raise
@@ -171,22 +175,30 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
             info["illegal_action"] = str(err)
             return self._observation(), ILLEGAL_REWARD, True, False, info
         self._play_bots()
-        terminated = state.is_terminal()
-        reward = float(state.returns()[self.seat]) if terminated else 0.0
-        return self._observation(), reward, terminated, False, self._info()
+        if state._is_terminal():
+            reward = float(state.returns()[self.seat])
+            return self._observation(), reward, True, False, self._info()
+        return self.encoder.observe(state, self.seat), 0.0, False, False, self._info()
 
     def _play_bots(self) -> None:
         """Let the bots act until the learner may act or the game ends (races drawn by seed)."""
         state = self.game_state
         assert state is not None
-        while True:
-            movers = state.to_move()
-            if not movers or (self.seat in movers and state.decision() is not Decision.RACE):
-                return
-            mover = next_mover(state, self.np_random)
-            if mover is None or mover == self.seat:
-                return
-            choice = self.bots[mover].act(state, mover)
+        seat, bots = self.seat, self.bots
+        while not state._is_terminal():
+            movers = state._to_move()
+            if len(movers) == 1:  # a turn: the learner's, or a bot's
+                mover = movers[0]
+                if mover == seat:
+                    return
+            else:  # a simultaneous choice (the learner first, if it may) or a race (drawn)
+                if seat in movers and state._decision() is not Decision.RACE:
+                    return
+                drawn = next_mover(state, self.np_random)
+                if drawn is None or drawn == seat:
+                    return
+                mover = drawn
+            choice = bots[mover].act(state, mover)
             if isinstance(choice, int):
                 apply_index(state, choice, mover)
             else:
@@ -199,19 +211,24 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
     def _info(self) -> dict[str, Any]:
         state = self.game_state
         assert state is not None
-        info: dict[str, Any] = {"action_mask": self._mask(), "seat": self.seat}
-        if state.is_terminal():
-            info["outcome"] = state.outcome().to_json()
-        return info
+        if self._lost or state._is_terminal():
+            info: dict[str, Any] = {"action_mask": terminal_mask(self._size), "seat": self.seat}
+            if state._is_terminal():
+                info["outcome"] = state.outcome().to_json()
+            return info
+        mask = self.encoder.mask(state, self.seat)
+        self._mask_cache, self._mask_of = mask, (state, len(state.history))
+        return {"action_mask": mask, "seat": self.seat}
 
     def _mask(self) -> Mask:
-        """The learner's mask, built once per position (`_info` and `action_masks` share it)."""
+        """The learner's mask: the one `_info` built for this position, or a new one."""
         state = self.game_state
         assert state is not None, "call reset() first"
-        key = (state, len(state.history), self._lost)
-        if self._mask_key != key:
-            self._mask_cache = action_mask(self.encoder, state, self.seat, self._lost)
-            self._mask_key = key
+        if self._lost or state._is_terminal():
+            return terminal_mask(self._size)
+        if self._mask_of[0] is not state or self._mask_of[1] != len(state.history):
+            self._mask_cache = self.encoder.mask(state, self.seat)
+            self._mask_of = (state, len(state.history))
         return self._mask_cache
 
     def action_masks(self) -> np.ndarray:
@@ -223,8 +240,10 @@ class TeocalliGymEnv(gym.Env[Array, np.int64]):
 
 
 def _bot_seed(deal: int, player: int) -> int:
-    """Each bot's own seed, fixed by the deal and its seat, so an episode replays exactly."""
-    return int(np.random.default_rng([deal, player]).integers(SEED_BOUND))
+    """Each bot's own seed, fixed by the deal and its seat, so an episode replays exactly (the
+    core's one-way derivation, as the server seeds its bots: a sixth of the cost of seeding a
+    NumPy generator, paid for every bot at every reset)."""
+    return derive_seed(deal, player)
 
 
 def env(

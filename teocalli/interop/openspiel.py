@@ -214,6 +214,30 @@ class TeocalliState(pyspiel.State):
         self._asked = (steps, self._racer, answer)
         return answer
 
+    def is_chance_node(self) -> bool:
+        """pyspiel's `is_chance_node` (current player is chance), without the trip to C++."""
+        return self.current_player() == _CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        """pyspiel's `is_simultaneous_node`, without the trip to C++."""
+        return self.current_player() == _SIMULTANEOUS
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's `legal_actions`, answered here for a player who may act (a Python caller
+        then skips the round trip through C++, which costs more than the answer); every other
+        case (chance, terminal, the joint actions of a simultaneous node, any other player)
+        goes to pyspiel's own, unchanged."""
+        current = self.current_player()
+        if player is None:
+            if current >= 0:
+                return self._legal_actions(current)
+            return list(pyspiel.State.legal_actions(self))
+        if current >= 0 and player == current:
+            return self._legal_actions(player)
+        if current == _SIMULTANEOUS and 0 <= player < self._shared.game.num_players:
+            return self._legal_actions(player)
+        return list(pyspiel.State.legal_actions(self, player))
+
     def _legal_actions(self, player: int) -> list[int]:
         assert self._core is not None
         state = self._core.state
@@ -234,11 +258,11 @@ class TeocalliState(pyspiel.State):
             self._asked = None
             return
         state = self._core.state
-        if self._race_pending(state):
+        if self._shared.race and self._race_pending(state):
             self._racer = int(action)
             return
-        player = self._racer if self._racer >= 0 else state.to_move()[0]
-        state.apply(int(action), player)
+        player = self._racer if self._racer >= 0 else state._to_move()[0]
+        state.apply(action, player)  # an int: pyspiel passes its actions as Python ints
         self._racer = -1
 
     def _apply_actions(self, actions: list[int]) -> None:
@@ -348,7 +372,9 @@ def _register(name: str) -> None:
     def init(self: TeocalliGame, params: dict[str, Any] | None = None) -> None:
         TeocalliGame.__init__(self, name, dict(params or {}))
 
-    cls = type(f"Teocalli_{name.replace('-', '_')}", (TeocalliGame,), {"__init__": init})
+    cls_name = f"Teocalli_{name.replace('-', '_')}"
+    cls = type(cls_name, (TeocalliGame,), {"__init__": init, "__module__": __name__})
+    globals()[cls_name] = cls  # found by name, so that pickle can rebuild the game
     pyspiel.register_game(_game_type(name), cls)
 
 

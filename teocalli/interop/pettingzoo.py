@@ -44,7 +44,6 @@ from .common import (
     SEED_BOUND,
     Mask,
     OnIllegal,
-    action_mask,
     agent_index,
     agent_name,
     apply_index,
@@ -53,6 +52,7 @@ from .common import (
     check_render_mode,
     next_mover,
     render,
+    terminal_mask,
 )
 from .observation import Array, encoder_for
 
@@ -84,23 +84,18 @@ class _Spaces:
         self.state_space = spaces.Box(np.tile(low, n), np.tile(high, n), dtype=np.float32)
 
     def observe(self, state: State, player: int, over: bool = False) -> Observation:
-        return {
-            "observation": self.encoder.observe(state, player),
-            "action_mask": action_mask(self.encoder, state, player, over),
-        }
+        """`player`'s observation dict; once `over`, the mask marks only NO_OP."""
+        encoder = self.encoder
+        if over or state._is_terminal():
+            mask = terminal_mask(self.size)
+        else:
+            mask = encoder.mask(state, player)
+        return {"observation": encoder.observe(state, player), "action_mask": mask}
 
     def global_state(self, state: State) -> Array:
         """Every player's observation in seat order (PettingZoo's `state()`)."""
         observe = self.encoder.observe
         return np.concatenate([observe(state, p) for p in range(self.game.num_players)])
-
-
-def _deal(rng: np.random.Generator | None, seed: int | None) -> tuple[np.random.Generator, int]:
-    """The env's generator and the deal seed: `reset(seed=s)` deals teocalli's game `s`."""
-    if seed is not None:
-        return np.random.default_rng(seed), seed
-    rng = rng if rng is not None else np.random.default_rng()
-    return rng, int(rng.integers(SEED_BOUND))
 
 
 class _EnvCommon:
@@ -127,9 +122,27 @@ class _EnvCommon:
         self.on_illegal: OnIllegal = check_on_illegal(on_illegal)
         self.max_cycles = check_max_cycles(max_cycles)
         self._rng: np.random.Generator | None = None
+        self._rng_seed: int | None = None  # what `rng` is made from at its first use
         self.game_state: State | None = None
         self._over = False  # the episode ended: terminal, an illegal action, or max_cycles
         self._steps = 0
+
+    def _deal(self, seed: int | None) -> int:
+        """The deal of `reset(seed)`: `reset(seed=s)` deals teocalli's game `s` and seeds the
+        env's generator with `s`; without a seed, the next deal is drawn from the generator."""
+        if seed is not None:
+            # made at its first use (a race, an unseeded reset): most episodes never draw from
+            # it, and making a NumPy generator costs about as much as one or two engine steps
+            self._rng, self._rng_seed = None, seed
+            return seed
+        return int(self.rng.integers(SEED_BOUND))
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The env's generator (who acts first in a race, unseeded deals)."""
+        if self._rng is None:
+            self._rng = np.random.default_rng(self._rng_seed)
+        return self._rng
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -168,9 +181,11 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
             "is_parallelizable": False,  # its simultaneous choices are sequential AEC steps
         }
         self._cache: dict[str, Observation] = {}
+        self._seats = {a: p for p, a in enumerate(self.possible_agents)}
+        self._size = self.game.num_distinct_actions
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._rng, deal = _deal(self._rng, seed)
+        deal = self._deal(seed)
         self.game_state = self.game.new_state(deal)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -185,33 +200,41 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
         self._select()
 
     def _select(self) -> None:
-        assert self.game_state is not None and self._rng is not None
-        mover = next_mover(self.game_state, self._rng)
+        """`agent_selection` after `reset` or a step that did not end the episode."""
+        state = self.game_state
+        assert state is not None
+        movers = state._to_move()
+        mover = movers[0] if len(movers) == 1 else next_mover(state, self.rng)
         if mover is not None:
             self.agent_selection = self.possible_agents[mover]
 
     def observe(self, agent: str) -> Observation:
         """The agent's observation and mask, built once per step (cached until the next one)."""
-        assert self.game_state is not None, "call reset() first"
         obs = self._cache.get(agent)
         if obs is None:
-            obs = self._spaces.observe(self.game_state, agent_index(agent), self._over)
-            self._cache[agent] = obs
+            state = self.game_state
+            assert state is not None, "call reset() first"
+            obs = self._cache[agent] = self._spaces.observe(state, agent_index(agent), self._over)
         return obs
 
     def step(self, action: int | None) -> None:
+        # The episode ends for every agent at once (`_over`), and every reward is 0 before it
+        # ends: so the selected agent is live exactly while not `_over`, and its cumulative
+        # reward is already 0.
+        if self._over:
+            self._was_dead_step(action)
+            return
         state = self.game_state
         assert state is not None, "call reset() first"
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
         if action is None:
             raise IllegalAction(f"{agent} is still in the game: give an action, not None")
-        self._cumulative_rewards[agent] = 0.0  # every reward is 0 until the episode ends
         self._cache.clear()
         try:
-            apply_index(state, action, agent_index(agent))
+            if type(action) is int and 0 <= action < self._size:  # the usual case
+                state.apply(action, self._seats[agent])
+            else:
+                apply_index(state, action, self._seats[agent])
         except (IllegalAction, InvalidAction) as err:
             if self.on_illegal == "raise":
                 raise
@@ -222,7 +245,7 @@ class TeocalliAECEnv(_EnvCommon, AECEnv[str, Observation, int]):
             self._accumulate_rewards()
             return
         self._steps += 1
-        if state.is_terminal():
+        if state._is_terminal():
             self._over = True
             returns = state.returns()
             outcome = state.outcome().to_json()
@@ -273,13 +296,15 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
 
     def _observations(self, agents: list[str]) -> dict[str, Observation]:
         assert self.game_state is not None
-        state, over = self.game_state, self._over
-        return {a: self._spaces.observe(state, agent_index(a), over) for a in agents}
+        state, over, observe = self.game_state, self._over, self._spaces.observe
+        if agents == self.possible_agents:  # every seat: their names in seat order
+            return {a: observe(state, p, over) for p, a in enumerate(agents)}
+        return {a: observe(state, agent_index(a), over) for a in agents}
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
-        self._rng, deal = _deal(self._rng, seed)
+        deal = self._deal(seed)
         self.game_state = self.game.new_state(deal)
         self.agents = list(self.possible_agents)
         self._over = False
@@ -296,30 +321,30 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
         dict[str, dict[str, Any]],
     ]:
         state = self.game_state
-        assert state is not None and self._rng is not None, "call reset() first"
-        live = list(self.agents)
+        assert state is not None, "call reset() first"
+        live, names = self.agents, self.possible_agents
         infos: dict[str, dict[str, Any]] = {a: {} for a in live}
         rewards = dict.fromkeys(live, 0.0)
         terminated = dict.fromkeys(live, False)
-        truncated = dict.fromkeys(live, False)
+        truncated = terminated.copy()
         chosen: list[tuple[int, int]] = []
         for p in state.to_move():
-            agent = agent_name(p)
-            if actions.get(agent) is None:
-                raise IllegalAction(f"{agent} may act now: give it an action")
-            chosen.append((p, actions[agent]))
+            action = actions.get(names[p])
+            if action is None:
+                raise IllegalAction(f"{names[p]} may act now: give it an action")
+            chosen.append((p, action))
         illegal = self._apply(state, chosen, infos)
         if illegal:
             self._over = True
             for p, reason in illegal.items():
-                rewards[agent_name(p)] = ILLEGAL_REWARD
-                infos[agent_name(p)]["illegal_action"] = reason
+                rewards[names[p]] = ILLEGAL_REWARD
+                infos[names[p]]["illegal_action"] = reason
             terminated = dict.fromkeys(live, True)
         else:
             state = self.game_state
             assert state is not None
             self._steps += 1
-            if state.is_terminal():
+            if state._is_terminal():
                 self._over = True
                 returns = state.returns()
                 outcome = state.outcome().to_json()
@@ -339,7 +364,6 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
         self, state: State, chosen: list[tuple[int, Any]], infos: dict[str, dict[str, Any]]
     ) -> dict[int, str]:
         """Apply the movers' actions; the illegal ones' reasons (then nothing is applied)."""
-        assert self._rng is not None
         illegal: dict[int, str] = {}
         race = state.decision() is Decision.RACE
         trial = state.clone() if race or len(chosen) > 1 else state
@@ -354,7 +378,7 @@ class TeocalliParallelEnv(_EnvCommon, ParallelEnv[str, Observation, int]):
             if not illegal:
                 self.game_state = trial
             return illegal
-        for i in self._rng.permutation(len(chosen)):
+        for i in self.rng.permutation(len(chosen)):
             p, action = chosen[int(i)]
             try:
                 apply_index(state, action, p)

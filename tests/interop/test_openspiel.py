@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -17,6 +18,8 @@ from teocalli.interop import openspiel as tos
 from teocalli.interop.observation import encoder_for
 
 from .helpers import GAMES
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -119,6 +122,56 @@ def test_current_player_follows_steps_taken_on_the_teocalli_state() -> None:
         core.apply(state.legal_actions()[-1], first)
     assert state.current_player() == core.to_move()[0] != first
     assert state.legal_actions() == sorted(core.legal_action_ints())
+
+
+def _legal_or_error(legal: Any, *player: int) -> Any:
+    try:
+        return list(legal(*player))
+    except pyspiel.SpielError as err:
+        return f"SpielError: {err}"
+
+
+_SIM, _END = int(pyspiel.PlayerId.SIMULTANEOUS), int(pyspiel.PlayerId.TERMINAL)
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "kinds"),
+    [
+        ("aztack", {"players": 3, "speed": True}, {_CHANCE, 0, _END}),  # race chance nodes
+        ("space-aztecs", {"players": 3}, {_CHANCE, 0, _SIM, _END}),
+        ("space-aztecs", {"players": 3, "turn_based": True}, {_CHANCE, 0, _END}),
+        ("stakz", {}, {_CHANCE, 0}),
+        ("shifting-stones", {"players": 1}, {_CHANCE, 0, _END}),
+    ],
+)
+def test_questions_answered_in_python_are_pyspiels(
+    name: str, options: dict[str, Any], kinds: set[int]
+) -> None:
+    """`legal_actions` is answered in Python for a player who may act and left to pyspiel
+    otherwise, `is_chance_node` and `is_simultaneous_node` in Python: at every node of a random
+    game (the deal, races, simultaneous choices, turns, the end), for the current player and
+    every player number (the chance and pseudo-players too), they give exactly what pyspiel's
+    own C++ methods give, errors included."""
+    game = tos.load(name, deals=4, **options)
+    rng = np.random.default_rng(3)
+    state = game.new_initial_state()
+    nodes = set()
+    for _ in range(300):
+        cpp = functools.partial(pyspiel.State.legal_actions, state)
+        for player in [(), *[(p,) for p in range(-5, game.num_players() + 1)]]:
+            ours = _legal_or_error(state.legal_actions, *player)
+            assert ours == _legal_or_error(cpp, *player), (state.current_player(), player)
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.is_simultaneous_node() == pyspiel.State.is_simultaneous_node(state)
+        nodes.add(state.current_player() if state.current_player() < 0 else 0)
+        if state.is_terminal():
+            break
+        if state.is_simultaneous_node():
+            joint = [int(rng.choice(state.legal_actions(p))) for p in range(game.num_players())]
+            state.apply_actions(joint)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert nodes == kinds  # the kinds of node met (0: a player's)
 
 
 def test_clone_is_independent_and_serialization_round_trips() -> None:

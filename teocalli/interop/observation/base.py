@@ -66,6 +66,9 @@ _DECISIONS = ("turn", "simultaneous", "race")
 _MOVERS, _DECISION, _SEAT = "header movers", "header decision", "header seat"
 """Memo keys: the movers, the decision and the seat the header was last written for (movers
 None: the header must be rewritten, as after the end's)."""
+_WRITTEN = "written from"
+"""Memo key of a shared buffer: the state object and its steps taken that `_observe` last
+wrote it from (the next observer of the same position needs only its seat)."""
 _TURN, _SIMULTANEOUS = Decision(_DECISIONS[0]), Decision(_DECISIONS[1])
 
 
@@ -167,6 +170,12 @@ class Encoder(ABC):
         self._final_view: dict[str, Any] = {}
         self._final_obs: Array | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """An encoder pickles as a fresh one for its game: its buffers, memos and memoryviews
+        (which cannot be pickled) only cache what `observe` writes, and a fresh encoder writes
+        the same observations from any state (the value diff starts from zeros)."""
+        return (type(self), (self.game,))
+
     @property
     def shape(self) -> tuple[int]:
         return (self.layout.size,)
@@ -227,6 +236,7 @@ class Encoder(ABC):
             out[self.f_result.start : self.f_result.stop] = state.returns()
             mv[self._progress] = scaled(len(state.history), self._max_length)
             memo[_MOVERS] = None  # the header is the end's now: rewrite it at the next step
+            memo[_WRITTEN] = None
             self._observe(state, player, out, mv, memo)
             np.clip(out, self.low, self.high, out=out)
             return out.copy()
@@ -253,6 +263,15 @@ class Encoder(ABC):
             memo[_MOVERS], memo[_DECISION], memo[_SEAT] = movers, decision, player
         steps = len(state.history)
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+        if self.shared_buffer:
+            # Another observer of the very position just written (the Parallel env observes
+            # every agent, `state()` every seat): the game part is the same. As the replays do
+            # (and `State.legal_ids`), this trusts that a state object changes only through
+            # `apply`, which lengthens its history.
+            written = memo.get(_WRITTEN)
+            if written is not None and written[0] is state and written[1] == steps:
+                return out.copy()
+            memo[_WRITTEN] = (state, steps)
         self._observe(state, player, out, mv, memo)
         return out.copy()
 
