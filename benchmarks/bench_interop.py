@@ -64,6 +64,13 @@ class _Loop:
         self.episodes = self.steps = 0
         self.elapsed = 0.0
 
+    def once(self, episode: int) -> None:
+        """Play one given episode, timed."""
+        start = self.clock()
+        self.steps += self.play(episode)
+        self.episodes += 1
+        self.elapsed += self.clock() - start
+
     def run(self, seconds: float) -> None:
         """Play whole episodes (the next deals) for at least `seconds` of the loop's clock."""
         clock = self.clock
@@ -254,8 +261,15 @@ def measure(
     turns: int = 6,
     adapters: list[str] | None = None,
     clock: str = "wall",
+    *,
+    episodes: int = 0,
 ) -> dict[str, float]:
     """Steps per second of the raw engine and of each adapter (those the game has).
+
+    With `episodes`, every loop plays exactly the deals 0 to episodes-1, the loops taking turns
+    deal by deal, instead of `seconds`: the same positions for every loop, which a game whose
+    positions differ widely in cost (Stack Back: a blocked player's search) needs for a steady
+    ratio.
 
     The loops take turns, `turns` slices of `seconds / turns` each (at least one episode), so
     that all see the same machine load: on a shared machine only such interleaved figures give
@@ -274,6 +288,11 @@ def measure(
             loops[adapter] = _Loop(play, tick)
     for loop in loops.values():
         loop.play(WARM_UP)
+    if episodes:
+        for k in range(episodes):
+            for loop in loops.values():
+                loop.once(k)
+        return {label: loop.rate for label, loop in loops.items()}
     for _ in range(turns):
         for loop in loops.values():
             loop.run(seconds / turns)
@@ -305,6 +324,13 @@ def main(argv: list[str] | None = None) -> int:
         help="time the loops by the wall clock or by this process's CPU time (steadier when "
         "other work shares the machine)",
     )
+    parser.add_argument(
+        "--episodes",
+        type=int,
+        default=0,
+        help="instead of --seconds: every loop plays exactly these many deals (0, 1, ...), "
+        "taking turns deal by deal (steady ratios for Stack Back)",
+    )
     args = parser.parse_args(argv)
     if args.turns < 1:
         parser.error("--turns must be at least 1")
@@ -315,7 +341,9 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     misses: list[str] = []
     for name in names:
-        rates = measure(name, args.seconds, args.turns, args.adapters, args.clock)
+        rates = measure(
+            name, args.seconds, args.turns, args.adapters, args.clock, episodes=args.episodes
+        )
         row = f"{name:<16} {rates['raw']:>12.0f}"
         for adapter in ADAPTERS:
             if adapter in rates:
