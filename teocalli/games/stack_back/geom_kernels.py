@@ -1,0 +1,323 @@
+"""The compiled footprint primitives every kernel module calls (numba, `@njit(cache=True)`).
+
+One copy of each: the clipper, the separating-axis tests, a footprint's corners, the support
+polygon's clip and hull, and the touch test of one pose against some sticks. wood_kernels.py (the
+wood search, free space, `geometry`), pile_kernels.py (piles, touches, support polygons) and
+id_kernels.py (the action ids' mask) call them; numba inlines nothing across modules it cannot
+see, but an njit function calling another compiles them together.
+
+Each does the floating-point operations of the numpy or Python code it stands for, in the same
+order, with no `fastmath` (no fused multiply-add), so verdicts, areas, centroids and loads keep
+every bit: the clipper adds its 12 slots as numpy's pairwise summation did, the separating-axis
+tests evaluate the same expressions left to right (tests/games/stack_back/
+test_sb_wood_kernels.py compares them with numpy references written in the test).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from .components import HALF_WIDTH
+
+Array = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+EPS = 1e-9
+"""The clipper's and the separating-axis test's slack (mm, mm²)."""
+CAP = 12
+"""Vertices a clipped overlap may hold (4 + 4 clips, with room for duplicates)."""
+W = HALF_WIDTH
+WORK = (8, 2 * CAP)
+"""The shape of `clip`'s scratch array (a caller allocates one per call and passes it on)."""
+MOST = 64
+"""Vertices a quad clipped by a quad may hold at most in `clip_into` (each of 4 edges at most
+doubles them, however flat)."""
+
+
+@numba.njit(cache=True)
+def sum12(v: Array) -> float:
+    """numpy's sum of 12 doubles (pairwise summation: eight partial sums, then the rest)."""
+    res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
+    res += v[8]
+    res += v[9]
+    res += v[10]
+    res += v[11]
+    return res
+
+
+@numba.njit(cache=True)
+def clip(sub: Array, win: Array, work: Array) -> tuple[float, float, float]:
+    """(area, centroid x, y) of two convex CCW quads (4, 2): Sutherland-Hodgman against the
+    window's four edges, at most `CAP` vertices, summed as numpy summed 12 slots (`work`: a
+    scratch array of shape `WORK`)."""
+    px, py, qx, qy = work[0, :CAP], work[1, :CAP], work[2], work[3]
+    sides = work[4, :CAP]
+    m = 4
+    for k in range(4):
+        px[k] = sub[k, 0]
+        py[k] = sub[k, 1]
+    for e in range(4):
+        if m == 0:
+            break
+        ax = win[e, 0]
+        ay = win[e, 1]
+        f = (e + 1) & 3
+        ex0 = win[f, 0] - ax
+        ex1 = win[f, 1] - ay
+        for k in range(m):
+            sides[k] = ex0 * (py[k] - ay) - ex1 * (px[k] - ax)
+        n = 0
+        for k in range(m):
+            s = sides[k]
+            nk = k + 1 if k + 1 < m else 0
+            inside = s >= -EPS
+            if inside:
+                qx[n] = px[k]
+                qy[n] = py[k]
+                n += 1
+            if inside != (sides[nk] >= -EPS):
+                t = s / (s - sides[nk])
+                x = px[k]
+                y = py[k]
+                qx[n] = x + t * (px[nk] - x)
+                qy[n] = y + t * (py[nk] - y)
+                n += 1
+        m = min(n, CAP)
+        for k in range(m):
+            px[k] = qx[k]
+            py[k] = qy[k]
+    cr, sx, sy = work[5, :CAP], work[6, :CAP], work[7, :CAP]
+    for k in range(m, CAP):
+        cr[k] = 0.0
+        sx[k] = 0.0
+        sy[k] = 0.0
+    for k in range(m):
+        x = px[k]
+        y = py[k]
+        nk = k + 1 if k + 1 < m else 0
+        x1 = px[nk]
+        y1 = py[nk]
+        c = x * y1 - x1 * y
+        cr[k] = c
+        sx[k] = (x + x1) * c
+        sy[k] = (y + y1) * c
+    area2 = sum12(cr)
+    safe = area2 if abs(area2) > EPS else 1.0
+    half = area2 / 2
+    if half < 0.0:  # noqa: PLR1730 - as Python's max(half, 0.0), which keeps -0.0
+        half = 0.0
+    return half, sum12(sx) / (3 * safe), sum12(sy) / (3 * safe)
+
+
+@numba.njit(cache=True)
+def quad(  # noqa: PLR0917 - a footprint and where to write it
+    cx: float, cy: float, ux: float, uy: float, h: float, w: float, out: Array
+) -> None:
+    """A footprint's corners, counter-clockwise (`geometry.quads`' arithmetic), into `out`."""
+    ax = ux * h
+    ay = uy * h
+    bx = -uy * w
+    by = ux * w
+    out[0, 0] = cx + ax + bx
+    out[0, 1] = cy + ay + by
+    out[1, 0] = cx - ax + bx
+    out[1, 1] = cy - ay + by
+    out[2, 0] = cx - ax - bx
+    out[2, 1] = cy - ay - by
+    out[3, 0] = cx + ax - bx
+    out[3, 1] = cy + ay - by
+
+
+@numba.njit(cache=True)
+def sat_eps(  # noqa: PLR0917 - two footprints
+    cx: float, cy: float, ux: float, uy: float, h: float,
+    dx: float, dy: float, vx: float, vy: float, k: float, w: float,
+) -> bool:  # fmt: skip
+    """Whether two footprints (both `w` half-wide) overlap with positive area: the separating
+    axis test with `EPS` of room, as `geometry.sat_hits` writes it."""
+    ddx = dx - cx
+    ddy = dy - cy
+    c = abs(ux * vx + uy * vy)
+    s = abs(ux * vy - uy * vx)
+    if not abs(ddx * ux + ddy * uy) < h + k * c + w * s - EPS:
+        return False
+    if not abs(-ddx * uy + ddy * ux) < w + k * s + w * c - EPS:
+        return False
+    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s - EPS:
+        return False
+    return abs(-ddx * vy + ddy * vx) < w + h * s + w * c - EPS
+
+
+@numba.njit(cache=True)
+def meet(  # noqa: PLR0917 - two footprints, each with its own half-width
+    cx: float, cy: float, ux: float, uy: float, h: float, w: float,
+    dx: float, dy: float, vx: float, vy: float, k: float, v: float,
+) -> bool:  # fmt: skip
+    """Whether footprint (h, w) meets footprint (k, v): the separating-axis test with no room,
+    as `search._sat` writes it (a stick shrunk by s is (half - s, W - s); shrunk footprints that
+    meet share a disc)."""
+    ddx = dx - cx
+    ddy = dy - cy
+    c = abs(ux * vx + uy * vy)
+    s = abs(ux * vy - uy * vx)
+    if not abs(ddx * ux + ddy * uy) < h + k * c + v * s:
+        return False
+    if not abs(-ddx * uy + ddy * ux) < w + k * s + v * c:
+        return False
+    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s:
+        return False
+    return abs(-ddx * vy + ddy * vx) < v + h * s + w * c
+
+
+@numba.njit(cache=True)
+def touches_any(  # noqa: PLR0917 - one pose against some sticks, scratch space
+    x: float, y: float, ux: float, uy: float, h: float, reach0: float,
+    rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sq: Array,
+    reach: Array, deep: float, tol: float, q: Array, work: Array,
+) -> bool:  # fmt: skip
+    """Whether the pose (half-length `h`, circumscribed radius `reach0`) touches one of the
+    sticks `rows` (overlap above `tol`), as `search._touching` finds it: their circumscribed
+    circles meet (radii `reach`, 1e-6 mm of room), then both shrunk by `deep` still meet (a
+    shared disc), else clipped where they meet unshrunk. `q` (4, 2) and `work` are scratch."""
+    filled = False
+    for r in rows:
+        dx = sx[r] - x
+        dy = sy[r] - y
+        lim = reach0 + reach[r] + 1e-6
+        if not dx * dx + dy * dy < lim * lim:
+            continue
+        if meet(x, y, ux, uy, h - deep, W - deep, sx[r], sy[r], sux[r], suy[r], sh[r] - deep,
+                W - deep):  # fmt: skip
+            return True
+        if meet(x, y, ux, uy, h, W, sx[r], sy[r], sux[r], suy[r], sh[r] - 0.0, W - 0.0):
+            if not filled:
+                quad(x, y, ux, uy, h, W, q)
+                filled = True
+            if clip(q, sq[r], work)[0] > tol:
+                return True
+    return False
+
+
+@numba.njit(cache=True)
+def clip_into(sub: Array, win: Array, out: Array, at: int) -> int:
+    """Clip the convex CCW quad `sub` by the convex CCW quad `win` (`support.py`'s order of
+    operations, no cap on the vertices), writing the vertices to out[at:]; returns the new end.
+    `out` needs room for `MOST` more."""
+    px = np.empty(MOST)
+    py = np.empty(MOST)
+    ox = np.empty(MOST)
+    oy = np.empty(MOST)
+    sides = np.empty(MOST)
+    for k in range(4):
+        px[k] = sub[k, 0]
+        py[k] = sub[k, 1]
+    m = 4
+    for e in range(4):
+        if m == 0:
+            break
+        ax, ay = win[e, 0], win[e, 1]
+        bx, by = win[(e + 1) % 4, 0], win[(e + 1) % 4, 1]
+        ex, ey = bx - ax, by - ay
+        for k in range(m):
+            sides[k] = ex * (py[k] - ay) - ey * (px[k] - ax)
+        n = 0
+        for k in range(m):
+            nk = (k + 1) % m
+            sp, sq = sides[k], sides[nk]
+            if sp >= -EPS:
+                ox[n] = px[k]
+                oy[n] = py[k]
+                n += 1
+            if (sp >= -EPS) != (sq >= -EPS):
+                t = sp / (sp - sq)
+                ox[n] = px[k] + t * (px[nk] - px[k])
+                oy[n] = py[k] + t * (py[nk] - py[k])
+                n += 1
+        m = n
+        for k in range(m):
+            px[k] = ox[k]
+            py[k] = oy[k]
+    for k in range(m):
+        out[at + k, 0] = px[k]
+        out[at + k, 1] = py[k]
+    return at + m
+
+
+@numba.njit(cache=True)
+def _before(ax: float, ay: float, bx: float, by: float) -> bool:
+    """(ax, ay) < (bx, by) as Python compares tuples."""
+    return ax < bx or (ax == bx and ay < by)
+
+
+@numba.njit(cache=True)
+def _chain(pts: Array, n: int, forward: bool, out: Array) -> int:
+    """Andrew's monotone chain over the sorted points (reversed unless `forward`), into `out`;
+    returns its length."""
+    m = 0
+    for k in range(n):
+        i = k if forward else n - 1 - k
+        x, y = pts[i, 0], pts[i, 1]
+        while m >= 2:
+            ox, oy = out[m - 2, 0], out[m - 2, 1]
+            ax, ay = out[m - 1, 0], out[m - 1, 1]
+            if (ax - ox) * (y - oy) - (ay - oy) * (x - ox) > EPS:
+                break
+            m -= 1
+        out[m, 0] = x
+        out[m, 1] = y
+        m += 1
+    return m
+
+
+@numba.njit(cache=True)
+def hull_edges(pts: Array, n: int, cx: float, cy: float, power: float, out: Array) -> int:  # noqa: PLR0917
+    """The convex hull of pts[:n] (reordered in place) as edges into `out` (rows: outward unit
+    normal x, y, offset relative to (cx, cy)); returns their count, 0 if the hull has no area.
+    `support.py`'s arithmetic of before: the points sorted as tuples without repeats, Andrew's
+    monotone chain, lengths as `** power` (`power` is 0.5, passed at run time: with a constant
+    exponent the compiler takes a square root, which differs from C's `pow(x, 0.5)`, Python's
+    `** 0.5`, in the last bit about once in 2,000 lengths). `out` needs n rows."""
+    for k in range(1, n):  # insertion sort, as tuples compare
+        x, y = pts[k, 0], pts[k, 1]
+        j = k - 1
+        while j >= 0 and _before(x, y, pts[j, 0], pts[j, 1]):
+            pts[j + 1, 0] = pts[j, 0]
+            pts[j + 1, 1] = pts[j, 1]
+            j -= 1
+        pts[j + 1, 0] = x
+        pts[j + 1, 1] = y
+    u = 0
+    for k in range(n):  # without repeats (a set keeps one of equal points)
+        if u and pts[k, 0] == pts[u - 1, 0] and pts[k, 1] == pts[u - 1, 1]:
+            continue
+        pts[u, 0] = pts[k, 0]
+        pts[u, 1] = pts[k, 1]
+        u += 1
+    if u < 3:
+        return 0
+    lower = np.empty((u, 2))
+    upper = np.empty((u, 2))
+    nl = _chain(pts, u, True, lower)
+    nu = _chain(pts, u, False, upper)
+    h = nl + nu - 2
+    if h < 3:
+        return 0
+    hull = np.empty((h, 2))
+    hull[: nl - 1] = lower[: nl - 1]
+    hull[nl - 1 :] = upper[: nu - 1]
+    e = 0
+    for k in range(h):
+        ax, ay = hull[k, 0], hull[k, 1]
+        bx, by = hull[(k + 1) % h, 0], hull[(k + 1) % h, 1]
+        dx, dy = bx - ax, by - ay
+        length = (dx * dx + dy * dy) ** power
+        if length < 1e-7:
+            continue
+        nx, ny = dy / length, -dx / length
+        out[e, 0] = nx
+        out[e, 1] = ny
+        out[e, 2] = nx * (ax - cx) + ny * (ay - cy)
+        e += 1
+    return e if e >= 3 else 0
