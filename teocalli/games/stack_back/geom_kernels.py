@@ -201,15 +201,11 @@ def touches_any(  # noqa: PLR0917 - one pose against some sticks, scratch space
 
 
 @numba.njit(cache=True)
-def clip_into(sub: Array, win: Array, out: Array, at: int) -> int:
+def clip_into(sub: Array, win: Array, out: Array, at: int, scratch: Array) -> int:
     """Clip the convex CCW quad `sub` by the convex CCW quad `win` (`support.py`'s order of
     operations, no cap on the vertices), writing the vertices to out[at:]; returns the new end.
-    `out` needs room for `MOST` more."""
-    px = np.empty(MOST)
-    py = np.empty(MOST)
-    ox = np.empty(MOST)
-    oy = np.empty(MOST)
-    sides = np.empty(MOST)
+    `out` needs room for `MOST` more; `scratch` is (5, `MOST`)."""
+    px, py, ox, oy, sides = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4]
     for k in range(4):
         px[k] = sub[k, 0]
         py[k] = sub[k, 1]
@@ -272,13 +268,16 @@ def _chain(pts: Array, n: int, forward: bool, out: Array) -> int:
 
 
 @numba.njit(cache=True)
-def hull_edges(pts: Array, n: int, cx: float, cy: float, power: float, out: Array) -> int:  # noqa: PLR0917
+def hull_edges(  # noqa: PLR0917 - the points, the centre, the exponent, where to write
+    pts: Array, n: int, cx: float, cy: float, power: float, out: Array, scratch: Array
+) -> int:
     """The convex hull of pts[:n] (reordered in place) as edges into `out` (rows: outward unit
     normal x, y, offset relative to (cx, cy)); returns their count, 0 if the hull has no area.
     `support.py`'s arithmetic of before: the points sorted as tuples without repeats, Andrew's
     monotone chain, lengths as `** power` (`power` is 0.5, passed at run time: with a constant
     exponent the compiler takes a square root, which differs from C's `pow(x, 0.5)`, Python's
-    `** 0.5`, in the last bit about once in 2,000 lengths). `out` needs n rows."""
+    `** 0.5`, in the last bit about once in 2,000 lengths). `out` needs n rows, `scratch` is
+    (3, n, 2) or larger."""
     for k in range(1, n):  # insertion sort, as tuples compare
         x, y = pts[k, 0], pts[k, 1]
         j = k - 1
@@ -297,16 +296,14 @@ def hull_edges(pts: Array, n: int, cx: float, cy: float, power: float, out: Arra
         u += 1
     if u < 3:
         return 0
-    lower = np.empty((u, 2))
-    upper = np.empty((u, 2))
+    lower, upper, hull = scratch[0], scratch[1], scratch[2]
     nl = _chain(pts, u, True, lower)
     nu = _chain(pts, u, False, upper)
     h = nl + nu - 2
     if h < 3:
         return 0
-    hull = np.empty((h, 2))
     hull[: nl - 1] = lower[: nl - 1]
-    hull[nl - 1 :] = upper[: nu - 1]
+    hull[nl - 1 : h] = upper[: nu - 1]
     e = 0
     for k in range(h):
         ax, ay = hull[k, 0], hull[k, 1]

@@ -22,6 +22,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from .cand_kernels import depth, first_loads, pass_down
 from .geom_kernels import (
     MOST,
     WORK,
@@ -174,39 +175,6 @@ is legal, it is refused."""
 
 
 @numba.njit(cache=True)
-def _depth(poly: Array, count: int, px: float, py: float) -> float:
-    """`support.depth`: how far (px, py) lies inside the edges poly[:count] (nx, ny, c)."""
-    if count == 0:
-        return -np.inf
-    best = np.inf
-    for k in range(count):
-        best = min(best, poly[k, 2] - poly[k, 0] * px - poly[k, 1] * py)
-    return best
-
-
-@numba.njit(cache=True)
-def _split(  # noqa: PLR0917 - a stick's two contacts and its load
-    ax: float, ay: float, bx: float, by: float, f: float, mx: float, my: float, out: Array
-) -> None:
-    """`balance.split`: out = (share a, at a x, y, share b, at b x, y)."""
-    px, py = mx / f, my / f
-    dx, dy = bx - ax, by - ay
-    span = dx * dx + dy * dy
-    if span < 1e-12:
-        out[0], out[1], out[2], out[3], out[4], out[5] = f / 2, px, py, f / 2, px, py
-        return
-    s = ((px - ax) * dx + (py - ay) * dy) / span
-    if s <= 0.0:
-        out[0], out[1], out[2], out[3], out[4], out[5] = f, px, py, 0.0, px, py
-    elif s >= 1.0:
-        out[0], out[1], out[2], out[3], out[4], out[5] = 0.0, px, py, f, px, py
-    else:
-        ox, oy = px - (ax + s * dx), py - (ay + s * dy)
-        out[0], out[1], out[2] = f * (1.0 - s), ax + ox, ay + oy
-        out[3], out[4], out[5] = f * s, bx + ox, by + oy
-
-
-@numba.njit(cache=True)
 def judge_piles(  # noqa: PLR0917 - the balance model
     pose: Array, pi: npt.NDArray[np.int64], pj: npt.NDArray[np.int64],
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
@@ -227,6 +195,8 @@ def judge_piles(  # noqa: PLR0917 - the balance model
     work = np.empty(WORK)
     pts = np.empty((2 * MOST, 2))
     edges = np.empty((2 * MOST, 3))
+    clips = np.empty((5, MOST))
+    hulls = np.empty((3, 2 * MOST, 2))
     df = np.zeros(n)
     dmx = np.zeros(n)
     dmy = np.zeros(n)
@@ -269,59 +239,19 @@ def judge_piles(  # noqa: PLR0917 - the balance model
         if unsure:
             continue
         # the new stick's support polygon: the hull of its two contact areas
-        m = clip_into(q, quads[i], pts, 0)
-        m = clip_into(q, quads[j], pts, m)
-        d = _depth(edges, hull_edges(pts, m, cx, cy, 0.5, edges), 0.0, 0.0)
+        m = clip_into(q, quads[i], pts, 0, clips)
+        m = clip_into(q, quads[j], pts, m, clips)
+        d = depth(edges, hull_edges(pts, m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
         if abs(d - (margin - 1e-9)) < delta:
             continue
         if d < margin - 1e-9:
             out[r] = REFUSED
             continue
         # its weight passed down (balance.try_add), each stick beneath checked
-        df[:] = 0.0
-        dmx[:] = 0.0
-        dmy[:] = 0.0
-        inside[:] = False
-        _split(gix, giy, gjx, gjy, weight, 0.0, 0.0, sh)
-        for k in range(2):
-            s = i if k == 0 else j
-            f = sh[3 * k]
-            df[s] += f
-            dmx[s] += f * (cx + sh[3 * k + 1] - sticks[s, 0])
-            dmy[s] += f * (cy + sh[3 * k + 2] - sticks[s, 1])
-            inside[s] = True
-        verdict = LEGAL
-        for lv in range(lev, -1, -1):
-            for k in range(n):
-                if not inside[k] or level[k] != lv:
-                    continue
-                f = load[k, 0] + df[k]
-                mx, my = load[k, 1] + dmx[k], load[k, 2] + dmy[k]
-                dk = _depth(poly[k], npoly[k], mx / f, my / f)
-                if abs(dk - (margin - 1e-9)) < delta:
-                    verdict = UNSURE
-                    break
-                if dk < margin - 1e-9:
-                    verdict = REFUSED
-                    break
-                if sup[k, 0] < 0:
-                    continue
-                for sign in (1.0, -1.0):
-                    if sign > 0:
-                        _split(cont[k, 0, 0], cont[k, 0, 1], cont[k, 1, 0], cont[k, 1, 1], f,
-                               mx, my, sh)  # fmt: skip
-                    else:
-                        _split(cont[k, 0, 0], cont[k, 0, 1], cont[k, 1, 0], cont[k, 1, 1],
-                               load[k, 0], load[k, 1], load[k, 2], sh)  # fmt: skip
-                    for t in range(2):
-                        s = sup[k, t]
-                        ff = sign * sh[3 * t]
-                        df[s] += ff
-                        dmx[s] += ff * (sticks[k, 0] + sh[3 * t + 1] - sticks[s, 0])
-                        dmy[s] += ff * (sticks[k, 1] + sh[3 * t + 2] - sticks[s, 1])
-                        inside[s] = True
-            if verdict != LEGAL:
-                break
+        first_loads(i, j, cx, cy, weight, gix, giy, gjx, gjy, sticks, df, dmx, dmy, inside, sh)
+        falls = pass_down(lev + 1, sticks, level, sup, cont, poly, npoly, load, margin - 1e-9,
+                          delta, df, dmx, dmy, inside, sh)  # fmt: skip
+        verdict = LEGAL if falls == -1 else UNSURE if falls == -2 else REFUSED
         out[r] = verdict
     return out
 

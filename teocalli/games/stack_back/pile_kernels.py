@@ -234,11 +234,12 @@ def support_edges(subject: Array, windows: Array, cx: float, cy: float, power: f
     its Python's of before (`geom_kernels.clip_into`, then `geom_kernels.hull_edges`; `power`
     is 0.5, passed at run time, as that function says)."""
     pts = np.empty((MOST * len(windows), 2))
+    scratch = np.empty((5, MOST))
     n = 0
     for w in range(len(windows)):
-        n = clip_into(subject, windows[w], pts, n)
+        n = clip_into(subject, windows[w], pts, n, scratch)
     out = np.empty((max(n, 1), 3))
-    return out[: hull_edges(pts, n, cx, cy, power, out)]
+    return out[: hull_edges(pts, n, cx, cy, power, out, np.empty((3, max(n, 1), 2)))]
 
 
 @numba.njit(cache=True)
