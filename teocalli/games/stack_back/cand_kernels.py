@@ -284,7 +284,7 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
     code = np.zeros(nb, dtype=np.int8)
     ab = np.full((nb, 3), -1, dtype=np.int64)
     contacts = np.zeros((nb, 4))
-    edges = np.zeros((nb, EDGES, 3))
+    edges = np.empty((nb, EDGES, 3))  # rows written only as far as `nedge` says
     nedge = np.zeros(nb, dtype=np.int64)
     dstart = np.zeros(nb + 1, dtype=np.int64)
     cap = 64

@@ -192,14 +192,23 @@ def pile_poses(
     sticks: Sequence[Stick], carries: Sequence[int], supply: Sequence[int], floor: int,
     layout: Layout,
 ) -> Bridge:  # fmt: skip
-    """The bridging poses to try (before judging), deduplicated, in index order, as arrays: the
+    """The bridging poses to try (before judging), deduplicated, in index order, as arrays
+    (`bridge_index`)."""
+    return Bridge.of(bridge_index(sticks, carries, supply, floor, layout))
+
+
+def bridge_index(
+    sticks: Sequence[Stick], carries: Sequence[int], supply: Sequence[int], floor: int,
+    layout: Layout,
+) -> npt.NDArray[np.int64]:  # fmt: skip
+    """The dense indices of the bridging poses to try, deduplicated, in index order: the
     bridges of every two sticks of one level whose ends lie within the reach of the longest
     colour the player holds, in the colours it holds that neither stick refuses (its own, those
     it carries). One compiled call (`cand_kernels.bridge_poses`); the rare pairs whose distances
     lie within a rounding of a threshold are decided here with `math.hypot` (`_pair`)."""
     have = np.array([n > 0 for n in supply[:NUM_COLOURS]])
     if not have.any() or not len(sticks):
-        return Bridge.of(np.zeros(0, dtype=np.int64))
+        return np.zeros(0, dtype=np.int64)
     limit = max(LENGTHS[c] for c in range(NUM_COLOURS) if have[c]) - 6
     st = layout.statics
     refuses = (1 << st.colour) | np.array(carries, dtype=np.int64)
@@ -217,7 +226,7 @@ def pile_poses(
             refused = int(refuses[i] | refuses[j])
             parts += [bridges[c] for c in range(NUM_COLOURS) if have[c] and not refused >> c & 1]
         index = np.unique(np.concatenate(parts))
-    return Bridge.of(index)
+    return index
 
 
 _LENGTHS = np.array(LENGTHS, dtype=np.float64)
@@ -264,16 +273,16 @@ def pile_moves(
     owner: int,
 ) -> list[Move]:
     """The bridging candidates the rules allow now, judged from nothing: the bridges
-    (`pile_poses`), then in one compiled call (`judge`) what each touches, whether it touches
+    (`bridge_index`), then in one compiled call (`judge`) what each touches, whether it touches
     exactly two sticks of the level below its derived level at or above the player's floor (any
     other is refused by `piled` or skipped anyway), `rules.piled`, its support polygon and
     balance (`rules.settle`); Python builds the legal ones' placements."""
-    bridges = pile_poses(sticks, carries, supply, floor, layout)
-    if not len(bridges.index):
+    index = bridge_index(sticks, carries, supply, floor, layout)
+    if not len(index):
         return []
-    got = judge(bridges.index, layout, carries, force, moment, floor=floor)
+    got = judge(index, layout, carries, force, moment, floor=floor)
     legal = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
-    return moves_of(bridges.index, legal, got, owner, sticks)
+    return moves_of(index, legal, got, owner, sticks)
 
 
 Judged = tuple[

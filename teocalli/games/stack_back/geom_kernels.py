@@ -37,27 +37,29 @@ doubles them, however flat)."""
 
 
 @numba.njit(cache=True)
-def sum12(v: Array) -> float:
-    """numpy's sum of 12 doubles (pairwise summation: eight partial sums, then the rest)."""
-    res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
-    res += v[8]
-    res += v[9]
-    res += v[10]
-    res += v[11]
+def sum12(w: Array, row: int) -> float:
+    """numpy's sum of the 12 doubles w[row, :12] (pairwise summation: eight partial sums, then
+    the rest)."""
+    res = ((w[row, 0] + w[row, 1]) + (w[row, 2] + w[row, 3])) + (
+        (w[row, 4] + w[row, 5]) + (w[row, 6] + w[row, 7])
+    )
+    res += w[row, 8]
+    res += w[row, 9]
+    res += w[row, 10]
+    res += w[row, 11]
     return res
 
 
 @numba.njit(cache=True)
-def clip(sub: Array, win: Array, work: Array) -> tuple[float, float, float]:
+def clip(sub: Array, win: Array, w: Array) -> tuple[float, float, float]:
     """(area, centroid x, y) of two convex CCW quads (4, 2): Sutherland-Hodgman against the
-    window's four edges, at most `CAP` vertices, summed as numpy summed 12 slots (`work`: a
-    scratch array of shape `WORK`)."""
-    px, py, qx, qy = work[0, :CAP], work[1, :CAP], work[2], work[3]
-    sides = work[4, :CAP]
+    window's four edges, at most `CAP` vertices, summed as numpy summed 12 slots (`w`: a
+    scratch array of shape `WORK`, rows: x, y, next x, next y, sides, cross products, their x
+    and y moments; indexed in place, as views of it would cost more than the clipping)."""
     m = 4
     for k in range(4):
-        px[k] = sub[k, 0]
-        py[k] = sub[k, 1]
+        w[0, k] = sub[k, 0]
+        w[1, k] = sub[k, 1]
     for e in range(4):
         if m == 0:
             break
@@ -67,48 +69,47 @@ def clip(sub: Array, win: Array, work: Array) -> tuple[float, float, float]:
         ex0 = win[f, 0] - ax
         ex1 = win[f, 1] - ay
         for k in range(m):
-            sides[k] = ex0 * (py[k] - ay) - ex1 * (px[k] - ax)
+            w[4, k] = ex0 * (w[1, k] - ay) - ex1 * (w[0, k] - ax)
         n = 0
         for k in range(m):
-            s = sides[k]
+            s = w[4, k]
             nk = k + 1 if k + 1 < m else 0
             inside = s >= -EPS
             if inside:
-                qx[n] = px[k]
-                qy[n] = py[k]
+                w[2, n] = w[0, k]
+                w[3, n] = w[1, k]
                 n += 1
-            if inside != (sides[nk] >= -EPS):
-                t = s / (s - sides[nk])
-                x = px[k]
-                y = py[k]
-                qx[n] = x + t * (px[nk] - x)
-                qy[n] = y + t * (py[nk] - y)
+            if inside != (w[4, nk] >= -EPS):
+                t = s / (s - w[4, nk])
+                x = w[0, k]
+                y = w[1, k]
+                w[2, n] = x + t * (w[0, nk] - x)
+                w[3, n] = y + t * (w[1, nk] - y)
                 n += 1
         m = min(n, CAP)
         for k in range(m):
-            px[k] = qx[k]
-            py[k] = qy[k]
-    cr, sx, sy = work[5, :CAP], work[6, :CAP], work[7, :CAP]
+            w[0, k] = w[2, k]
+            w[1, k] = w[3, k]
     for k in range(m, CAP):
-        cr[k] = 0.0
-        sx[k] = 0.0
-        sy[k] = 0.0
+        w[5, k] = 0.0
+        w[6, k] = 0.0
+        w[7, k] = 0.0
     for k in range(m):
-        x = px[k]
-        y = py[k]
+        x = w[0, k]
+        y = w[1, k]
         nk = k + 1 if k + 1 < m else 0
-        x1 = px[nk]
-        y1 = py[nk]
+        x1 = w[0, nk]
+        y1 = w[1, nk]
         c = x * y1 - x1 * y
-        cr[k] = c
-        sx[k] = (x + x1) * c
-        sy[k] = (y + y1) * c
-    area2 = sum12(cr)
+        w[5, k] = c
+        w[6, k] = (x + x1) * c
+        w[7, k] = (y + y1) * c
+    area2 = sum12(w, 5)
     safe = area2 if abs(area2) > EPS else 1.0
     half = area2 / 2
     if half < 0.0:  # noqa: PLR1730 - as Python's max(half, 0.0), which keeps -0.0
         half = 0.0
-    return half, sum12(sx) / (3 * safe), sum12(sy) / (3 * safe)
+    return half, sum12(w, 6) / (3 * safe), sum12(w, 7) / (3 * safe)
 
 
 @numba.njit(cache=True)
@@ -205,39 +206,39 @@ def clip_into(sub: Array, win: Array, out: Array, at: int, scratch: Array) -> in
     """Clip the convex CCW quad `sub` by the convex CCW quad `win` (`support.py`'s order of
     operations, no cap on the vertices), writing the vertices to out[at:]; returns the new end.
     `out` needs room for `MOST` more; `scratch` is (5, `MOST`)."""
-    px, py, ox, oy, sides = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4]
+    w = scratch  # rows: x, y, next x, next y, sides (indexed in place: views cost more)
     for k in range(4):
-        px[k] = sub[k, 0]
-        py[k] = sub[k, 1]
+        w[0, k] = sub[k, 0]
+        w[1, k] = sub[k, 1]
     m = 4
     for e in range(4):
         if m == 0:
             break
         ax, ay = win[e, 0], win[e, 1]
-        bx, by = win[(e + 1) % 4, 0], win[(e + 1) % 4, 1]
+        bx, by = win[(e + 1) & 3, 0], win[(e + 1) & 3, 1]
         ex, ey = bx - ax, by - ay
         for k in range(m):
-            sides[k] = ex * (py[k] - ay) - ey * (px[k] - ax)
+            w[4, k] = ex * (w[1, k] - ay) - ey * (w[0, k] - ax)
         n = 0
         for k in range(m):
-            nk = (k + 1) % m
-            sp, sq = sides[k], sides[nk]
+            nk = k + 1 if k + 1 < m else 0
+            sp, sq = w[4, k], w[4, nk]
             if sp >= -EPS:
-                ox[n] = px[k]
-                oy[n] = py[k]
+                w[2, n] = w[0, k]
+                w[3, n] = w[1, k]
                 n += 1
             if (sp >= -EPS) != (sq >= -EPS):
                 t = sp / (sp - sq)
-                ox[n] = px[k] + t * (px[nk] - px[k])
-                oy[n] = py[k] + t * (py[nk] - py[k])
+                w[2, n] = w[0, k] + t * (w[0, nk] - w[0, k])
+                w[3, n] = w[1, k] + t * (w[1, nk] - w[1, k])
                 n += 1
         m = n
         for k in range(m):
-            px[k] = ox[k]
-            py[k] = oy[k]
+            w[0, k] = w[2, k]
+            w[1, k] = w[3, k]
     for k in range(m):
-        out[at + k, 0] = px[k]
-        out[at + k, 1] = py[k]
+        out[at + k, 0] = w[0, k]
+        out[at + k, 1] = w[1, k]
     return at + m
 
 
@@ -307,7 +308,8 @@ def hull_edges(  # noqa: PLR0917 - the points, the centre, the exponent, where t
     e = 0
     for k in range(h):
         ax, ay = hull[k, 0], hull[k, 1]
-        bx, by = hull[(k + 1) % h, 0], hull[(k + 1) % h, 1]
+        nk = k + 1 if k + 1 < h else 0
+        bx, by = hull[nk, 0], hull[nk, 1]
         dx, dy = bx - ax, by - ay
         length = (dx * dx + dy * dy) ** power
         if length < 1e-7:
