@@ -278,8 +278,9 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
 
     Returns per bridge: the verdict, the supports and the stick that falls (`ab`: a, b, fall),
     the contacts (gax, gay, gbx, gby relative to its centre), the polygon (`EDGES` rows, `nedge`
-    of them); and the loads a legal one passes down, rows `dstart[r]` to `dstart[r + 1]` of
-    `dstick` (the stick) and `dval` (force, moment x, y)."""
+    of them); and the loads a legal one passes down (one that makes a stick beneath fall: those
+    passed until then, what its verdict read), rows `dstart[r]` to `dstart[r + 1]` of `dstick`
+    (the stick) and `dval` (force, moment x, y)."""
     nb, n = len(index), len(level)
     code = np.zeros(nb, dtype=np.int8)
     ab = np.full((nb, 3), -1, dtype=np.int64)
@@ -371,9 +372,9 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
         if falls >= 0:
             code[r] = FALLS
             ab[r, 2] = falls
-            continue
-        code[r] = LEGAL
-        for s in range(n):
+        else:
+            code[r] = LEGAL
+        for s in range(n):  # the loads passed down (so far, where a stick falls)
             if not inside[s]:
                 continue
             if nd == cap:

@@ -328,25 +328,29 @@ def moves_of(
     sticks: Sequence[Stick],
 ) -> list[Move]:
     """The candidates of the legal bridges index[rows] (`judge`'s answer), each placement made
-    when first read (`Verdict.later`, `_placement`): most are never placed."""
-    places = _PLACES
-    if len(places) >= _MEMO_MAX:
-        places.clear()
+    when first read (`Verdict.later`, `placement`): most are never placed."""
     out: list[Move] = []
     for r, k, a in zip(rows.tolist(), index[rows].tolist(), got[1][rows, 0].tolist(), strict=True):
-        pose = places.get(k)
-        if pose is None:
-            pose = places[k] = place_of(k)
-        recipe = partial(_placement, got, r, pose, owner, sticks[a].level + 1)
+        pose = place(k)
+        recipe = partial(placement, got, r, pose, owner, sticks[a].level + 1)
         out.append((k, pose, Verdict.later(recipe)))
     return out
 
 
 _PLACES: dict[int, Place] = {}
-"""`place_of` per dense index (a pose is immutable: shared by every candidate list)."""
 
 
-def _placement(
+def place(index: int) -> Place:
+    """`place_of`, kept per dense index (a pose is immutable: shared by every candidate list)."""
+    pose = _PLACES.get(index)
+    if pose is None:
+        if len(_PLACES) >= _MEMO_MAX:
+            _PLACES.clear()
+        pose = _PLACES[index] = place_of(index)
+    return pose
+
+
+def placement(
     got: Judged, r: int, pose: Place, owner: int, level: int
 ) -> tuple[Stick, dict[int, Load]]:
     """Bridge r's stick, as `rules.piled` makes it, and the loads it passes down, as

@@ -31,15 +31,16 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
-from . import pile_kernels
-from .balance import Stick
-from .candidates import Bridge, Move, _pair, place_of, touch_table, touch_values
+from . import cand_kernels, pile_kernels
+from .balance import NEW, Stick
+from .candidates import Bridge, Move, _pair, judge, place, placement, touch_table
 from .components import LENGTHS, NUM_COLOURS
-from .rules import Layout, Verdict, piled, pose_key, settle_reads
+from .rules import Layout, Verdict, falls_message, pose_key
 
 Ints = npt.NDArray[np.int64]
 
@@ -57,11 +58,12 @@ def stamp() -> int:
 
 @dataclass(frozen=True, slots=True)
 class Kept:
-    """A verdict reached: the piled stick or the rule it breaks, then its balance (None: not
-    judged yet), with what they read: the pose's touches and the stamps of sticks."""
+    """A verdict reached: the level of the piled stick (-1: `rules.piled` refuses it) and its
+    placement or the rule it breaks, with what they read: the pose's touches and the stamps of
+    sticks (its supports and those its loads reached)."""
 
-    stick: Stick | str
-    verdict: Verdict | str | None
+    level: int
+    verdict: Verdict | str
     touches: int
     reads: tuple[tuple[int, int], ...]
 
@@ -178,33 +180,60 @@ class Piles:
                 found.append(None)
                 todo.append(k)
         if todo:
-            rows = picked[todo]
-            for k, touches_of in zip(
-                todo, touch_values(self.poses, layout, rows, self.touched[rows]), strict=True
-            ):
-                index = indices[k]
-                stick = piled(place_of(index), owner, touches_of, sticks, carries)
-                supports = () if isinstance(stick, str) else stick.supports
-                entry = Kept(stick, None, counts[k], tuple((s, stamps[s]) for s in supports))
-                found[k] = learnt[(owner, index)] = entry
+            learnt = _judged(self.poses.index[picked[todo]], todo, counts, layout, sticks,
+                             carries, force, moment, stamps, owner)  # fmt: skip
+            for k in todo:
+                found[k] = learnt[(owner, indices[k])]
         out: list[Move] = []
         for index, entry in zip(indices, found, strict=True):
             assert entry is not None
-            stick = entry.stick
-            if isinstance(stick, str) or stick.level < floor:
-                continue
-            verdict = entry.verdict
-            if verdict is None:
-                verdict, read = settle_reads(stick, sticks, force, moment)
-                seen = sorted({*stick.supports, *read})
-                learnt[(owner, index)] = replace(
-                    entry, verdict=verdict, reads=tuple((s, stamps[s]) for s in seen)
-                )
-            if not isinstance(verdict, str):
-                out.append((index, stick.pose, verdict))
+            if entry.level >= floor and not isinstance(entry.verdict, str):
+                out.append((index, place(index), entry.verdict))
         if not learnt:
             return out, self
         return out, replace(self, kept={**kept, **learnt})
+
+
+def _judged(  # noqa: PLR0917 - the poses, the position's parts a verdict reads
+    index: Ints,
+    todo: list[int],
+    counts: list[int],
+    layout: Layout,
+    sticks: Sequence[Stick],
+    carries: Sequence[int],
+    force: Sequence[float],
+    moment: Sequence[complex],
+    stamps: Sequence[int],
+    owner: int,
+) -> dict[tuple[int, int], Kept]:
+    """The poses `index` (picked rows `todo`, with their touch counts) judged in one compiled
+    call (`candidates.judge`), as verdicts to keep."""
+    got = judge(index, layout, carries, force, moment, floor=0)
+    code, ab, _, _, _, dstart, dstick, _ = got
+    bounds = zip(dstart[:-1].tolist(), dstart[1:].tolist(), strict=True)
+    reads = [dstick[d0:d1] for d0, d1 in bounds]
+    learnt: dict[tuple[int, int], Kept] = {}
+    for r, (k, pose_index, verdict, (a, b, falls)) in enumerate(
+        zip(todo, index.tolist(), code.tolist(), ab.tolist(), strict=True)
+    ):
+        entry: Kept
+        if verdict in (cand_kernels.SKIP, cand_kernels.REFUSED):
+            entry = Kept(-1, _REFUSED, counts[k], ())
+        else:
+            level = sticks[a].level + 1
+            seen = sorted({a, b, *reads[r].tolist()})
+            read = tuple((s, stamps[s]) for s in seen)
+            if verdict == cand_kernels.LEGAL:
+                lazy = Verdict.later(partial(placement, got, r, place(pose_index), owner, level))
+                entry = Kept(level, lazy, counts[k], read)
+            else:
+                entry = Kept(level, falls_message(NEW if falls < 0 else falls, sticks),
+                             counts[k], read)  # fmt: skip
+        learnt[(owner, pose_index)] = entry
+    return learnt
+
+
+_REFUSED = "the piled rules refuse it (rules.piled)"
 
 
 def _holds(entry: Kept, stamps: Sequence[int]) -> bool:

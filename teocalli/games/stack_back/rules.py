@@ -377,10 +377,11 @@ def settle_reads(
     falls, deltas = try_add(sticks, force, moment, stick)
     if falls is None:
         return Verdict(stick, deltas), tuple(deltas)
-    return _falls(falls, sticks), tuple(deltas)
+    return falls_message(falls, sticks), tuple(deltas)
 
 
-def _falls(falls: int, sticks: Sequence[Stick]) -> str:
+def falls_message(falls: int, sticks: Sequence[Stick]) -> str:
+    """Why a placement is refused when stick `falls` (`balance.NEW`: the new one) would fall."""
     if falls == NEW:
         return (
             "this stick would fall: its weight and load are not inside its support polygon, "
