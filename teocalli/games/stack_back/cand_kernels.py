@@ -76,85 +76,130 @@ def _same_hypot(dx: float, dy: float, t: float) -> bool:
 
 
 @numba.njit(cache=True)
+def _pair(  # noqa: PLR0917 - two sticks, the lattice, where to write
+    i: int, j: int, cx: Array, cy: Array, ux: Array, uy: Array, half: Array, lengths: Array,
+    offsets: Array, cells: Ints, out: Ints,
+) -> bool:  # fmt: skip
+    """`candidates._pair` for sticks i and j: per offset k, out[k, c] the dense index of the
+    bridge a stick of colour c may make (-1: none: too short, off the lattice, the ends nearer
+    than 1 mm). False where a distance lies within 1e-9 of 1 mm or of a colour's length less
+    6 mm and `_same_hypot` cannot tell that `math.hypot` decides it alike (Python decides)."""
+    step10, astep10 = cells[0], cells[1]
+    turn = -1.0 if ux[i] * ux[j] + uy[i] * uy[j] < 0 else 1.0
+    for k in range(len(offsets)):
+        f = offsets[k]
+        out[k, :] = -1
+        pax = cx[i] + f * (half[i] - 3) * ux[i]
+        pay = cy[i] + f * (half[i] - 3) * uy[i]
+        pbx = cx[j] + f * turn * (half[j] - 3) * ux[j]
+        pby = cy[j] + f * turn * (half[j] - 3) * uy[j]
+        ex, ey = pbx - pax, pby - pay
+        dist = math.hypot(ex, ey)
+        if abs(dist - 1.0) < 1e-9 and not _same_hypot(ex, ey, 1.0):
+            return False
+        for c in range(len(lengths)):
+            if abs(dist + 6 - lengths[c]) < 1e-9 and not _same_hypot(ex, ey, lengths[c] - 6):
+                return False
+        if dist < 1.0:
+            continue
+        x10 = np.int64(np.rint((pax + pbx) / 2 * 10 / step10)) * step10
+        y10 = np.int64(np.rint((pay + pby) / 2 * 10 / step10)) * step10
+        deg = math.degrees(math.atan2(pby - pay, pbx - pax)) % 180
+        a10 = (np.int64(np.rint(deg * 10 / astep10)) * astep10) % 1800
+        for c in range(len(lengths)):
+            if not dist + 6 > lengths[c]:
+                out[k, c] = _lattice(c, x10, y10, a10, cells)
+    return True
+
+
+@numba.njit(cache=True)
+def _gap(dx: float, dy: float, ha: float, hb: float, limits: Array) -> tuple[float, bool]:
+    """The distance between two sticks' ends (`math.hypot(dx, dy) - ha - hb`) and whether it
+    surely falls on the side of each of `limits` that `math.hypot` puts it (`_exact_reach`)."""
+    gap = math.hypot(dx, dy) - ha - hb
+    for t in limits:
+        if abs(gap - t) < 1e-6 and _exact_reach(dx, dy, t + ha + hb) < 0:
+            return gap, False
+    return gap, True
+
+
+@numba.njit(cache=True)
 def bridge_poses(  # noqa: PLR0917 - the sticks, what the player may use, the lattice
     cx: Array, cy: Array, ux: Array, uy: Array, half: Array, levels: Ints, refuses: Ints,
     have: npt.NDArray[np.bool_], floor: int, limit: float, lengths: Array, offsets: Array,
     cells: Ints,
 ) -> tuple[Ints, Ints]:  # fmt: skip
-    """The bridging poses to try (`candidates.pile_poses`), sorted, each once: for every two
+    """The bridging poses to try (`candidates.bridge_index`), sorted, each once: for every two
     sticks of one level at or above the floor less one whose ends lie at most `limit` apart,
-    the bridges `candidates._pair` makes, in the colours the player holds (`have`) that neither
-    refuses (`refuses`: bits per stick). And the pairs (rows i, j) with a distance within 1e-9 of
+    the bridges `_pair` makes, in the colours the player holds (`have`) that neither refuses
+    (`refuses`: bits per stick). And the pairs (rows i, j) with a distance within a rounding of
     a threshold (`math.hypot` may round it otherwise): Python decides those."""
     n = len(cx)
-    cap = 256
-    out = np.empty(cap, dtype=np.int64)
+    out = np.empty(max(n * (n - 1) // 2, 1) * len(offsets) * len(lengths), dtype=np.int64)
     m = 0
     unsure = np.empty((max(n * (n - 1) // 2, 1), 2), dtype=np.int64)
     u = 0
-    step10, astep10 = cells[0], cells[1]
+    made = np.empty((len(offsets), len(lengths)), dtype=np.int64)
+    limits = np.array([limit])
     for i in range(n):
         if levels[i] + 1 < floor:
             continue
         for j in range(i + 1, n):
             if levels[j] != levels[i]:
                 continue
-            dx, dy = cx[j] - cx[i], cy[j] - cy[i]
-            gap = math.hypot(dx, dy) - half[i] - half[j]
-            if abs(gap - limit) < 1e-6:
-                within = _exact_reach(dx, dy, limit + half[i] + half[j])
-                if within < 0:
-                    unsure[u, 0], unsure[u, 1] = i, j
-                    u += 1
-                if within <= 0:
-                    continue
-            elif not gap <= limit:
+            gap, sure = _gap(cx[j] - cx[i], cy[j] - cy[i], half[i], half[j], limits)
+            if sure and not gap <= limit:
                 continue
-            refused = refuses[i] | refuses[j]
-            turn = -1.0 if ux[i] * ux[j] + uy[i] * uy[j] < 0 else 1.0
-            near = False
-            start = m
-            for f in offsets:
-                pax = cx[i] + f * (half[i] - 3) * ux[i]
-                pay = cy[i] + f * (half[i] - 3) * uy[i]
-                pbx = cx[j] + f * turn * (half[j] - 3) * ux[j]
-                pby = cy[j] + f * turn * (half[j] - 3) * uy[j]
-                ex, ey = pbx - pax, pby - pay
-                dist = math.hypot(ex, ey)
-                if abs(dist - 1.0) < 1e-9 and not _same_hypot(ex, ey, 1.0):
-                    near = True
-                    break
-                for c in range(len(lengths)):
-                    if abs(dist + 6 - lengths[c]) < 1e-9 and not _same_hypot(
-                        ex, ey, lengths[c] - 6
-                    ):
-                        near = True
-                if near:
-                    break
-                if dist < 1.0:
-                    continue
-                x10 = np.int64(np.rint((pax + pbx) / 2 * 10 / step10)) * step10
-                y10 = np.int64(np.rint((pay + pby) / 2 * 10 / step10)) * step10
-                deg = math.degrees(math.atan2(pby - pay, pbx - pax)) % 180
-                a10 = (np.int64(np.rint(deg * 10 / astep10)) * astep10) % 1800
-                for c in range(len(lengths)):
-                    if dist + 6 > lengths[c] or not have[c] or (refused >> c) & 1:
-                        continue
-                    index = _lattice(c, x10, y10, a10, cells)
-                    if index < 0:
-                        continue
-                    if m == cap:
-                        cap *= 2
-                        grown = np.empty(cap, dtype=np.int64)
-                        grown[:m] = out[:m]
-                        out = grown
-                    out[m] = index
-                    m += 1
-            if near:
-                m = start
+            if not (sure and _pair(i, j, cx, cy, ux, uy, half, lengths, offsets, cells, made)):
                 unsure[u, 0], unsure[u, 1] = i, j
                 u += 1
+                continue
+            refused = refuses[i] | refuses[j]
+            for k in range(len(offsets)):
+                for c in range(len(lengths)):
+                    if made[k, c] >= 0 and have[c] and not (refused >> c) & 1:
+                        out[m] = made[k, c]
+                        m += 1
     return np.unique(out[:m]), unsure[:u]
+
+
+@numba.njit(cache=True)
+def pair_rows(  # noqa: PLR0917 - the sticks, where the new ones start, the lattice
+    cx: Array, cy: Array, ux: Array, uy: Array, half: Array, levels: Ints, start: int,
+    limits: Array, lengths: Array, offsets: Array, cells: Ints,
+) -> tuple[Ints, Array, Ints]:  # fmt: skip
+    """The rows `piles._new_rows` adds for the sticks from `start` on: per pair (i, j), i < j, j
+    from `start` on, of one level, whose ends lie at most limits[0] apart, per colour, per
+    offset, a bridge `_pair` makes: (i, j, level, colour, pose index) and the gap. And the pairs
+    with a gap or a distance within a rounding of a threshold (any of `limits`: the reach of
+    each colour; Python decides those)."""
+    n = len(cx)
+    most = max((n - start) * n, 1)
+    rows = np.empty((most * len(offsets) * len(lengths), 5), dtype=np.int64)
+    gaps = np.empty(most * len(offsets) * len(lengths))
+    m = 0
+    unsure = np.empty((most, 2), dtype=np.int64)
+    u = 0
+    made = np.empty((len(offsets), len(lengths)), dtype=np.int64)
+    for j in range(start, n):
+        for i in range(j):
+            if levels[i] != levels[j]:
+                continue
+            gap, sure = _gap(cx[j] - cx[i], cy[j] - cy[i], half[i], half[j], limits)
+            if sure and not gap <= limits[0]:
+                continue
+            if not (sure and _pair(i, j, cx, cy, ux, uy, half, lengths, offsets, cells, made)):
+                unsure[u, 0], unsure[u, 1] = i, j
+                u += 1
+                continue
+            for c in range(len(lengths)):
+                for k in range(len(offsets)):
+                    if made[k, c] >= 0:
+                        rows[m, 0], rows[m, 1], rows[m, 2] = i, j, levels[i]
+                        rows[m, 3], rows[m, 4] = c, made[k, c]
+                        gaps[m] = gap
+                        m += 1
+    return rows[:m], gaps[:m], unsure[:u]
 
 
 @numba.njit(cache=True)

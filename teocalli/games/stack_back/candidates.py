@@ -176,8 +176,6 @@ _UX, _UY = _AXES.tolist()
 _HALVES = np.array(HALF_LENGTHS, dtype=np.float64)
 Bridges = tuple[npt.NDArray[np.int64], ...]
 """For two sticks, per colour: the dense indices of the bridges a stick of that colour may make."""
-_PAIRS: dict[tuple[int, int], Bridges] = {}
-"""`_pair` per two poses (by `pose_key`): pure geometry, so kept across positions."""
 
 
 def place_of(index: int) -> Place:

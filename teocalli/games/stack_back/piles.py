@@ -38,9 +38,20 @@ import numpy.typing as npt
 
 from . import cand_kernels, pile_kernels
 from .balance import NEW, Stick
-from .candidates import Bridge, Move, _pair, judge, place, placement, touch_table
+from .candidates import (
+    _CELLS,
+    _LENGTHS,
+    _OFFSETS,
+    Bridge,
+    Move,
+    _pair,
+    judge,
+    place,
+    placement,
+    touch_table,
+)
 from .components import LENGTHS, NUM_COLOURS
-from .rules import Layout, Verdict, falls_message, pose_key
+from .rules import Layout, Verdict, falls_message
 
 Ints = npt.NDArray[np.int64]
 
@@ -244,56 +255,31 @@ def _new_rows(
     sticks: Sequence[Stick], start: int, layout: Layout
 ) -> tuple[Ints, Ints, Ints, npt.NDArray[np.float64], Ints, Ints] | None:
     """The rows of the pairs (i, j), i < j, j from `start` on, of one level and within `REACH`:
-    (i, j, level, gap, colour, pose index) per bridge."""
-    keys = layout.keys.tolist() if layout.keys is not None else None
-    ri: list[int] = []
-    rj: list[int] = []
-    level: list[int] = []
-    gap: list[float] = []
-    colour: list[int] = []
-    parts: list[Ints] = []
-    for j in range(start, len(sticks)):
-        b = sticks[j]
-        for i in range(j):
-            a = sticks[i]
-            if a.level != b.level:
-                continue
+    (i, j, level, gap, colour, pose index) per bridge. One compiled call
+    (`cand_kernels.pair_rows`); the rare pairs whose distances lie within a rounding of a
+    threshold are made here with `math.hypot` (`candidates._pair`)."""
+    rows, gaps, unsure = cand_kernels.pair_rows(
+        layout.cx, layout.cy, layout.ux, layout.uy, layout.half, layout.statics.level, start,
+        _LIMITS, _LENGTHS, _OFFSETS, _CELLS,
+    )  # fmt: skip
+    if len(unsure):
+        extra: list[tuple[int, int, int, int, int]] = []
+        extra_gaps: list[float] = []
+        for i, j in unsure.tolist():
+            a, b = sticks[i], sticks[j]
             d = math.hypot(b.cx - a.cx, b.cy - a.cy) - a.half - b.half
             if d > REACH:
                 continue
-            key = (keys[i], keys[j]) if keys is not None else (pose_key(a.pose), pose_key(b.pose))
-            bridges = _bridges(a, b, key)
-            for c, index in enumerate(bridges):
-                if len(index):
-                    n = len(index)
-                    ri += [i] * n
-                    rj += [j] * n
-                    level += [a.level] * n
-                    gap += [d] * n
-                    colour += [c] * n
-                    parts.append(index)
-    if not parts:
+            for c, index in enumerate(_pair(a, b)):
+                extra += [(i, j, a.level, c, k) for k in index.tolist()]
+                extra_gaps += [d] * len(index)
+        if extra:
+            rows = np.concatenate((rows, np.array(extra, dtype=np.int64)))
+            gaps = np.concatenate((gaps, extra_gaps))
+    if not len(rows):
         return None
-    return (
-        np.array(ri, dtype=np.int64),
-        np.array(rj, dtype=np.int64),
-        np.array(level, dtype=np.int64),
-        np.array(gap, dtype=np.float64),
-        np.array(colour, dtype=np.int64),
-        np.concatenate(parts),
-    )
+    return rows[:, 0], rows[:, 1], rows[:, 2], gaps, rows[:, 3], rows[:, 4]
 
 
-def _bridges(a: Stick, b: Stick, key: tuple[int, int]) -> tuple[Ints, ...]:
-    """`candidates._pair` through its memo (shared with `pile_poses`)."""
-    from .candidates import _MEMO_MAX, _PAIRS
-
-    known = _PAIRS.get(key)
-    if known is not None:
-        return known
-    bridges = _pair(a, b)
-    if key[0] >= 0 and key[1] >= 0:
-        if len(_PAIRS) >= _MEMO_MAX:
-            _PAIRS.clear()
-        _PAIRS[key] = bridges
-    return bridges
+_LIMITS = np.array([REACH, *sorted({length - 6 for length in LENGTHS} - {REACH})])
+"""The reaches `pick_bridges` compares a pair's gap with, the widest first (`pair_rows`)."""
