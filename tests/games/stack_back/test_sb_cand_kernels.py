@@ -147,3 +147,39 @@ def test_the_exact_reach_is_math_hypots_at_the_threshold(t: float) -> None:
     assert cand_kernels._exact_reach(30.2, 40.0, 50.0) == -1
     assert cand_kernels._exact_reach(0.0, 50.0, 50.0) == 1
     assert cand_kernels._exact_reach(0.3, 0.0, 0.2) == 0
+
+
+def test_the_kept_piles_new_rows_are_every_new_pairs_bridges(
+    positions: list[StackBackState],
+) -> None:
+    """`piles._new_rows` (compiled: `cand_kernels.pair_rows`) against the pairs made in Python:
+    every two sticks of one level, the later one new, ends within the longest reach by
+    `math.hypot`, each bridge `candidates._pair` makes, with that gap, bit for bit where a
+    colour's reach could tell them apart (the gaps are compared with the reaches only)."""
+    from teocalli.games.stack_back.piles import REACH, _new_rows
+
+    reaches = sorted({length - 6 for length in LENGTHS})
+    seen = 0
+    for state in positions:
+        sticks = state.sticks
+        start = max(0, len(sticks) - 4)
+        want = []
+        for j in range(start, len(sticks)):
+            for i in range(j):
+                a, b = sticks[i], sticks[j]
+                gap = math.hypot(b.cx - a.cx, b.cy - a.cy) - a.half - b.half
+                if a.level != b.level or gap > REACH:
+                    continue
+                for c, index in enumerate(_pair(a, b)):
+                    want += [(i, j, a.level, c, k, [gap <= t for t in reaches]) for k in index]
+        rows = _new_rows(sticks, start, state.layout)
+        got = []
+        if rows is not None:
+            ri, rj, level, gap_, colour, index = (r.tolist() for r in rows)
+            got = [
+                (i, j, lv, c, k, [g <= t for t in reaches])
+                for i, j, lv, g, c, k in zip(ri, rj, level, gap_, colour, index, strict=True)
+            ]
+        assert sorted(got) == sorted(want)
+        seen += len(got)
+    assert seen > 1000
