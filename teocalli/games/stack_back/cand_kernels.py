@@ -160,7 +160,13 @@ def bridge_poses(  # noqa: PLR0917 - the sticks, what the player may use, the la
                     if made[k, c] >= 0 and have[c] and not (refused >> c) & 1:
                         out[m] = made[k, c]
                         m += 1
-    return np.unique(out[:m]), unsure[:u]
+    found = np.sort(out[:m])
+    n_out = 0
+    for k in range(m):  # each once (np.unique, without its bookkeeping)
+        if n_out == 0 or found[k] != found[n_out - 1]:
+            found[n_out] = found[k]
+            n_out += 1
+    return found[:n_out], unsure[:u]
 
 
 @numba.njit(cache=True)
@@ -434,3 +440,37 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
             nd += 1
     dstart[nb] = nd
     return code, ab, contacts, edges, nedge, dstart, dstick[:nd], dval[:nd]
+
+
+@numba.njit(cache=True)
+def pile_candidates(  # noqa: PLR0917 - the position, what the player may use, the rules
+    sticks: Array, sreach: Array, squads: Array, level: Ints, colours: Ints, carries: Ints,
+    sup: Ints, cont: Array, poly: Array, npoly: Ints, force: Array, moment: Array,
+    have: npt.NDArray[np.bool_], floor: int, limit: float, lengths: Array, offsets: Array,
+    cells: Ints, axes: Array, halves: Array, weights: Array, reaches: Array, tol: float,
+    rest: float, thr: float, power: float, deep: float,
+) -> tuple[
+    Ints, Ints, tuple[npt.NDArray[np.int8], Ints, Array, Array, Ints, Ints, Ints, Array]
+]:  # fmt: skip
+    """`bridge_poses`, then `judge_bridges` on them, in one call (`candidates.pile_moves`):
+    the bridges, the pairs Python must decide (if any, nothing is judged: the caller judges
+    the bridges once it has them all), and the judgement. The sticks' refused colours are
+    their own and those they carry; their loads are `force` and `moment` (x, y)."""
+    n = len(level)
+    refuses = np.empty(n, dtype=np.int64)
+    load = np.empty((n, 3))
+    for k in range(n):
+        refuses[k] = (1 << colours[k]) | carries[k]
+        load[k, 0] = force[k]
+        load[k, 1] = moment[k, 0]
+        load[k, 2] = moment[k, 1]
+    index, unsure = bridge_poses(
+        sticks[:, 0].copy(), sticks[:, 1].copy(), sticks[:, 2].copy(), sticks[:, 3].copy(),
+        sticks[:, 4].copy(), level, refuses, have, floor, limit, lengths, offsets, cells,
+    )  # fmt: skip
+    if len(unsure):
+        index = index[:0]
+    got = judge_bridges(index, axes, halves, weights, reaches, cells, sticks, sreach, squads,
+                        level, colours, carries, sup, cont, poly, npoly, load, floor, tol, rest,
+                        thr, power, deep)  # fmt: skip
+    return index, unsure, got
