@@ -355,6 +355,7 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
     inside = np.zeros(n, dtype=np.bool_)
     sh = np.empty(6)
     yc, xc, ac = cells[3], cells[2], cells[4]
+    order = np.argsort(-level, kind="mergesort")  # by level down, each level in index order
     for r in range(nb):
         dstart[r] = nd
         rest_, yi = divmod(index[r], yc)
@@ -365,7 +366,9 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
         reach = reaches[colour]
         top, at_top, a, b = -1, 0, -1, -1
         filled = False
-        for j in range(n):
+        for j in order:  # highest level first: below the highest level touched, none matters
+            if (top >= 0 and level[j] < top) or at_top > 2:
+                break
             rr = reach + sreach[j]
             dx = sticks[j, 0] - cx
             dy = sticks[j, 1] - cy
