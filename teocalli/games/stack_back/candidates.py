@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -340,10 +340,10 @@ def moves_of(
     """The candidates of the legal bridges index[rows] (`judge`'s answer), each placement made
     when first read (`Verdict.later`, `placement`): most are never placed."""
     out: list[Move] = []
+    later = Verdict.later
     for r, k, a in zip(rows.tolist(), index[rows].tolist(), got[1][rows, 0].tolist(), strict=True):
         pose = place(k)
-        recipe = partial(placement, got, r, pose, owner, sticks[a].level + 1)
-        out.append((k, pose, Verdict.later(recipe)))
+        out.append((k, pose, later(placement, (got, r, pose, owner, sticks[a].level + 1))))
     return out
 
 

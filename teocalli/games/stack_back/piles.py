@@ -31,7 +31,6 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -235,7 +234,7 @@ def _judged(  # noqa: PLR0917 - the poses, the position's parts a verdict reads
             seen = sorted({a, b, *reads[r].tolist()})
             read = tuple((s, stamps[s]) for s in seen)
             if verdict == cand_kernels.LEGAL:
-                lazy = Verdict.later(partial(placement, got, r, place(pose_index), owner, level))
+                lazy = Verdict.later(placement, (got, r, place(pose_index), owner, level))
                 entry = Kept(level, lazy, counts[k], read)
             else:
                 entry = Kept(level, falls_message(NEW if falls < 0 else falls, sticks),

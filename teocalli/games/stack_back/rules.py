@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -319,10 +320,11 @@ class Verdict:
     candidates find some 30 legal bridges a position, and a game places one of them. Never
     changed once made; equal when the stick and the deltas are."""
 
-    __slots__ = ("_deltas", "_recipe", "_stick")
+    __slots__ = ("_args", "_deltas", "_recipe", "_stick")
     _stick: Stick
     _deltas: dict[int, Load]
-    _recipe: Callable[[], tuple[Stick, dict[int, Load]]] | None
+    _recipe: Callable[..., tuple[Stick, dict[int, Load]]] | None
+    _args: tuple[Any, ...]
 
     def __init__(self, stick: Stick, deltas: dict[int, Load]) -> None:
         self._stick = stick
@@ -330,17 +332,21 @@ class Verdict:
         self._recipe = None
 
     @classmethod
-    def later(cls, recipe: Callable[[], tuple[Stick, dict[int, Load]]]) -> Verdict:
-        """A verdict whose stick and deltas `recipe` makes when first read."""
+    def later(
+        cls, recipe: Callable[..., tuple[Stick, dict[int, Load]]], args: tuple[Any, ...]
+    ) -> Verdict:
+        """A verdict whose stick and deltas `recipe(*args)` makes when first read."""
         verdict = cls.__new__(cls)
         verdict._recipe = recipe
+        verdict._args = args
         return verdict
 
     def _make(self) -> None:
         recipe = self._recipe
         if recipe is not None:
-            self._stick, self._deltas = recipe()
+            self._stick, self._deltas = recipe(*self._args)
             self._recipe = None
+            self._args = ()
 
     @property
     def stick(self) -> Stick:
