@@ -113,6 +113,19 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, where to write
 
 
 @numba.njit(cache=True)
+def _shell_sort(a: Ints, n: int) -> None:
+    """Sort a[:n] in place (a few hundred pose indices: short code, quick to compile)."""
+    for gap in (701, 301, 132, 57, 23, 10, 4, 1):
+        for i in range(gap, n):
+            v = a[i]
+            j = i
+            while j >= gap and a[j - gap] > v:
+                a[j] = a[j - gap]
+                j -= gap
+            a[j] = v
+
+
+@numba.njit(cache=True)
 def _gap(dx: float, dy: float, ha: float, hb: float, limits: Array) -> tuple[float, bool]:
     """The distance between two sticks' ends (`math.hypot(dx, dy) - ha - hb`) and whether it
     surely falls on the side of each of `limits` that `math.hypot` puts it (`_exact_reach`)."""
@@ -160,13 +173,13 @@ def bridge_poses(  # noqa: PLR0917 - the sticks, what the player may use, the la
                     if made[k, c] >= 0 and have[c] and not (refused >> c) & 1:
                         out[m] = made[k, c]
                         m += 1
-    found = np.sort(out[:m])
+    _shell_sort(out, m)
     n_out = 0
-    for k in range(m):  # each once (np.unique, without its bookkeeping)
-        if n_out == 0 or found[k] != found[n_out - 1]:
-            found[n_out] = found[k]
+    for k in range(m):  # each once
+        if n_out == 0 or out[k] != out[n_out - 1]:
+            out[n_out] = out[k]
             n_out += 1
-    return found[:n_out], unsure[:u]
+    return out[:n_out], unsure[:u]
 
 
 @numba.njit(cache=True)
@@ -297,10 +310,11 @@ def first_loads(  # noqa: PLR0917 - the new stick on its two supports
 ) -> None:  # fmt: skip
     """The new stick's weight on its supports i, j (contact centroids gi, gj relative to its
     centre (cx, cy)), as `balance._first` passes it: into df, dmx, dmy (cleared first)."""
-    df[:] = 0.0
-    dmx[:] = 0.0
-    dmy[:] = 0.0
-    inside[:] = False
+    for k in range(len(df)):
+        df[k] = 0.0
+        dmx[k] = 0.0
+        dmy[k] = 0.0
+        inside[k] = False
     _split(gix, giy, gjx, gjy, weight, 0.0, 0.0, sh)
     for k in range(2):
         s = i if k == 0 else j
@@ -355,7 +369,13 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
     inside = np.zeros(n, dtype=np.bool_)
     sh = np.empty(6)
     yc, xc, ac = cells[3], cells[2], cells[4]
-    order = np.argsort(-level, kind="mergesort")  # by level down, each level in index order
+    order = np.empty(n, dtype=np.int64)  # by level down, each level in index order
+    at = 0
+    for lv in range(level.max() if n else -1, -1, -1):
+        for j in range(n):
+            if level[j] == lv:
+                order[at] = j
+                at += 1
     for r in range(nb):
         dstart[r] = nd
         rest_, yi = divmod(index[r], yc)
@@ -414,7 +434,8 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
             code[r] = UNSURE
             continue
         nedge[r] = ne
-        edges[r, :ne] = hull[:ne]
+        for e in range(ne):
+            edges[r, e, 0], edges[r, e, 1], edges[r, e, 2] = hull[e, 0], hull[e, 1], hull[e, 2]
         if not depth(hull, ne, 0.0, 0.0) >= thr:
             code[r] = FALLS
             ab[r, 2] = NEW
@@ -435,45 +456,12 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
                 cap *= 2
                 grown_s = np.empty(cap, dtype=np.int64)
                 grown_v = np.empty((cap, 3))
-                grown_s[:nd] = dstick[:nd]
-                grown_v[:nd] = dval[:nd]
+                for k in range(nd):
+                    grown_s[k] = dstick[k]
+                    grown_v[k, 0], grown_v[k, 1], grown_v[k, 2] = dval[k, 0], dval[k, 1], dval[k, 2]
                 dstick, dval = grown_s, grown_v
             dstick[nd] = s
             dval[nd, 0], dval[nd, 1], dval[nd, 2] = df[s], dmx[s], dmy[s]
             nd += 1
     dstart[nb] = nd
     return code, ab, contacts, edges, nedge, dstart, dstick[:nd], dval[:nd]
-
-
-@numba.njit(cache=True)
-def pile_candidates(  # noqa: PLR0917 - the position, what the player may use, the rules
-    sticks: Array, sreach: Array, squads: Array, level: Ints, colours: Ints, carries: Ints,
-    sup: Ints, cont: Array, poly: Array, npoly: Ints, force: Array, moment: Array,
-    have: npt.NDArray[np.bool_], floor: int, limit: float, lengths: Array, offsets: Array,
-    cells: Ints, axes: Array, halves: Array, weights: Array, reaches: Array, tol: float,
-    rest: float, thr: float, power: float, deep: float,
-) -> tuple[
-    Ints, Ints, tuple[npt.NDArray[np.int8], Ints, Array, Array, Ints, Ints, Ints, Array]
-]:  # fmt: skip
-    """`bridge_poses`, then `judge_bridges` on them, in one call (`candidates.pile_moves`):
-    the bridges, the pairs Python must decide (if any, nothing is judged: the caller judges
-    the bridges once it has them all), and the judgement. The sticks' refused colours are
-    their own and those they carry; their loads are `force` and `moment` (x, y)."""
-    n = len(level)
-    refuses = np.empty(n, dtype=np.int64)
-    load = np.empty((n, 3))
-    for k in range(n):
-        refuses[k] = (1 << colours[k]) | carries[k]
-        load[k, 0] = force[k]
-        load[k, 1] = moment[k, 0]
-        load[k, 2] = moment[k, 1]
-    index, unsure = bridge_poses(
-        sticks[:, 0].copy(), sticks[:, 1].copy(), sticks[:, 2].copy(), sticks[:, 3].copy(),
-        sticks[:, 4].copy(), level, refuses, have, floor, limit, lengths, offsets, cells,
-    )  # fmt: skip
-    if len(unsure):
-        index = index[:0]
-    got = judge_bridges(index, axes, halves, weights, reaches, cells, sticks, sreach, squads,
-                        level, colours, carries, sup, cont, poly, npoly, load, floor, tol, rest,
-                        thr, power, deep)  # fmt: skip
-    return index, unsure, got

@@ -270,27 +270,15 @@ def pile_moves(
     floor: int,
     owner: int,
 ) -> list[Move]:
-    """The bridging candidates the rules allow now, judged from nothing, in one compiled call
-    (`cand_kernels.pile_candidates`): the bridges (`bridge_index`), then (`judge`) what each
-    touches, whether it touches exactly two sticks of the level below its derived level at or
-    above the player's floor (any other is refused by `piled` or skipped anyway),
-    `rules.piled`, its support polygon and balance (`rules.settle`); Python only wraps the legal
-    ones (`moves_of`)."""
-    have = np.array([n > 0 for n in supply[:NUM_COLOURS]])
-    if not have.any() or not len(sticks):
+    """The bridging candidates the rules allow now, judged from nothing in two compiled calls:
+    the bridges (`bridge_index`), then (`judge`) what each touches, whether it touches exactly
+    two sticks of the level below its derived level at or above the player's floor (any other
+    is refused by `piled` or skipped anyway), `rules.piled`, its support polygon and balance
+    (`rules.settle`); Python only wraps the legal ones (`moves_of`)."""
+    index = bridge_index(sticks, carries, supply, floor, layout)
+    if not len(index):
         return []
-    limit = max(LENGTHS[c] for c in range(NUM_COLOURS) if have[c]) - 6
-    st = layout.statics
-    index, unsure, got = cand_kernels.pile_candidates(
-        st.rows, st.reach, layout.quads, st.level, st.colour, np.array(carries, dtype=np.int64),
-        st.sup, st.cont, st.poly, st.npoly, np.array(force, dtype=np.float64),
-        np.array(moment, dtype=np.complex128).view(np.float64).reshape(-1, 2), have, floor,
-        float(limit), _LENGTHS, _OFFSETS, _CELLS, _AXES_ROWS, _HALVES, _WEIGHTS, _REACHES, TOL,
-        REST, _THRESHOLD, 0.5, DEEP,
-    )  # fmt: skip
-    if len(unsure):  # rare: Python decides some pairs, then all the bridges are judged
-        index = bridge_index(sticks, carries, supply, floor, layout)
-        got = judge(index, layout, carries, force, moment, floor=floor)
+    got = judge(index, layout, carries, force, moment, floor=floor)
     legal = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
     return moves_of(index, legal, got, owner, sticks)
 

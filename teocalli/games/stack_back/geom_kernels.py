@@ -303,8 +303,10 @@ def hull_edges(  # noqa: PLR0917 - the points, the centre, the exponent, where t
     h = nl + nu - 2
     if h < 3:
         return 0
-    hull[: nl - 1] = lower[: nl - 1]
-    hull[nl - 1 : h] = upper[: nu - 1]
+    for k in range(h):  # the lower chain, then the upper, each without its last point
+        src, at = (lower, k) if k < nl - 1 else (upper, k - nl + 1)
+        hull[k, 0] = src[at, 0]
+        hull[k, 1] = src[at, 1]
     e = 0
     for k in range(h):
         ax, ay = hull[k, 0], hull[k, 1]

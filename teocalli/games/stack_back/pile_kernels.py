@@ -260,8 +260,21 @@ def pick_bridges(  # noqa: PLR0917 - the kept table's rows and what the player m
         if ((refuses[row_i[r]] | refuses[row_j[r]]) >> c) & 1:
             continue
         use[row_slot[r]] = True
-    slots = np.nonzero(use)[0]
-    slots = slots[np.argsort(index[slots])]  # one slot per pose index: any sort is stable
+    slots = np.empty(len(index), dtype=np.int64)
+    n = 0
+    for k in range(len(index)):
+        if use[k]:
+            slots[n] = k
+            n += 1
+    slots = slots[:n]
+    for gap in (701, 301, 132, 57, 23, 10, 4, 1):  # by pose index (one slot each): shell sort
+        for i in range(gap, n):
+            v = slots[i]
+            j = i
+            while j >= gap and index[slots[j - gap]] > index[v]:
+                slots[j] = slots[j - gap]
+                j -= gap
+            slots[j] = v
     return two_at_top(touched, slots, levels, floor)
 
 
