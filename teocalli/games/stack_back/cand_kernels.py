@@ -372,9 +372,9 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
     order = np.empty(n, dtype=np.int64)  # by level down, each level in index order
     at = 0
     for lv in range(level.max() if n else -1, -1, -1):
-        for j in range(n):
-            if level[j] == lv:
-                order[at] = j
+        for t in range(n):
+            if level[t] == lv:
+                order[at] = t
                 at += 1
     for r in range(nb):
         dstart[r] = nd
