@@ -386,7 +386,8 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
         reach = reaches[colour]
         top, at_top, a, b = -1, 0, -1, -1
         filled = False
-        for j in order:  # highest level first: below the highest level touched, none matters
+        for o in range(n):  # highest level first: below the highest level touched, none matters
+            j = int(order[o])
             if (top >= 0 and level[j] < top) or at_top > 2:
                 break
             rr = reach + sreach[j]
