@@ -183,3 +183,32 @@ def test_the_kept_piles_new_rows_are_every_new_pairs_bridges(
         assert sorted(got) == sorted(want)
         seen += len(got)
     assert seen > 1000
+
+
+def test_clones_that_go_different_ways_keep_their_own_stick_arrays() -> None:
+    """The per-stick arrays grow in place, shared by clones (`rules.Statics`): each state's
+    arrays must stay its own sticks' after its clones add others."""
+    game = teocalli.load("stack-back")
+    state = game.new_state(4)
+    assert isinstance(state, StackBackState)
+    rng = Rng(4)
+    for _ in range(12):
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+    _ = state.layout
+    clones = [state.clone() for _ in range(3)]
+    for k, clone in enumerate(clones):
+        for _ in range(k + 2):
+            actions = clone.legal_actions()
+            clone.apply(actions[(k + 1) % len(actions)])
+        _ = clone.layout
+    for s in (state, *clones):
+        st = s.layout.statics
+        want = [[t.cx, t.cy, t.ux, t.uy, t.half] for t in s.sticks]
+        assert st.rows.tolist() == want
+        assert st.level.tolist() == [t.level for t in s.sticks]
+        assert st.sup.tolist() == [list(t.supports) if t.supports else [-1, -1] for t in s.sticks]
+        assert st.npoly.tolist() == [len(t.polygon) for t in s.sticks]
+        for t, poly, n in zip(s.sticks, st.poly, st.npoly.tolist(), strict=True):
+            assert [tuple(e) for e in poly[:n].tolist()] == list(t.polygon)
+    assert len({tuple(map(str, c.sticks)) for c in clones}) == 3  # they did go different ways
