@@ -40,70 +40,46 @@ EDGES = 24
 most 16; a stick on the wood: at most 8)."""
 
 
-class _Rows:
-    """Arrays with room to grow, shared by the `Statics` that view their first rows: rows are
-    only ever appended, and one is written only by the `Statics` that claims it first (a clone
-    that went another way copies), so every view stays as it was made."""
-
-    __slots__ = ("arrays", "claimed")
-
-    def __init__(self, capacity: int, old: tuple[npt.NDArray[Any], ...] = (), count: int = 0):
-        self.arrays: tuple[npt.NDArray[Any], ...] = (
-            np.zeros((capacity, 5)), np.zeros(capacity), np.zeros(capacity, dtype=np.int64),
-            np.zeros(capacity, dtype=np.int64), np.full((capacity, 2), -1, dtype=np.int64),
-            np.zeros((capacity, 2, 2)), np.zeros((capacity, EDGES, 3)),
-            np.zeros(capacity, dtype=np.int64),
-        )  # fmt: skip
-        for new, kept in zip(self.arrays, old, strict=False):
-            new[:count] = kept[:count]
-        self.claimed = count
-
-
 @dataclass(frozen=True, slots=True)
 class Statics:
     """Per placed stick, as arrays, what the compiled piled candidates (cand_kernels.py) read of
     it that never changes: its footprint (cx, cy, ux, uy, half) and circumscribed radius, level,
     colour, supports (-1: none), contact centroids (relative to its centre) and support
-    polygon's edges (`npoly` of them). The first `count` rows of arrays with room to grow
-    (`_Rows`): a stick folded in costs one row's writes, not eight copies."""
+    polygon's edges (`npoly` of them)."""
 
-    count: int
-    store: _Rows
+    rows: Array
+    reach: Array
+    level: npt.NDArray[np.int64]
+    colour: npt.NDArray[np.int64]
+    sup: npt.NDArray[np.int64]
+    cont: Array
+    poly: Array
+    npoly: npt.NDArray[np.int64]
 
     @staticmethod
     def empty() -> Statics:
-        return Statics(0, _Rows(0))
-
-    def _column(self, k: int) -> npt.NDArray[Any]:
-        return self.store.arrays[k][: self.count]
-
-    rows = property(lambda self: self._column(0))
-    reach = property(lambda self: self._column(1))
-    level = property(lambda self: self._column(2))
-    colour = property(lambda self: self._column(3))
-    sup = property(lambda self: self._column(4))
-    cont = property(lambda self: self._column(5))
-    poly = property(lambda self: self._column(6))
-    npoly = property(lambda self: self._column(7))
+        i = np.zeros(0, dtype=np.int64)
+        return Statics(np.zeros((0, 5)), np.zeros(0), i, i, np.zeros((0, 2), dtype=np.int64),
+                       np.zeros((0, 2, 2)), np.zeros((0, EDGES, 3)), i)  # fmt: skip
 
     def with_stick(self, s: Stick) -> Statics:
-        n, store = self.count, self.store
-        if store.claimed != n or n >= len(store.arrays[0]):
-            store = _Rows(max(64, 2 * n), store.arrays, n)
-        store.claimed = n + 1
-        rows, reach, level, colour, sup, cont, poly, npoly = store.arrays
-        rows[n] = s.cx, s.cy, s.ux, s.uy, s.half
-        reach[n] = np.hypot(s.half, HALF_WIDTH)
-        level[n] = s.level
-        colour[n] = s.colour
-        if s.supports:
-            sup[n] = s.supports
-            for k, c in enumerate(s.contacts[:2]):
-                cont[n, k] = c.real, c.imag
+        sup = np.array([s.supports if s.supports else (-1, -1)], dtype=np.int64)
+        cont = np.zeros((1, 2, 2))
+        for k, c in enumerate(s.contacts[:2] if s.supports else ()):
+            cont[0, k] = c.real, c.imag
+        poly = np.zeros((1, EDGES, 3))
         if s.polygon:
-            poly[n, : len(s.polygon)] = s.polygon
-        npoly[n] = len(s.polygon)
-        return Statics(n + 1, store)
+            poly[0, : len(s.polygon)] = s.polygon
+        return Statics(
+            np.concatenate((self.rows, [[s.cx, s.cy, s.ux, s.uy, s.half]])),
+            np.append(self.reach, np.hypot(np.array([s.half]), HALF_WIDTH)),
+            np.append(self.level, s.level),
+            np.append(self.colour, s.colour),
+            np.concatenate((self.sup, sup)),
+            np.concatenate((self.cont, cont)),
+            np.concatenate((self.poly, poly)),
+            np.append(self.npoly, len(s.polygon)),
+        )
 
 
 @dataclass(frozen=True, slots=True)
