@@ -26,12 +26,12 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from . import pile_kernels
+from . import balance, cand_kernels, pile_kernels
 from .actions import A10, A_CELLS, X_CELLS, XY10, Y_CELLS, Colour, Place, lattice_index
-from .balance import Stick
-from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
+from .balance import Load, Stick
+from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC, WEIGHTS
 from .geometry import DEEP, Array, Mask, axis
-from .rules import TOL, Footprints, Layout, Touch, Verdict, on_wood, piled, pose_key, settle
+from .rules import REST, TOL, Footprints, Layout, Touch, Verdict, on_wood, settle
 from .wood_kernels import covered
 
 Move = tuple[int, Place, Verdict]
@@ -170,12 +170,12 @@ class Bridge:
         return Bridge(index, (xi * XY10) / 10, (yi * XY10) / 10, ux[ai], uy[ai], _HALVES[colour])
 
 
-_AXES = np.array([axis(a * A10) for a in range(A_CELLS)]).T.copy()
+_AXES_ROWS = np.array([axis(a * A10) for a in range(A_CELLS)])
+_AXES = _AXES_ROWS.T.copy()
+_UX, _UY = _AXES.tolist()
 _HALVES = np.array(HALF_LENGTHS, dtype=np.float64)
 Bridges = tuple[npt.NDArray[np.int64], ...]
 """For two sticks, per colour: the dense indices of the bridges a stick of that colour may make."""
-_PAIRS: dict[tuple[int, int], Bridges] = {}
-"""`_pair` per two poses (by `pose_key`): pure geometry, so kept across positions."""
 
 
 def place_of(index: int) -> Place:
@@ -187,79 +187,50 @@ def place_of(index: int) -> Place:
 
 
 def pile_poses(
-    sticks: Sequence[Stick],
-    carries: Sequence[int],
-    supply: Sequence[int],
-    floor: int,
-    layout: Layout | None = None,
-) -> Bridge:
-    """The bridging poses to try (before judging), deduplicated, in index order, as arrays.
-
-    Each pair's bridges come from a memo keyed by the two poses. A pair is tried when its ends
-    are within the reach of the longest colour the player holds (with the position's `layout`,
-    found with numpy: distances within `_EXACT` of the reach are recomputed with math.hypot, so
-    the pairs are exactly the scalar rule's)."""
-    by_level: dict[int, list[int]] = {}
-    for i, s in enumerate(sticks):
-        if s.level + 1 >= floor:
-            by_level.setdefault(s.level, []).append(i)
-    longest = max(LENGTHS[c] for c in range(NUM_COLOURS) if supply[c] > 0) if any(supply) else 0.0
-    limit = longest - 6
-    have = [c for c in range(NUM_COLOURS) if supply[c] > 0]
-    memo = _PAIRS
-    if len(memo) >= _MEMO_MAX:
-        memo.clear()
-    if layout is None or layout.keys is None or len(layout.cx) != len(sticks):
-        layout = None
-    keys = layout.keys.tolist() if layout is not None and layout.keys is not None else None
-    parts: list[npt.NDArray[np.int64]] = []
-    # the colours each stick refuses to carry: its own, and those it already carries
-    refuses = [1 << s.pose.colour | carries[k] for k, s in enumerate(sticks)]
-    for group in by_level.values():
-        for i, j in _within_reach(sticks, group, limit, layout):
-            if keys is not None:
-                key = (keys[i], keys[j])
-            else:
-                key = (pose_key(sticks[i].pose), pose_key(sticks[j].pose))
-            bridges = memo.get(key)
-            if bridges is None:
-                bridges = _pair(sticks[i], sticks[j])
-                if key[0] >= 0 and key[1] >= 0:  # off the lattice: not memoised
-                    memo[key] = bridges
-            refused = refuses[i] | refuses[j]
-            for c in have:
-                if not refused >> c & 1 and len(bridges[c]):
-                    parts.append(bridges[c])
-    if not parts:
-        return Bridge.of(np.zeros(0, dtype=np.int64))
-    return Bridge.of(np.unique(np.concatenate(parts)))  # sorted: index order; one per pose
+    sticks: Sequence[Stick], carries: Sequence[int], supply: Sequence[int], floor: int,
+    layout: Layout,
+) -> Bridge:  # fmt: skip
+    """The bridging poses to try (before judging), deduplicated, in index order, as arrays
+    (`bridge_index`)."""
+    return Bridge.of(bridge_index(sticks, carries, supply, floor, layout))
 
 
-_EXACT = 1e-6
+def bridge_index(
+    sticks: Sequence[Stick], carries: Sequence[int], supply: Sequence[int], floor: int,
+    layout: Layout,
+) -> npt.NDArray[np.int64]:  # fmt: skip
+    """The dense indices of the bridging poses to try, deduplicated, in index order: the
+    bridges of every two sticks of one level whose ends lie within the reach of the longest
+    colour the player holds, in the colours it holds that neither stick refuses (its own, those
+    it carries). One compiled call (`cand_kernels.bridge_poses`); the rare pairs whose distances
+    lie within a rounding of a threshold are decided here with `math.hypot` (`_pair`)."""
+    have = np.array([n > 0 for n in supply[:NUM_COLOURS]])
+    if not have.any() or not len(sticks):
+        return np.zeros(0, dtype=np.int64)
+    limit = max(LENGTHS[c] for c in range(NUM_COLOURS) if have[c]) - 6
+    st = layout.statics
+    refuses = (1 << st.colour) | np.array(carries, dtype=np.int64)
+    index, unsure = cand_kernels.bridge_poses(
+        layout.cx, layout.cy, layout.ux, layout.uy, layout.half, st.level, refuses, have, floor,
+        float(limit), _LENGTHS, _OFFSETS, _CELLS,
+    )  # fmt: skip
+    if len(unsure):
+        parts = [index]
+        for i, j in unsure.tolist():
+            a, b = sticks[i], sticks[j]
+            if math.hypot(b.cx - a.cx, b.cy - a.cy) - a.half - b.half > limit:
+                continue
+            bridges = _pair(a, b)
+            refused = int(refuses[i] | refuses[j])
+            parts += [bridges[c] for c in range(NUM_COLOURS) if have[c] and not refused >> c & 1]
+        index = np.unique(np.concatenate(parts))
+    return index
 
 
-def _within_reach(
-    sticks: Sequence[Stick], group: list[int], limit: float, layout: Layout | None
-) -> list[tuple[int, int]]:
-    """The pairs (i < j in `group` order) whose ends are at most `limit` apart."""
-    if layout is None or len(group) < 6:
-        out = []
-        for k, i in enumerate(group):
-            a = sticks[i]
-            for j in group[k + 1 :]:
-                b = sticks[j]
-                if math.hypot(b.cx - a.cx, b.cy - a.cy) - a.half - b.half <= limit:
-                    out.append((i, j))
-        return out
-    g = np.array(group)
-    x, y, h = layout.cx[g], layout.cy[g], layout.half[g]
-    gap = np.hypot(x[None, :] - x[:, None], y[None, :] - y[:, None]) - h[:, None] - h[None, :]
-    near = np.triu(gap <= limit, 1)
-    for r, c in zip(*np.nonzero(np.triu(np.abs(gap - limit) < _EXACT, 1)), strict=True):
-        a, b = sticks[group[r]], sticks[group[c]]
-        near[r, c] = math.hypot(b.cx - a.cx, b.cy - a.cy) - a.half - b.half <= limit
-    rows, cols = np.nonzero(near)
-    return [(group[r], group[c]) for r, c in zip(rows.tolist(), cols.tolist(), strict=True)]
+_LENGTHS = np.array(LENGTHS, dtype=np.float64)
+_OFFSETS = np.array(SPEC.pile_offsets, dtype=np.float64)
+_CELLS = np.array([XY10, A10, X_CELLS, Y_CELLS, A_CELLS], dtype=np.int64)
+"""The lattice as the kernels read it: step and angle step (tenths), cells on x, y, angle."""
 
 
 def _pair(a: Stick, b: Stick) -> Bridges:
@@ -299,31 +270,105 @@ def pile_moves(
     floor: int,
     owner: int,
 ) -> list[Move]:
-    """The bridging candidates the rules allow now.
-
-    What touches what is found for all bridges at once (`touch_table`); a bridge is judged one
-    by one (`piled`, then balance) only when it touches exactly two sticks of the level below
-    its derived level, at or above the player's floor: any other is refused by `piled` or
-    skipped (touching nothing, or below the floor) anyway."""
-    bridges = pile_poses(sticks, carries, supply, floor, layout)
-    if not len(bridges.index) or not len(layout.cx):
+    """The bridging candidates the rules allow now, judged from nothing in two compiled calls:
+    the bridges (`bridge_index`), then (`judge`) what each touches, whether it touches exactly
+    two sticks of the level below its derived level at or above the player's floor (any other
+    is refused by `piled` or skipped anyway), `rules.piled`, its support polygon and balance
+    (`rules.settle`); Python only wraps the legal ones (`moves_of`)."""
+    index = bridge_index(sticks, carries, supply, floor, layout)
+    if not len(index):
         return []
-    touched = touch_table(bridges, layout)
-    levels = np.array(layout.levels, dtype=np.int64)
-    every = np.arange(len(bridges.index), dtype=np.int64)
-    rows, _ = pile_kernels.two_at_top(touched, every, levels, floor)
-    out = []
-    values = touch_values(bridges, layout, rows, touched[rows])
-    for row, touches_of in zip(rows.tolist(), values, strict=True):
-        index = int(bridges.index[row])
-        pose = place_of(index)
-        stick = piled(pose, owner, touches_of, sticks, carries)
-        if isinstance(stick, str) or stick.level < floor:
-            continue
-        verdict = settle(stick, sticks, force, moment)
-        if not isinstance(verdict, str):
-            out.append((index, pose, verdict))
+    got = judge(index, layout, carries, force, moment, floor=floor)
+    legal = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
+    return moves_of(index, legal, got, owner, sticks)
+
+
+Judged = tuple[
+    npt.NDArray[np.int8], npt.NDArray[np.int64], Array, Array, npt.NDArray[np.int64],
+    npt.NDArray[np.int64], npt.NDArray[np.int64], Array,
+]  # fmt: skip
+"""`cand_kernels.judge_bridges`' answer."""
+_REACHES = np.hypot(np.array(HALF_LENGTHS, dtype=np.float64), HALF_WIDTH)
+_WEIGHTS = np.array(WEIGHTS, dtype=np.float64)
+_THRESHOLD = SPEC.margin - balance.EPS
+"""`balance.stands`' threshold, computed as it computes it."""
+
+
+def judge(
+    index: npt.NDArray[np.int64],
+    layout: Layout,
+    carries: Sequence[int],
+    force: Sequence[float],
+    moment: Sequence[complex],
+    *,
+    floor: int,
+) -> Judged:
+    """The bridges of `index` judged in one compiled call (`cand_kernels.judge_bridges`)."""
+    st = layout.statics
+    load = np.empty((len(force), 3))
+    load[:, 0] = force
+    m = np.array(moment, dtype=np.complex128)
+    load[:, 1] = m.real
+    load[:, 2] = m.imag
+    got: Judged = cand_kernels.judge_bridges(
+        index, _AXES_ROWS, _HALVES, _WEIGHTS, _REACHES, _CELLS, st.rows, st.reach, layout.quads,
+        st.level, st.colour, np.array(carries, dtype=np.int64), st.sup, st.cont, st.poly,
+        st.npoly, load, floor, TOL, REST, _THRESHOLD, 0.5, DEEP,
+    )  # fmt: skip
+    return got
+
+
+def moves_of(
+    index: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64],
+    got: Judged,
+    owner: int,
+    sticks: Sequence[Stick],
+) -> list[Move]:
+    """The candidates of the legal bridges index[rows] (`judge`'s answer), each placement made
+    when first read (`Verdict.later`, `placement`): most are never placed."""
+    out: list[Move] = []
+    later = Verdict.later
+    for r, k, a in zip(rows.tolist(), index[rows].tolist(), got[1][rows, 0].tolist(), strict=True):
+        pose = place(k)
+        out.append((k, pose, later(placement, (got, r, pose, owner, sticks[a].level + 1))))
     return out
+
+
+_PLACES: dict[int, Place] = {}
+
+
+def place(index: int) -> Place:
+    """`place_of`, kept per dense index (a pose is immutable: shared by every candidate list)."""
+    pose = _PLACES.get(index)
+    if pose is None:
+        if len(_PLACES) >= _MEMO_MAX:
+            _PLACES.clear()
+        pose = _PLACES[index] = place_of(index)
+    return pose
+
+
+def placement(
+    got: Judged, r: int, pose: Place, owner: int, level: int
+) -> tuple[Stick, dict[int, Load]]:
+    """Bridge r's stick, as `rules.piled` makes it, and the loads it passes down, as
+    `rules.settle` gives them (`judge`'s answer, `got`)."""
+    _, ab, contacts, edges, nedge, dstart, dstick, dval = got
+    a, b = int(ab[r, 0]), int(ab[r, 1])
+    gax, gay, gbx, gby = contacts[r].tolist()
+    c = pose.colour
+    ai = pose.a10 // A10
+    stick = Stick(
+        pose, owner, level, pose.x10 / 10, pose.y10 / 10, _UX[ai], _UY[ai], HALF_LENGTHS[c],
+        WEIGHTS[c], (a, b), (complex(gax, gay), complex(gbx, gby)),
+        tuple(map(tuple, edges[r, : nedge[r]].tolist())),
+    )  # fmt: skip
+    d0, d1 = int(dstart[r]), int(dstart[r + 1])
+    deltas = {
+        s: (f, complex(mx, my))
+        for s, (f, mx, my) in zip(dstick[d0:d1].tolist(), dval[d0:d1].tolist(), strict=True)
+    }
+    return stick, deltas
 
 
 def touch_table(feet: Bridge, layout: Layout, start: int = 0) -> npt.NDArray[np.bool_]:

@@ -7,9 +7,9 @@ loop (numba, `cache=True`), with the same floating-point operations in the same 
 numpy code they stand for, so every comparison with a threshold comes out the same:
 
 - the separating-axis tests of `search._sat_flat` (shrunk by 1 mm: the footprints then share a
-  disc of radius 1 mm, more than the 3 mm² touch tolerance) and `geometry.sat_hits`;
-- the overlap area of two footprints, `geometry.clip`'s arithmetic (Sutherland-Hodgman on
-  the window's four edges, at most `_CAP` vertices, the area summed as numpy sums 12 slots);
+  disc of radius 1 mm, more than the 3 mm² touch tolerance) and `geometry.sat_hits`, the
+  overlap area of two footprints (`geometry.clip`'s arithmetic) and the support polygon: the
+  primitives of geom_kernels.py, one copy for every kernel module;
 - `ids._may_stand`'s bound on where a new stick's centre may lie between its two supports.
 
 tests/games/stack_back/test_sb_ids_kernels.py compares each with the numpy code on random
@@ -22,77 +22,27 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from .components import HALF_WIDTH
+from .cand_kernels import depth, first_loads, pass_down
+from .geom_kernels import (
+    MOST,
+    WORK,
+    W,
+    clip,
+    clip_into,
+    hull_edges,
+    meet,
+    quad,
+    sat_eps,
+    touches_any,
+)
 
 Array = npt.NDArray[np.float64]
 
-_EPS = 1e-9
-"""geometry.EPS: the clipping's and the separating-axis test's slack."""
-_CAP = 12
-"""geometry._CAP: vertices a clipped polygon may hold."""
-_W = HALF_WIDTH
+_W = W
 _X0, _Y0, _BIN, _XB, _YB = -36.0, -36.0, 12.0, 26, 15
 """The action ids' squares (ids.py: X0_MM, Y0_MM, BIN_MM, X_BINS, Y_BINS)."""
 _CA = 3 * 12
 """Colours times angle bins."""
-
-
-@numba.njit(cache=True)
-def _corners(cx: float, cy: float, ux: float, uy: float, h: float, out: Array) -> None:  # noqa: PLR0917
-    """A footprint's corners into out (4, 2), as `geometry.quads` computes them."""
-    ax, ay = ux * h, uy * h
-    bx, by = -uy * _W, ux * _W
-    out[0, 0], out[0, 1] = cx + ax + bx, cy + ay + by
-    out[1, 0], out[1, 1] = cx - ax + bx, cy - ay + by
-    out[2, 0], out[2, 1] = cx - ax - bx, cy - ay - by
-    out[3, 0], out[3, 1] = cx + ax - bx, cy + ay - by
-
-
-@numba.njit(cache=True)
-def clip_area(sub: Array, win: Array, work: Array) -> float:
-    """The overlap area of two convex CCW quads (4, 2): `clip_full`'s area."""
-    return clip_full(sub, win, work)[0]
-
-
-@numba.njit(cache=True)
-def _sat(  # noqa: PLR0917 - two footprints, five numbers each, and the shrink
-    cx: float, cy: float, ux: float, uy: float, h: float, w: float,
-    dx: float, dy: float, vx: float, vy: float, half: float, shrink: float,
-) -> bool:  # fmt: skip
-    """`search._sat_flat` for one pair: footprint (h, w) against a stick shrunk by `shrink`."""
-    k = half - shrink
-    v = _W - shrink
-    ddx = dx - cx
-    ddy = dy - cy
-    c = abs(ux * vx + uy * vy)
-    s = abs(ux * vy - uy * vx)
-    if not abs(ddx * ux + ddy * uy) < h + k * c + v * s:
-        return False
-    if not abs(-ddx * uy + ddy * ux) < w + k * s + v * c:
-        return False
-    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s:
-        return False
-    return bool(abs(-ddx * vy + ddy * vx) < v + h * s + w * c)
-
-
-@numba.njit(cache=True)
-def _sat_eps(  # noqa: PLR0917 - two footprints, five numbers each
-    cx: float, cy: float, ux: float, uy: float, h: float,
-    dx: float, dy: float, vx: float, vy: float, k: float,
-) -> bool:  # fmt: skip
-    """`geometry.sat_hits` for one pair (both the sticks' own half-width)."""
-    w = _W
-    ddx = dx - cx
-    ddy = dy - cy
-    c = abs(ux * vx + uy * vy)
-    s = abs(ux * vy - uy * vx)
-    if not abs(ddx * ux + ddy * uy) < h + k * c + w * s - _EPS:
-        return False
-    if not abs(-ddx * uy + ddy * ux) < w + k * s + w * c - _EPS:
-        return False
-    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s - _EPS:
-        return False
-    return bool(abs(-ddx * vy + ddy * vx) < w + h * s + w * c - _EPS)
 
 
 @numba.njit(cache=True)
@@ -107,12 +57,13 @@ def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
     ex, ey = cx[i] - dx, cy[i] - dy
     if not ex * ex + ey * ey < reach * reach:
         return False
-    if not _sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k):
+    if not sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k, _W):
         return False
-    if _sat(cx[i], cy[i], ux[i], uy[i], half[i] - deep, _W - deep, dx, dy, vx, vy, k, deep):
+    if meet(cx[i], cy[i], ux[i], uy[i], half[i] - deep, _W - deep, dx, dy, vx, vy, k - deep,
+            _W - deep):  # fmt: skip
         return True
-    _corners(cx[i], cy[i], ux[i], uy[i], half[i], q)
-    return bool(clip_area(q, squad, work) > tol)
+    quad(cx[i], cy[i], ux[i], uy[i], half[i], _W, q)
+    return bool(clip(q, squad, work)[0] > tol)
 
 
 @numba.njit(cache=True)
@@ -128,7 +79,7 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
     every stick. The bins read for a stick are those whose squares can hold a pose whose
     circumscribed circle (`radius` per colour) meets the stick's."""
     q = np.empty((4, 2))
-    work = np.empty((8, 2 * _CAP))
+    work = np.empty(WORK)
     n = len(sticks)
     own = np.empty(n)
     for t in range(n):
@@ -222,182 +173,6 @@ UNSURE, LEGAL, REFUSED = 0, 1, 2
 """`judge_piles`' answers: the pose is near a threshold (judge it by the rules' own code), it
 is legal, it is refused."""
 
-_PTS = 32
-
-
-@numba.njit(cache=True)
-def clip_full(sub: Array, win: Array, work: Array) -> tuple[float, float, float]:
-    """(area, centroid x, y) of two convex CCW quads: `geometry.clip`, bit for bit."""
-    px, py, qx, qy = work[0, :_CAP], work[1, :_CAP], work[2], work[3]
-    sides = work[4, :_CAP]
-    m = 4
-    for k in range(4):
-        px[k], py[k] = sub[k, 0], sub[k, 1]
-    for e in range(4):
-        if m == 0:
-            break
-        ax, ay = win[e, 0], win[e, 1]
-        bx, by = win[(e + 1) & 3, 0], win[(e + 1) & 3, 1]
-        ex0, ex1 = bx - ax, by - ay
-        for k in range(m):
-            sides[k] = ex0 * (py[k] - ay) - ex1 * (px[k] - ax)
-        n = 0
-        for k in range(m):
-            s = sides[k]
-            nk = k + 1 if k + 1 < m else 0
-            inside = s >= -_EPS
-            if inside:
-                qx[n], qy[n] = px[k], py[k]
-                n += 1
-            if inside != (sides[nk] >= -_EPS):
-                t = s / (s - sides[nk])
-                x, y = px[k], py[k]
-                qx[n], qy[n] = x + t * (px[nk] - x), y + t * (py[nk] - y)
-                n += 1
-        m = min(n, _CAP)
-        for k in range(m):
-            px[k], py[k] = qx[k], qy[k]
-    cr, sx, sy = work[5, :_CAP], work[6, :_CAP], work[7, :_CAP]
-    for k in range(m, _CAP):
-        cr[k] = sx[k] = sy[k] = 0.0
-    for k in range(m):
-        x, y = px[k], py[k]
-        nk = k + 1 if k + 1 < m else 0
-        c = x * py[nk] - px[nk] * y
-        cr[k] = c
-        sx[k] = (x + px[nk]) * c
-        sy[k] = (y + py[nk]) * c
-    area2 = _sum12(cr)
-    safe = area2 if abs(area2) > _EPS else 1.0
-    return max(area2 / 2, 0.0), _sum12(sx) / (3 * safe), _sum12(sy) / (3 * safe)
-
-
-@numba.njit(cache=True)
-def _sum12(v: Array) -> float:
-    """numpy's pairwise sum of 12 doubles (`geometry._sum12`)."""
-    res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
-    res += v[8]
-    res += v[9]
-    res += v[10]
-    res += v[11]
-    return res
-
-
-@numba.njit(cache=True)
-def _clip_poly(sub: Array, win: Array, ox: Array, oy: Array) -> int:
-    """The intersection of a quad with a quad (`support.clip`): its vertices into ox, oy;
-    returns their count."""
-    px = np.zeros(_PTS)
-    py = np.zeros(_PTS)
-    sides = np.zeros(_PTS)
-    m = 4
-    for k in range(4):
-        px[k], py[k] = sub[k, 0], sub[k, 1]
-    for e in range(4):
-        if m == 0:
-            break
-        ax, ay = win[e, 0], win[e, 1]
-        bx, by = win[(e + 1) % 4, 0], win[(e + 1) % 4, 1]
-        ex, ey = bx - ax, by - ay
-        for k in range(m):
-            sides[k] = ex * (py[k] - ay) - ey * (px[k] - ax)
-        n = 0
-        for k in range(m):
-            nk = (k + 1) % m
-            sp, sq = sides[k], sides[nk]
-            if sp >= -_EPS and n < _PTS:
-                ox[n], oy[n] = px[k], py[k]
-                n += 1
-            if (sp >= -_EPS) != (sq >= -_EPS) and n < _PTS:
-                t = sp / (sp - sq)
-                ox[n], oy[n] = px[k] + t * (px[nk] - px[k]), py[k] + t * (py[nk] - py[k])
-                n += 1
-        m = n
-        for k in range(m):
-            px[k], py[k] = ox[k], oy[k]
-    return m
-
-
-@numba.njit(cache=True)
-def _hull_depth(xs: Array, ys: Array, n: int, cx: float, cy: float) -> float:
-    """How far (cx, cy) lies inside the convex hull of the n points (`support.support`, then
-    `support.depth`; -inf when the hull has no area)."""
-    order = np.argsort(ys[:n], kind="mergesort")
-    order = order[np.argsort(xs[:n][order], kind="mergesort")]  # by x, then y
-    ux = np.empty(n)
-    uy = np.empty(n)
-    m = 0
-    for k in order:
-        if m and xs[k] == ux[m - 1] and ys[k] == uy[m - 1]:
-            continue
-        ux[m], uy[m] = xs[k], ys[k]
-        m += 1
-    if m < 3:
-        return -np.inf
-    hx = np.empty(2 * m)
-    hy = np.empty(2 * m)
-    h = 0
-    for rev in range(2):
-        start = h
-        for kk in range(m):
-            k = kk if rev == 0 else m - 1 - kk
-            px, py = ux[k], uy[k]
-            while h - start >= 2:
-                ox, oy = hx[h - 2], hy[h - 2]
-                ax, ay = hx[h - 1], hy[h - 1]
-                if (ax - ox) * (py - oy) - (ay - oy) * (px - ox) > _EPS:
-                    break
-                h -= 1
-            hx[h], hy[h] = px, py
-            h += 1
-        h -= 1  # each chain without its last point
-    best = np.inf
-    edges = 0
-    for k in range(h):
-        ax, ay = hx[k], hy[k]
-        bx, by = hx[(k + 1) % h], hy[(k + 1) % h]
-        dx, dy = bx - ax, by - ay
-        length = (dx * dx + dy * dy) ** 0.5
-        if length < 1e-7:
-            continue
-        nx, ny = dy / length, -dx / length
-        best = min(best, nx * (ax - cx) + ny * (ay - cy))
-        edges += 1
-    return best if edges >= 3 else -np.inf
-
-
-@numba.njit(cache=True)
-def _depth(poly: Array, count: int, px: float, py: float) -> float:
-    """`support.depth`: how far (px, py) lies inside the edges poly[:count] (nx, ny, c)."""
-    if count == 0:
-        return -np.inf
-    best = np.inf
-    for k in range(count):
-        best = min(best, poly[k, 2] - poly[k, 0] * px - poly[k, 1] * py)
-    return best
-
-
-@numba.njit(cache=True)
-def _split(  # noqa: PLR0917 - a stick's two contacts and its load
-    ax: float, ay: float, bx: float, by: float, f: float, mx: float, my: float, out: Array
-) -> None:
-    """`balance.split`: out = (share a, at a x, y, share b, at b x, y)."""
-    px, py = mx / f, my / f
-    dx, dy = bx - ax, by - ay
-    span = dx * dx + dy * dy
-    if span < 1e-12:
-        out[0], out[1], out[2], out[3], out[4], out[5] = f / 2, px, py, f / 2, px, py
-        return
-    s = ((px - ax) * dx + (py - ay) * dy) / span
-    if s <= 0.0:
-        out[0], out[1], out[2], out[3], out[4], out[5] = f, px, py, 0.0, px, py
-    elif s >= 1.0:
-        out[0], out[1], out[2], out[3], out[4], out[5] = 0.0, px, py, f, px, py
-    else:
-        ox, oy = px - (ax + s * dx), py - (ay + s * dy)
-        out[0], out[1], out[2] = f * (1.0 - s), ax + ox, ay + oy
-        out[3], out[4], out[5] = f * s, bx + ox, by + oy
-
 
 @numba.njit(cache=True)
 def judge_piles(  # noqa: PLR0917 - the balance model
@@ -417,9 +192,11 @@ def judge_piles(  # noqa: PLR0917 - the balance model
     n = len(level)
     out = np.zeros(len(pi), dtype=np.int8)
     q = np.empty((4, 2))
-    work = np.empty((8, 2 * _CAP))
-    xs = np.empty(2 * _PTS)
-    ys = np.empty(2 * _PTS)
+    work = np.empty(WORK)
+    pts = np.empty((2 * MOST, 2))
+    edges = np.empty((2 * MOST, 3))
+    clips = np.empty((5, MOST))
+    hulls = np.empty((3, 2 * MOST, 2))
     df = np.zeros(n)
     dmx = np.zeros(n)
     dmy = np.zeros(n)
@@ -436,19 +213,19 @@ def judge_piles(  # noqa: PLR0917 - the balance model
         )
         i, j = pi[r], pj[r]
         lev = level[i]
-        _corners(cx, cy, ux, uy, half, q)
+        quad(cx, cy, ux, uy, half, _W, q)
         unsure = False
         gix = giy = gjx = gjy = 0.0
         for s in range(n):
             if level[s] < lev:
                 continue
-            meets = _sat_eps(cx, cy, ux, uy, half, sticks[s, 0], sticks[s, 1], sticks[s, 2],
-                             sticks[s, 3], sticks[s, 4])  # fmt: skip
+            meets = sat_eps(cx, cy, ux, uy, half, sticks[s, 0], sticks[s, 1], sticks[s, 2],
+                            sticks[s, 3], sticks[s, 4], _W)  # fmt: skip
             if s in (i, j):
                 if not meets:
                     unsure = True
                     break
-                area, gx, gy = clip_full(q, quads[s], work)
+                area, gx, gy = clip(q, quads[s], work)
                 if area < rest + delta:
                     unsure = True
                     break
@@ -456,93 +233,34 @@ def judge_piles(  # noqa: PLR0917 - the balance model
                     gix, giy = gx - cx, gy - cy
                 else:
                     gjx, gjy = gx - cx, gy - cy
-            elif meets and clip_full(q, quads[s], work)[0] > tol - delta:
+            elif meets and clip(q, quads[s], work)[0] > tol - delta:
                 unsure = True
                 break
         if unsure:
             continue
         # the new stick's support polygon: the hull of its two contact areas
-        m = _clip_poly(q, quads[i], xs, ys)
-        m += _clip_poly(q, quads[j], xs[m:], ys[m:])
-        d = _hull_depth(xs, ys, m, cx, cy)
+        m = clip_into(q, quads[i], pts, 0, clips)
+        m = clip_into(q, quads[j], pts, m, clips)
+        d = depth(edges, hull_edges(pts, m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
         if abs(d - (margin - 1e-9)) < delta:
             continue
         if d < margin - 1e-9:
             out[r] = REFUSED
             continue
         # its weight passed down (balance.try_add), each stick beneath checked
-        df[:] = 0.0
-        dmx[:] = 0.0
-        dmy[:] = 0.0
-        inside[:] = False
-        _split(gix, giy, gjx, gjy, weight, 0.0, 0.0, sh)
-        for k in range(2):
-            s = i if k == 0 else j
-            f = sh[3 * k]
-            df[s] += f
-            dmx[s] += f * (cx + sh[3 * k + 1] - sticks[s, 0])
-            dmy[s] += f * (cy + sh[3 * k + 2] - sticks[s, 1])
-            inside[s] = True
-        verdict = LEGAL
-        for lv in range(lev, -1, -1):
-            for k in range(n):
-                if not inside[k] or level[k] != lv:
-                    continue
-                f = load[k, 0] + df[k]
-                mx, my = load[k, 1] + dmx[k], load[k, 2] + dmy[k]
-                dk = _depth(poly[k], npoly[k], mx / f, my / f)
-                if abs(dk - (margin - 1e-9)) < delta:
-                    verdict = UNSURE
-                    break
-                if dk < margin - 1e-9:
-                    verdict = REFUSED
-                    break
-                if sup[k, 0] < 0:
-                    continue
-                for sign in (1.0, -1.0):
-                    if sign > 0:
-                        _split(cont[k, 0, 0], cont[k, 0, 1], cont[k, 1, 0], cont[k, 1, 1], f,
-                               mx, my, sh)  # fmt: skip
-                    else:
-                        _split(cont[k, 0, 0], cont[k, 0, 1], cont[k, 1, 0], cont[k, 1, 1],
-                               load[k, 0], load[k, 1], load[k, 2], sh)  # fmt: skip
-                    for t in range(2):
-                        s = sup[k, t]
-                        ff = sign * sh[3 * t]
-                        df[s] += ff
-                        dmx[s] += ff * (sticks[k, 0] + sh[3 * t + 1] - sticks[s, 0])
-                        dmy[s] += ff * (sticks[k, 1] + sh[3 * t + 2] - sticks[s, 1])
-                        inside[s] = True
-            if verdict != LEGAL:
-                break
+        first_loads(i, j, cx, cy, weight, gix, giy, gjx, gjy, sticks, df, dmx, dmy, inside, sh)
+        falls = pass_down(lev + 1, sticks, level, sup, cont, poly, npoly, load, margin - 1e-9,
+                          delta, df, dmx, dmy, inside, sh)  # fmt: skip
+        verdict = LEGAL if falls == -1 else UNSURE if falls == -2 else REFUSED
         out[r] = verdict
     return out
 
 
 @numba.njit(cache=True)
-def _touches_any(  # noqa: PLR0917 - one pose, some sticks
-    px: float, py: float, pux: float, puy: float, h: float, reach_p: float,
-    rows: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
-    tol: float, deep: float, q: Array, work: Array,
-) -> bool:  # fmt: skip
-    """`touching` for one pose against the sticks `rows` (of `lay`: cx, cy, ux, uy, half)."""
-    built = False
-    for n in range(len(rows)):
-        r = rows[n]
-        reach = reach_p + lreach[r] + 1e-6
-        ddx, ddy = lay[r, 0] - px, lay[r, 1] - py
-        if not ddx * ddx + ddy * ddy < reach * reach:
-            continue
-        dx, dy, vx, vy, k = lay[r, 0], lay[r, 1], lay[r, 2], lay[r, 3], lay[r, 4]
-        if _sat(px, py, pux, puy, h - deep, _W - deep, dx, dy, vx, vy, k, deep):
-            return True
-        if _sat(px, py, pux, puy, h, _W, dx, dy, vx, vy, k, 0.0):
-            if not built:
-                _corners(px, py, pux, puy, h, q)
-                built = True
-            if clip_area(q, quads[r], work) > tol:
-                return True
-    return False
+def _columns(lay: Array) -> tuple[Array, Array, Array, Array, Array]:
+    """The layout's rows (cx, cy, ux, uy, half) as the contiguous columns `touches_any` reads."""
+    return (lay[:, 0].copy(), lay[:, 1].copy(), lay[:, 2].copy(), lay[:, 3].copy(),
+            lay[:, 4].copy())  # fmt: skip
 
 
 @numba.njit(cache=True)
@@ -555,10 +273,11 @@ def touching_rows(  # noqa: PLR0917 - poses, sticks
     on whole arrays."""
     out = np.zeros(len(x), dtype=np.bool_)
     q = np.empty((4, 2))
-    work = np.empty((8, 2 * _CAP))
+    work = np.empty(WORK)
+    lx, ly, lux, luy, lh = _columns(lay)
     for n in range(len(x)):
-        out[n] = _touches_any(x[n], y[n], ux[n], uy[n], h, reach_p, rows, lay, quads, lreach,
-                              tol, deep, q, work)  # fmt: skip
+        out[n] = touches_any(x[n], y[n], ux[n], uy[n], h, reach_p, rows, lx, ly, lux, luy, lh,
+                             quads, lreach, deep, tol, q, work)  # fmt: skip
     return out
 
 
@@ -613,7 +332,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     flts = np.empty((cap, 4))
     m = 0
     q = np.empty((4, 2))
-    work = np.empty((8, 2 * _CAP))
+    work = np.empty(WORK)
     reach_p = (h * h + _W * _W) ** 0.5
     # a pose meets both supports, so a stick farther from either than the pose's circle can
     # reach across (2 reach_p) and beyond both circles' radii touches none of the pair's poses
@@ -632,6 +351,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
             near[nn] = r
             nn += 1
     rows = near[:nn]
+    lx, ly, lux, luy, lh = _columns(lay)
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
         ex = h * abs(cu) + _W * abs(su)
@@ -664,18 +384,18 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     continue
                 ok = True  # resting needs the footprints shrunk by `inset` to meet
                 for s in range(2):
-                    if not _sat(x, y, cu, su, h - inset, _W - inset, sup[s, 0], sup[s, 1],
-                                sup[s, 2], sup[s, 3], sup[s, 4], inset):  # fmt: skip
+                    if not meet(x, y, cu, su, h - inset, _W - inset, sup[s, 0], sup[s, 1],
+                                sup[s, 2], sup[s, 3], sup[s, 4] - inset, _W - inset):  # fmt: skip
                         ok = False
                         break
                 if not ok:
                     continue
-                if _touches_any(x, y, cu, su, h, reach_p, rows, lay, quads, lreach, tol, deep, q,
-                                work):  # fmt: skip
+                if touches_any(x, y, cu, su, h, reach_p, rows, lx, ly, lux, luy, lh, quads,
+                               lreach, deep, tol, q, work):  # fmt: skip
                     continue
-                _corners(x, y, cu, su, h, q)
-                if not (clip_area(q, squads[0], work) >= rest
-                        and clip_area(q, squads[1], work) >= rest):  # fmt: skip
+                quad(x, y, cu, su, h, _W, q)
+                if not (clip(q, squads[0], work)[0] >= rest
+                        and clip(q, squads[1], work)[0] >= rest):  # fmt: skip
                     continue
                 if m == cap:
                     cap *= 2

@@ -35,11 +35,22 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from . import pile_kernels
-from .balance import Stick
-from .candidates import Bridge, Move, _pair, place_of, touch_table, touch_values
+from . import cand_kernels, pile_kernels
+from .balance import NEW, Stick
+from .candidates import (
+    _CELLS,
+    _LENGTHS,
+    _OFFSETS,
+    Bridge,
+    Move,
+    _pair,
+    judge,
+    place,
+    placement,
+    touch_table,
+)
 from .components import LENGTHS, NUM_COLOURS
-from .rules import Layout, Verdict, piled, pose_key, settle_reads
+from .rules import Layout, Verdict, falls_message
 
 Ints = npt.NDArray[np.int64]
 
@@ -57,11 +68,12 @@ def stamp() -> int:
 
 @dataclass(frozen=True, slots=True)
 class Kept:
-    """A verdict reached: the piled stick or the rule it breaks, then its balance (None: not
-    judged yet), with what they read: the pose's touches and the stamps of sticks."""
+    """A verdict reached: the level of the piled stick (-1: `rules.piled` refuses it) and its
+    placement or the rule it breaks, with what they read: the pose's touches and the stamps of
+    sticks (its supports and those its loads reached)."""
 
-    stick: Stick | str
-    verdict: Verdict | str | None
+    level: int
+    verdict: Verdict | str
     touches: int
     reads: tuple[tuple[int, int], ...]
 
@@ -178,33 +190,60 @@ class Piles:
                 found.append(None)
                 todo.append(k)
         if todo:
-            rows = picked[todo]
-            for k, touches_of in zip(
-                todo, touch_values(self.poses, layout, rows, self.touched[rows]), strict=True
-            ):
-                index = indices[k]
-                stick = piled(place_of(index), owner, touches_of, sticks, carries)
-                supports = () if isinstance(stick, str) else stick.supports
-                entry = Kept(stick, None, counts[k], tuple((s, stamps[s]) for s in supports))
-                found[k] = learnt[(owner, index)] = entry
+            learnt = _judged(self.poses.index[picked[todo]], todo, counts, layout, sticks,
+                             carries, force, moment, stamps, owner)  # fmt: skip
+            for k in todo:
+                found[k] = learnt[(owner, indices[k])]
         out: list[Move] = []
         for index, entry in zip(indices, found, strict=True):
             assert entry is not None
-            stick = entry.stick
-            if isinstance(stick, str) or stick.level < floor:
-                continue
-            verdict = entry.verdict
-            if verdict is None:
-                verdict, read = settle_reads(stick, sticks, force, moment)
-                seen = sorted({*stick.supports, *read})
-                learnt[(owner, index)] = replace(
-                    entry, verdict=verdict, reads=tuple((s, stamps[s]) for s in seen)
-                )
-            if not isinstance(verdict, str):
-                out.append((index, stick.pose, verdict))
+            if entry.level >= floor and not isinstance(entry.verdict, str):
+                out.append((index, place(index), entry.verdict))
         if not learnt:
             return out, self
         return out, replace(self, kept={**kept, **learnt})
+
+
+def _judged(  # noqa: PLR0917 - the poses, the position's parts a verdict reads
+    index: Ints,
+    todo: list[int],
+    counts: list[int],
+    layout: Layout,
+    sticks: Sequence[Stick],
+    carries: Sequence[int],
+    force: Sequence[float],
+    moment: Sequence[complex],
+    stamps: Sequence[int],
+    owner: int,
+) -> dict[tuple[int, int], Kept]:
+    """The poses `index` (picked rows `todo`, with their touch counts) judged in one compiled
+    call (`candidates.judge`), as verdicts to keep."""
+    got = judge(index, layout, carries, force, moment, floor=0)
+    code, ab, _, _, _, dstart, dstick, _ = got
+    bounds = zip(dstart[:-1].tolist(), dstart[1:].tolist(), strict=True)
+    reads = [dstick[d0:d1] for d0, d1 in bounds]
+    learnt: dict[tuple[int, int], Kept] = {}
+    for r, (k, pose_index, verdict, (a, b, falls)) in enumerate(
+        zip(todo, index.tolist(), code.tolist(), ab.tolist(), strict=True)
+    ):
+        entry: Kept
+        if verdict in (cand_kernels.SKIP, cand_kernels.REFUSED):
+            entry = Kept(-1, _REFUSED, counts[k], ())
+        else:
+            level = sticks[a].level + 1
+            seen = sorted({a, b, *reads[r].tolist()})
+            read = tuple((s, stamps[s]) for s in seen)
+            if verdict == cand_kernels.LEGAL:
+                lazy = Verdict.later(placement, (got, r, place(pose_index), owner, level))
+                entry = Kept(level, lazy, counts[k], read)
+            else:
+                entry = Kept(level, falls_message(NEW if falls < 0 else falls, sticks),
+                             counts[k], read)  # fmt: skip
+        learnt[(owner, pose_index)] = entry
+    return learnt
+
+
+_REFUSED = "the piled rules refuse it (rules.piled)"
 
 
 def _holds(entry: Kept, stamps: Sequence[int]) -> bool:
@@ -215,56 +254,31 @@ def _new_rows(
     sticks: Sequence[Stick], start: int, layout: Layout
 ) -> tuple[Ints, Ints, Ints, npt.NDArray[np.float64], Ints, Ints] | None:
     """The rows of the pairs (i, j), i < j, j from `start` on, of one level and within `REACH`:
-    (i, j, level, gap, colour, pose index) per bridge."""
-    keys = layout.keys.tolist() if layout.keys is not None else None
-    ri: list[int] = []
-    rj: list[int] = []
-    level: list[int] = []
-    gap: list[float] = []
-    colour: list[int] = []
-    parts: list[Ints] = []
-    for j in range(start, len(sticks)):
-        b = sticks[j]
-        for i in range(j):
-            a = sticks[i]
-            if a.level != b.level:
-                continue
+    (i, j, level, gap, colour, pose index) per bridge. One compiled call
+    (`cand_kernels.pair_rows`); the rare pairs whose distances lie within a rounding of a
+    threshold are made here with `math.hypot` (`candidates._pair`)."""
+    rows, gaps, unsure = cand_kernels.pair_rows(
+        layout.cx, layout.cy, layout.ux, layout.uy, layout.half, layout.statics.level, start,
+        _LIMITS, _LENGTHS, _OFFSETS, _CELLS,
+    )  # fmt: skip
+    if len(unsure):
+        extra: list[tuple[int, int, int, int, int]] = []
+        extra_gaps: list[float] = []
+        for i, j in unsure.tolist():
+            a, b = sticks[i], sticks[j]
             d = math.hypot(b.cx - a.cx, b.cy - a.cy) - a.half - b.half
             if d > REACH:
                 continue
-            key = (keys[i], keys[j]) if keys is not None else (pose_key(a.pose), pose_key(b.pose))
-            bridges = _bridges(a, b, key)
-            for c, index in enumerate(bridges):
-                if len(index):
-                    n = len(index)
-                    ri += [i] * n
-                    rj += [j] * n
-                    level += [a.level] * n
-                    gap += [d] * n
-                    colour += [c] * n
-                    parts.append(index)
-    if not parts:
+            for c, index in enumerate(_pair(a, b)):
+                extra += [(i, j, a.level, c, k) for k in index.tolist()]
+                extra_gaps += [d] * len(index)
+        if extra:
+            rows = np.concatenate((rows, np.array(extra, dtype=np.int64)))
+            gaps = np.concatenate((gaps, extra_gaps))
+    if not len(rows):
         return None
-    return (
-        np.array(ri, dtype=np.int64),
-        np.array(rj, dtype=np.int64),
-        np.array(level, dtype=np.int64),
-        np.array(gap, dtype=np.float64),
-        np.array(colour, dtype=np.int64),
-        np.concatenate(parts),
-    )
+    return rows[:, 0], rows[:, 1], rows[:, 2], gaps, rows[:, 3], rows[:, 4]
 
 
-def _bridges(a: Stick, b: Stick, key: tuple[int, int]) -> tuple[Ints, ...]:
-    """`candidates._pair` through its memo (shared with `pile_poses`)."""
-    from .candidates import _MEMO_MAX, _PAIRS
-
-    known = _PAIRS.get(key)
-    if known is not None:
-        return known
-    bridges = _pair(a, b)
-    if key[0] >= 0 and key[1] >= 0:
-        if len(_PAIRS) >= _MEMO_MAX:
-            _PAIRS.clear()
-        _PAIRS[key] = bridges
-    return bridges
+_LIMITS = np.array([REACH, *sorted({length - 6 for length in LENGTHS} - {REACH})])
+"""The reaches `pick_bridges` compares a pair's gap with, the widest first (`pair_rows`)."""

@@ -15,15 +15,16 @@ The rules of docs/games/stack-back.md, in the order a refusal names them:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .actions import Place, lattice_index
 from .balance import NEW, Load, Stick, try_add
-from .components import HALF_LENGTHS, SPEC, WEIGHTS
+from .components import HALF_LENGTHS, HALF_WIDTH, SPEC, WEIGHTS
 from .geometry import DEEP, Array, axis, box, clip, quads, sat_hits
 from .support import Edge, Point, corners, rectangle, support
 
@@ -32,6 +33,53 @@ assert math.pi * DEEP**2 > TOL, "footprints shrunk by DEEP that meet must touch 
 REST = SPEC.rest_minimum - 1e-6
 BOARD_QUADS = np.stack([box(*b) for b in SPEC.boards])
 BOARD_CORNERS = [rectangle(*b) for b in SPEC.boards]
+
+
+EDGES = 24
+"""Room for a support polygon's edges in `Statics.poly` (the hull of two clipped rectangles: at
+most 16; a stick on the wood: at most 8)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Statics:
+    """Per placed stick, as arrays, what the compiled piled candidates (cand_kernels.py) read of
+    it that never changes: its footprint (cx, cy, ux, uy, half) and circumscribed radius, level,
+    colour, supports (-1: none), contact centroids (relative to its centre) and support
+    polygon's edges (`npoly` of them)."""
+
+    rows: Array
+    reach: Array
+    level: npt.NDArray[np.int64]
+    colour: npt.NDArray[np.int64]
+    sup: npt.NDArray[np.int64]
+    cont: Array
+    poly: Array
+    npoly: npt.NDArray[np.int64]
+
+    @staticmethod
+    def empty() -> Statics:
+        i = np.zeros(0, dtype=np.int64)
+        return Statics(np.zeros((0, 5)), np.zeros(0), i, i, np.zeros((0, 2), dtype=np.int64),
+                       np.zeros((0, 2, 2)), np.zeros((0, EDGES, 3)), i)  # fmt: skip
+
+    def with_stick(self, s: Stick) -> Statics:
+        sup = np.array([s.supports if s.supports else (-1, -1)], dtype=np.int64)
+        cont = np.zeros((1, 2, 2))
+        for k, c in enumerate(s.contacts[:2] if s.supports else ()):
+            cont[0, k] = c.real, c.imag
+        poly = np.zeros((1, EDGES, 3))
+        if s.polygon:
+            poly[0, : len(s.polygon)] = s.polygon
+        return Statics(
+            np.concatenate((self.rows, [[s.cx, s.cy, s.ux, s.uy, s.half]])),
+            np.append(self.reach, np.hypot(np.array([s.half]), HALF_WIDTH)),
+            np.append(self.level, s.level),
+            np.append(self.colour, s.colour),
+            np.concatenate((self.sup, sup)),
+            np.concatenate((self.cont, cont)),
+            np.concatenate((self.poly, poly)),
+            np.append(self.npoly, len(s.polygon)),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +95,7 @@ class Layout:
     levels: tuple[int, ...]
     keys: npt.NDArray[np.int64] | None = None
     """Each stick's `pose_key`, for the overlap memo of `touches`."""
+    statics: Statics = field(default_factory=Statics.empty)
 
     @staticmethod
     def empty() -> Layout:
@@ -70,6 +119,7 @@ class Layout:
             np.concatenate((self.quads, one)),
             (*self.levels, s.level),
             None if self.keys is None else np.append(self.keys, pose_key(s.pose)),
+            self.statics.with_stick(s),
         )
 
 
@@ -264,12 +314,59 @@ def _polygon(
     return polygon
 
 
-@dataclass(frozen=True, slots=True)
 class Verdict:
-    """A placement the rules allow: the stick and the load deltas to commit."""
+    """A placement the rules allow: the stick and the load deltas to commit. Made from them,
+    or (`Verdict.later`) from a recipe that makes them when first read: the compiled piled
+    candidates find some 30 legal bridges a position, and a game places one of them. Never
+    changed once made; equal when the stick and the deltas are."""
 
-    stick: Stick
-    deltas: dict[int, Load]
+    __slots__ = ("_args", "_deltas", "_recipe", "_stick")
+    _stick: Stick
+    _deltas: dict[int, Load]
+    _recipe: Callable[..., tuple[Stick, dict[int, Load]]] | None
+    _args: tuple[Any, ...]
+
+    def __init__(self, stick: Stick, deltas: dict[int, Load]) -> None:
+        self._stick = stick
+        self._deltas = deltas
+        self._recipe = None
+
+    @classmethod
+    def later(
+        cls, recipe: Callable[..., tuple[Stick, dict[int, Load]]], args: tuple[Any, ...]
+    ) -> Verdict:
+        """A verdict whose stick and deltas `recipe(*args)` makes when first read."""
+        verdict = cls.__new__(cls)
+        verdict._recipe = recipe
+        verdict._args = args
+        return verdict
+
+    def _make(self) -> None:
+        recipe = self._recipe
+        if recipe is not None:
+            self._stick, self._deltas = recipe(*self._args)
+            self._recipe = None
+            self._args = ()
+
+    @property
+    def stick(self) -> Stick:
+        self._make()
+        return self._stick
+
+    @property
+    def deltas(self) -> dict[int, Load]:
+        self._make()
+        return self._deltas
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Verdict):
+            return NotImplemented
+        return (self.stick, self.deltas) == (other.stick, other.deltas)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Verdict(stick={self.stick!r}, deltas={self.deltas!r})"
 
 
 def settle(
@@ -286,10 +383,11 @@ def settle_reads(
     falls, deltas = try_add(sticks, force, moment, stick)
     if falls is None:
         return Verdict(stick, deltas), tuple(deltas)
-    return _falls(falls, sticks), tuple(deltas)
+    return falls_message(falls, sticks), tuple(deltas)
 
 
-def _falls(falls: int, sticks: Sequence[Stick]) -> str:
+def falls_message(falls: int, sticks: Sequence[Stick]) -> str:
+    """Why a placement is refused when stick `falls` (`balance.NEW`: the new one) would fall."""
     if falls == NEW:
         return (
             "this stick would fall: its weight and load are not inside its support polygon, "

@@ -1,10 +1,10 @@
 """Compiled kernels (numba) for the footprint geometry, the wood search and the free space.
 
 Each kernel does the same floating-point operations in the same order as the Python code it
-replaced (no `fastmath`), so verdicts and loads keep every bit: the clipper sums its 12 slots as
-numpy's pairwise summation did, the separating-axis tests evaluate the same expressions left to
-right. They are fused: one call loops over poses and sticks and stops early where the caller
-only needs to know whether some stick is touched (tests/games/stack_back/test_sb_wood_kernels.py
+replaced (no `fastmath`), so verdicts and loads keep every bit; the clipper and the
+separating-axis tests they call are geom_kernels.py's (one copy for every kernel module). They
+are fused: one call loops over poses and sticks and stops early where the caller only needs to
+know whether some stick is touched (tests/games/stack_back/test_sb_wood_kernels.py
 compares them with the numpy code they replaced).
 """
 
@@ -16,6 +16,8 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
+from .geom_kernels import WORK, clip, meet, quad, sat_eps
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -24,97 +26,18 @@ def _kernel(f: F) -> F:
     return cast(F, numba.njit(cache=True)(f))
 
 
-EPS = 1e-9
-CAP = 12
-"""Vertices a clipped polygon may hold (4 + 4 clips, with room for duplicates)."""
-
-
-@_kernel
-def _sum12(v: np.ndarray) -> float:
-    """numpy's sum of 12 doubles (pairwise summation: eight partial sums, then the rest)."""
-    res = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
-    res += v[8]
-    res += v[9]
-    res += v[10]
-    res += v[11]
-    return res
-
-
-@_kernel
-def clip_one(s: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
-    """(area, centroid x, y) into `out` of one pair of convex CCW quads `s` and `w` ((4, 2))."""
-    px = np.empty(2 * CAP)
-    py = np.empty(2 * CAP)
-    qx = np.empty(2 * CAP)
-    qy = np.empty(2 * CAP)
-    sides = np.empty(2 * CAP)
-    for k in range(4):
-        px[k] = s[k, 0]
-        py[k] = s[k, 1]
-    m = 4
-    for e in range(4):
-        if m == 0:
-            break
-        ax = w[e, 0]
-        ay = w[e, 1]
-        f = (e + 1) & 3
-        ex0 = w[f, 0] - ax
-        ex1 = w[f, 1] - ay
-        for k in range(m):
-            sides[k] = ex0 * (py[k] - ay) - ex1 * (px[k] - ax)
-        n = 0
-        for k in range(m):
-            sk = sides[k]
-            nk = k + 1 if k + 1 < m else 0
-            inside = sk >= -EPS
-            if inside:
-                qx[n] = px[k]
-                qy[n] = py[k]
-                n += 1
-            if inside != (sides[nk] >= -EPS):
-                t = sk / (sk - sides[nk])
-                x = px[k]
-                y = py[k]
-                qx[n] = x + t * (px[nk] - x)
-                qy[n] = y + t * (py[nk] - y)
-                n += 1
-        m = min(n, CAP)
-        for k in range(m):
-            px[k] = qx[k]
-            py[k] = qy[k]
-    cr = np.zeros(CAP)
-    sx = np.zeros(CAP)
-    sy = np.zeros(CAP)
-    for k in range(m):
-        x = px[k]
-        y = py[k]
-        nk = k + 1 if k + 1 < m else 0
-        x1 = px[nk]
-        y1 = py[nk]
-        c = x * y1 - x1 * y
-        cr[k] = c
-        sx[k] = (x + x1) * c
-        sy[k] = (y + y1) * c
-    area2 = _sum12(cr)
-    safe = area2 if abs(area2) > EPS else 1.0
-    half = area2 / 2
-    out[0] = 0.0 if half < 0.0 else half  # max(half, 0.0)
-    out[1] = _sum12(sx) / (3 * safe)
-    out[2] = _sum12(sy) / (3 * safe)
-
-
 @_kernel
 def clip_quads(subject: np.ndarray, window: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Area (N,) and centroid (N, 2) of subject[i] & window[i], both (N, 4, 2) convex CCW quads."""
     n = subject.shape[0]
     area = np.empty(n)
     cent = np.empty((n, 2))
-    out = np.empty(3)
+    work = np.empty(WORK)
     for i in range(n):
-        clip_one(subject[i], window[i], out)
-        area[i] = out[0]
-        cent[i, 0] = out[1]
-        cent[i, 1] = out[2]
+        a, gx, gy = clip(subject[i], window[i], work)
+        area[i] = a
+        cent[i, 0] = gx
+        cent[i, 1] = gy
     return area, cent
 
 
@@ -129,68 +52,9 @@ def sat_matrix(  # noqa: PLR0917 - two sets of footprints, five parallel columns
     out = np.zeros((n, m), dtype=np.bool_)
     for i in range(n):
         for j in range(m):
-            out[i, j] = _sat_eps(cx[i], cy[i], ux[i], uy[i], h[i], dx[j], dy[j], vx[j], vy[j],
+            out[i, j] = sat_eps(cx[i], cy[i], ux[i], uy[i], h[i], dx[j], dy[j], vx[j], vy[j],
                                  k[j], w)  # fmt: skip
     return out
-
-
-@_kernel
-def _sat_eps(  # noqa: PLR0917 - two footprints
-    cx: float, cy: float, ux: float, uy: float, h: float,
-    dx: float, dy: float, vx: float, vy: float, k: float, w: float,
-) -> bool:  # fmt: skip
-    """Whether two footprints (both `w` half-wide) overlap with positive area: the separating
-    axis test with `EPS` of room, as `geometry.sat_hits` writes it."""
-    ddx = dx - cx
-    ddy = dy - cy
-    c = abs(ux * vx + uy * vy)
-    s = abs(ux * vy - uy * vx)
-    if not abs(ddx * ux + ddy * uy) < h + k * c + w * s - EPS:
-        return False
-    if not abs(-ddx * uy + ddy * ux) < w + k * s + w * c - EPS:
-        return False
-    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s - EPS:
-        return False
-    return abs(-ddx * vy + ddy * vx) < w + h * s + w * c - EPS
-
-
-@_kernel
-def _meet(  # noqa: PLR0917 - two footprints, each with its own half-width
-    cx: float, cy: float, ux: float, uy: float, h: float, w: float,
-    dx: float, dy: float, vx: float, vy: float, k: float, v: float,
-) -> bool:  # fmt: skip
-    """Whether footprint (h, w) meets footprint (k, v): the separating-axis test as the search's
-    `_sat` writes it (no room: shrunk footprints that meet share a disc)."""
-    ddx = dx - cx
-    ddy = dy - cy
-    c = abs(ux * vx + uy * vy)
-    s = abs(ux * vy - uy * vx)
-    if not abs(ddx * ux + ddy * uy) < h + k * c + v * s:
-        return False
-    if not abs(-ddx * uy + ddy * ux) < w + k * s + v * c:
-        return False
-    if not abs(ddx * vx + ddy * vy) < k + h * c + w * s:
-        return False
-    return abs(-ddx * vy + ddy * vx) < v + h * s + w * c
-
-
-@_kernel
-def _quad(  # noqa: PLR0917 - a footprint and where to write it
-    cx: float, cy: float, ux: float, uy: float, h: float, w: float, out: np.ndarray
-) -> None:
-    """A footprint's corners, counter-clockwise (`geometry.quads`' arithmetic), into `out`."""
-    ax = ux * h
-    ay = uy * h
-    bx = -uy * w
-    by = ux * w
-    out[0, 0] = cx + ax + bx
-    out[0, 1] = cy + ay + by
-    out[1, 0] = cx - ax + bx
-    out[1, 1] = cy - ay + by
-    out[2, 0] = cx - ax - bx
-    out[2, 1] = cy - ay - by
-    out[3, 0] = cx + ax - bx
-    out[3, 1] = cy + ay - by
 
 
 @_kernel
@@ -198,7 +62,7 @@ def _touches(  # noqa: PLR0917 - one pose, the sticks, the tolerances, scratch s
     cx: float, cy: float, ux: float, uy: float, h: float, w: float,
     sx: np.ndarray, sy: np.ndarray, sux: np.ndarray, suy: np.ndarray, shalf: np.ndarray,
     squads: np.ndarray, reach: np.ndarray, deep: float, tol: float,
-    quad: np.ndarray, out: np.ndarray,
+    q: np.ndarray, work: np.ndarray,
 ) -> bool:  # fmt: skip
     """Whether the pose (half-length `h`, half-width `w`) touches one of the sticks (overlap
     above `tol`). Only sticks whose circumscribed circles meet the pose's (`reach`, per stick)
@@ -211,15 +75,14 @@ def _touches(  # noqa: PLR0917 - one pose, the sticks, the tolerances, scratch s
         if not dx * dx + dy * dy < reach[j] * reach[j]:
             continue
         k = shalf[j]
-        if _meet(cx, cy, ux, uy, h - deep, w - deep, sx[j], sy[j], sux[j], suy[j],
+        if meet(cx, cy, ux, uy, h - deep, w - deep, sx[j], sy[j], sux[j], suy[j],
                  k - deep, w - deep):  # fmt: skip
             return True
-        if _meet(cx, cy, ux, uy, h, w, sx[j], sy[j], sux[j], suy[j], k - 0.0, w - 0.0):
+        if meet(cx, cy, ux, uy, h, w, sx[j], sy[j], sux[j], suy[j], k - 0.0, w - 0.0):
             if not made:
-                _quad(cx, cy, ux, uy, h, w, quad)
+                quad(cx, cy, ux, uy, h, w, q)
                 made = True
-            clip_one(quad, squads[j], out)
-            if out[0] > tol:
+            if clip(q, squads[j], work)[0] > tol:
                 return True
     return False
 
@@ -234,13 +97,13 @@ def first_free(  # noqa: PLR0917 - poses, the sticks, where to start and what to
     """From `at` on, the first position in `idx` whose pose (centre px[idx], axis, half-length
     `h`, half-width `w`) touches none of the sticks (`_touches`); `len(idx)` when none. The
     poses passed over touch a stick: they are marked in `touching`."""
-    quad = np.empty((4, 2))
-    out = np.empty(3)
+    q = np.empty((4, 2))
+    work = np.empty(WORK)
     n = idx.shape[0]
     for a in range(at, n):
         i = idx[a]
         if not _touches(px[i], py[i], pux[i], puy[i], h, w, sx, sy, sux, suy, shalf, squads,
-                        reach, deep, tol, quad, out):  # fmt: skip
+                        reach, deep, tol, q, work):  # fmt: skip
             return a
         touching[a] = True
     return n
@@ -253,13 +116,13 @@ def touch_mask(  # noqa: PLR0917 - poses, the sticks, the tolerances
     squads: np.ndarray, reach: np.ndarray, deep: float, tol: float,
 ) -> np.ndarray:  # fmt: skip
     """Per pose, whether it touches one of the sticks (`_touches`)."""
-    quad = np.empty((4, 2))
-    out = np.empty(3)
+    q = np.empty((4, 2))
+    work = np.empty(WORK)
     n = px.shape[0]
     hit = np.zeros(n, dtype=np.bool_)
     for i in range(n):
         hit[i] = _touches(px[i], py[i], pux[i], puy[i], h, w, sx, sy, sux, suy, shalf, squads,
-                          reach, deep, tol, quad, out)  # fmt: skip
+                          reach, deep, tol, q, work)  # fmt: skip
     return hit
 
 
@@ -282,7 +145,7 @@ def surely_taken(  # noqa: PLR0917 - poses, the new sticks, what to mark
             dy = sy[j] - cy
             if not dx * dx + dy * dy < reach[j] * reach[j]:
                 continue
-            if _meet(cx, cy, ux, uy, h - deep, w - deep, sx[j], sy[j], sux[j], suy[j],
+            if meet(cx, cy, ux, uy, h - deep, w - deep, sx[j], sy[j], sux[j], suy[j],
                      shalf[j] - deep, w - deep):  # fmt: skip
                 out[a] = True
                 break
@@ -333,19 +196,18 @@ def covered(  # noqa: PLR0917 - one stick, the wood candidates, the tolerances
 ) -> np.ndarray:  # fmt: skip
     """The candidates (indices, in order) a stick's footprint touches: they overlap with
     positive area and either still meet both shrunk by `deep` or overlap by more than `tol`."""
-    quad = np.empty((4, 2))
-    _quad(cx, cy, ux, uy, h, w, quad)
-    out = np.empty(3)
+    q = np.empty((4, 2))
+    quad(cx, cy, ux, uy, h, w, q)
+    work = np.empty(WORK)
     keep = np.empty(fx.shape[0], dtype=np.int64)
     n = 0
     for j in range(fx.shape[0]):
-        if not _sat_eps(cx, cy, ux, uy, h, fx[j], fy[j], fux[j], fuy[j], fhalf[j], w):
+        if not sat_eps(cx, cy, ux, uy, h, fx[j], fy[j], fux[j], fuy[j], fhalf[j], w):
             continue
-        if not _sat_eps(cx, cy, ux, uy, h - deep, fx[j], fy[j], fux[j], fuy[j],
-                        fhalf[j] - deep, w - deep):  # fmt: skip
-            clip_one(quad, fquads[j], out)
-            if not out[0] > tol:
-                continue
+        deep_meet = sat_eps(cx, cy, ux, uy, h - deep, fx[j], fy[j], fux[j], fuy[j],
+                            fhalf[j] - deep, w - deep)  # fmt: skip
+        if not deep_meet and not clip(q, fquads[j], work)[0] > tol:
+            continue
         keep[n] = j
         n += 1
     return keep[:n]
@@ -363,20 +225,19 @@ def overlap_matrix(  # noqa: PLR0917 - poses and sticks, five columns each
     area = np.zeros((n, m))
     squads = np.empty((m, 4, 2))
     for j in range(m):
-        _quad(sx[j], sy[j], sux[j], suy[j], shalf[j], w, squads[j])
-    quad = np.empty((4, 2))
-    out = np.empty(3)
+        quad(sx[j], sy[j], sux[j], suy[j], shalf[j], w, squads[j])
+    q = np.empty((4, 2))
+    work = np.empty(WORK)
     for i in range(n):
         made = False
         for j in range(m):
-            if not _sat_eps(cx[i], cy[i], ux[i], uy[i], h[i], sx[j], sy[j], sux[j], suy[j],
+            if not sat_eps(cx[i], cy[i], ux[i], uy[i], h[i], sx[j], sy[j], sux[j], suy[j],
                             shalf[j], w):  # fmt: skip
                 continue
             if not made:
-                _quad(cx[i], cy[i], ux[i], uy[i], h[i], w, quad)
+                quad(cx[i], cy[i], ux[i], uy[i], h[i], w, q)
                 made = True
-            clip_one(quad, squads[j], out)
-            area[i, j] = out[0]
+            area[i, j] = clip(q, squads[j], work)[0]
     return area
 
 

@@ -1,10 +1,11 @@
 """The compiled pile kernels (pile_kernels.py) decide exactly as the code they replace or the
-rules' own definitions: the clipper bit for bit as `geometry.clip`, the touch table and its
-values as the judge's `rules.touches`, the support polygon as the Python it replaced, and a new
-pair's filters (`search._fresh_keep`) keep exactly the poses an exhaustive test keeps: those
-resting 6 x 6 mm on both supports and overlapping no other stick of their level or above by more
-than the tolerance, clipped pair by pair in Python; a pair's lattice poses (`search.pair_poses`)
-are those of the numpy code it replaced."""
+rules' own definitions (the clipper they call is `geometry.clip`'s, geom_kernels.clip, tested
+in test_sb_wood_kernels.py): the touch table and its values as the judge's `rules.touches`, the
+support polygon as the Python it replaced, and a new pair's filters (`search._fresh_keep`) keep
+exactly the poses an exhaustive test keeps: those resting 6 x 6 mm on both supports and
+overlapping no other stick of their level or above by more than the tolerance, clipped pair by
+pair in Python; a pair's lattice poses (`search.pair_poses`) are those of the numpy code it
+replaced."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 
 import teocalli
 from teocalli.core import Rng
-from teocalli.games.stack_back import pile_kernels, search
+from teocalli.games.stack_back import search
 from teocalli.games.stack_back.actions import Colour, Place
 from teocalli.games.stack_back.balance import Stick
 from teocalli.games.stack_back.candidates import Bridge, pile_poses, touch_table, touch_values
@@ -35,23 +36,6 @@ def _random_feet(rng: np.random.Generator, n: int, span: float) -> Bridge:
     x[: n // 4], y[: n // 4] = np.rint(x[: n // 4]), np.rint(y[: n // 4])
     half = rng.choice([18.0, 27.0, 36.0], n)
     return Bridge(np.arange(n, dtype=np.int64), x, y, np.cos(a), np.sin(a), half)
-
-
-def test_the_pile_clipper_is_the_engines_clipper_bit_for_bit() -> None:
-    rng = np.random.default_rng(7)
-    a, b = _random_feet(rng, 3000, 80.0), _random_feet(rng, 3000, 80.0)
-    qa = quads(a.cx, a.cy, a.ux, a.uy, a.half)
-    qb = quads(b.cx, b.cy, b.ux, b.uy, b.half)
-    qb[:50] = qa[:50]  # identical footprints: every vertex on the window's edges
-    area, cent = pile_kernels.clip_many(qa, qb)
-    want_area, want_cent = clip(qa, qb)
-    partial = 0
-    for k in range(len(qa)):
-        want = (want_area[k], want_cent[k, 0], want_cent[k, 1])
-        got = (area[k], cent[k, 0], cent[k, 1])
-        assert got == want, (k, got, want)
-        partial += 0 < want[0] < 4 * a.half[k] * HALF_WIDTH - 1e-6
-    assert partial > 300  # many partial overlaps, not only empty or whole ones
 
 
 def _positions() -> list[StackBackState]:

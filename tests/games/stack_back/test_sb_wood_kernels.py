@@ -17,6 +17,7 @@ from teocalli.core import Rng
 from teocalli.games.stack_back import search
 from teocalli.games.stack_back.candidates import wood_lattice
 from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC
+from teocalli.games.stack_back.geom_kernels import EPS
 from teocalli.games.stack_back.geometry import (
     DEEP,
     box,
@@ -27,7 +28,6 @@ from teocalli.games.stack_back.geometry import (
 from teocalli.games.stack_back.rules import TOL, Layout
 from teocalli.games.stack_back.state import StackBackState
 from teocalli.games.stack_back.wood_kernels import (
-    EPS,
     covered,
     first_free,
     overlap_matrix,

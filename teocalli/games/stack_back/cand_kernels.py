@@ -1,0 +1,468 @@
+"""Compiled piled candidates (docs/games/stack-back.md, "Compiled piled candidates").
+
+`candidates.pile_moves` judged each bridge in Python: its touches, `rules.piled`, its support
+polygon, then `balance.try_add` passing its weight down with complex numbers. Here the whole
+pipeline is two compiled calls per position: `bridge_poses` (the bridges of every pair of
+supports within reach, as `candidates._pair` makes them) and `judge_bridges` (what each touches,
+the piled rules, the support polygon and the balance); Python only builds the legal candidates.
+
+Every step does the floating-point operations of the Python it stands for, in the same order
+(no `fastmath`): the complex products and quotients of balance.py are written out as CPython
+computes them (a float times a complex is (f x - 0 y, f y + 0 x), a complex over a float is
+((x + 0 y) / f, (y - 0 x) / f): the same bits but for the sign of a zero). Two things cannot be
+matched bit for bit: `math.hypot` (CPython's own algorithm, not the C library's `hypot` numba
+calls); so a pair whose distances lie within 1e-9 mm of a threshold they are compared with (the
+reach, 1 mm, a colour's length less 6 mm) is handed back to Python (`unsure`), which decides it
+with `candidates._pair` as before. tests/games/stack_back/test_sb_cand_kernels.py compares the
+results with the Python rules along seeded games, and `--hashes` is unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from .geom_kernels import MOST, WORK, W, clip, clip_into, hull_edges, quad, sat_eps
+
+Array = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+SKIP, REFUSED, FALLS, LEGAL, UNSURE = 0, 1, 2, 3, 4
+"""`judge_bridges`' verdicts: not judged (it does not touch exactly two sticks of the highest
+level it touches, or that level is below the floor), refused by `rules.piled`, would make a stick
+fall, legal; `pass_down` also answers UNSURE (a margin within `delta` of the threshold)."""
+NEW = -1
+"""The stick that falls, when it is the new one (as `balance.NEW`)."""
+EDGES = 24
+"""Room for a support polygon's edges (the hull of two clipped rectangles: at most 16)."""
+
+
+@numba.njit(cache=True)
+def _lattice(colour: int, x10: int, y10: int, a10: int, cells: Ints) -> int:
+    """`actions.lattice_index` (-1 off the lattice); cells: step10, astep10, x, y, angle cells."""
+    if x10 % cells[0] or y10 % cells[0] or a10 % cells[1]:
+        return -1
+    xi, yi, ai = x10 // cells[0], y10 // cells[0], a10 // cells[1]
+    if not (0 <= xi < cells[2] and 0 <= yi < cells[3] and 0 <= ai < cells[4]):
+        return -1
+    return ((colour * cells[4] + ai) * cells[2] + xi) * cells[3] + yi
+
+
+@numba.njit(cache=True)
+def _exact_reach(dx: float, dy: float, t: float) -> int:
+    """Whether hypot(dx, dy) <= t as `math.hypot` decides it (1 yes, 0 no), where it can be
+    told exactly: dx, dy and t whole numbers below 2^26 (the wood lattice's whole millimetres),
+    so that the squares are exact and a faithfully rounded hypot is at most t exactly when
+    dx² + dy² <= t² (a whole number above t² is at least 1 / (2t + 1) beyond t, far more than a
+    rounding); -1 where it cannot tell (the caller asks Python). With dx or dy 0 both the C
+    library's and CPython's hypot give the other's magnitude exactly."""
+    if dx == 0.0 or dy == 0.0:
+        return 1 if abs(dx) + abs(dy) <= t else 0
+    for v in (dx, dy, t):
+        if v != np.floor(v) or abs(v) >= 67108864.0:
+            return -1
+    return 1 if dx * dx + dy * dy <= t * t else 0
+
+
+@numba.njit(cache=True)
+def _same_hypot(dx: float, dy: float, t: float) -> bool:
+    """Whether `math.hypot(dx, dy)` and the C library's hypot surely fall on the same side of
+    the whole number t: dx or dy 0 (both give the other's magnitude exactly), or dx, dy whole
+    numbers below 2^26 (`_exact_reach`: the hypot is then t exactly or far from it)."""
+    return _exact_reach(dx, dy, t) >= 0
+
+
+@numba.njit(cache=True)
+def _pair(  # noqa: PLR0917 - two sticks, the lattice, where to write
+    i: int, j: int, cx: Array, cy: Array, ux: Array, uy: Array, half: Array, lengths: Array,
+    offsets: Array, cells: Ints, out: Ints,
+) -> bool:  # fmt: skip
+    """`candidates._pair` for sticks i and j: per offset k, out[k, c] the dense index of the
+    bridge a stick of colour c may make (-1: none: too short, off the lattice, the ends nearer
+    than 1 mm). False where a distance lies within 1e-9 of 1 mm or of a colour's length less
+    6 mm and `_same_hypot` cannot tell that `math.hypot` decides it alike (Python decides)."""
+    step10, astep10 = cells[0], cells[1]
+    turn = -1.0 if ux[i] * ux[j] + uy[i] * uy[j] < 0 else 1.0
+    for k in range(len(offsets)):
+        f = offsets[k]
+        out[k, :] = -1
+        pax = cx[i] + f * (half[i] - 3) * ux[i]
+        pay = cy[i] + f * (half[i] - 3) * uy[i]
+        pbx = cx[j] + f * turn * (half[j] - 3) * ux[j]
+        pby = cy[j] + f * turn * (half[j] - 3) * uy[j]
+        ex, ey = pbx - pax, pby - pay
+        dist = math.hypot(ex, ey)
+        if abs(dist - 1.0) < 1e-9 and not _same_hypot(ex, ey, 1.0):
+            return False
+        for c in range(len(lengths)):
+            if abs(dist + 6 - lengths[c]) < 1e-9 and not _same_hypot(ex, ey, lengths[c] - 6):
+                return False
+        if dist < 1.0:
+            continue
+        x10 = np.int64(np.rint((pax + pbx) / 2 * 10 / step10)) * step10
+        y10 = np.int64(np.rint((pay + pby) / 2 * 10 / step10)) * step10
+        deg = math.degrees(math.atan2(pby - pay, pbx - pax)) % 180
+        a10 = (np.int64(np.rint(deg * 10 / astep10)) * astep10) % 1800
+        for c in range(len(lengths)):
+            if not dist + 6 > lengths[c]:
+                out[k, c] = _lattice(c, x10, y10, a10, cells)
+    return True
+
+
+@numba.njit(cache=True)
+def _shell_sort(a: Ints, n: int) -> None:
+    """Sort a[:n] in place (a few hundred pose indices: short code, quick to compile)."""
+    for gap in (701, 301, 132, 57, 23, 10, 4, 1):
+        for i in range(gap, n):
+            v = a[i]
+            j = i
+            while j >= gap and a[j - gap] > v:
+                a[j] = a[j - gap]
+                j -= gap
+            a[j] = v
+
+
+@numba.njit(cache=True)
+def _gap(dx: float, dy: float, ha: float, hb: float, limits: Array) -> tuple[float, bool]:
+    """The distance between two sticks' ends (`math.hypot(dx, dy) - ha - hb`) and whether it
+    surely falls on the side of each of `limits` that `math.hypot` puts it (`_exact_reach`)."""
+    gap = math.hypot(dx, dy) - ha - hb
+    for t in limits:
+        if abs(gap - t) < 1e-6 and _exact_reach(dx, dy, t + ha + hb) < 0:
+            return gap, False
+    return gap, True
+
+
+@numba.njit(cache=True)
+def bridge_poses(  # noqa: PLR0917 - the sticks, what the player may use, the lattice
+    cx: Array, cy: Array, ux: Array, uy: Array, half: Array, levels: Ints, refuses: Ints,
+    have: npt.NDArray[np.bool_], floor: int, limit: float, lengths: Array, offsets: Array,
+    cells: Ints,
+) -> tuple[Ints, Ints]:  # fmt: skip
+    """The bridging poses to try (`candidates.bridge_index`), sorted, each once: for every two
+    sticks of one level at or above the floor less one whose ends lie at most `limit` apart,
+    the bridges `_pair` makes, in the colours the player holds (`have`) that neither refuses
+    (`refuses`: bits per stick). And the pairs (rows i, j) with a distance within a rounding of
+    a threshold (`math.hypot` may round it otherwise): Python decides those."""
+    n = len(cx)
+    out = np.empty(max(n * (n - 1) // 2, 1) * len(offsets) * len(lengths), dtype=np.int64)
+    m = 0
+    unsure = np.empty((max(n * (n - 1) // 2, 1), 2), dtype=np.int64)
+    u = 0
+    made = np.empty((len(offsets), len(lengths)), dtype=np.int64)
+    limits = np.array([limit])
+    for i in range(n):
+        if levels[i] + 1 < floor:
+            continue
+        for j in range(i + 1, n):
+            if levels[j] != levels[i]:
+                continue
+            gap, sure = _gap(cx[j] - cx[i], cy[j] - cy[i], half[i], half[j], limits)
+            if sure and not gap <= limit:
+                continue
+            if not (sure and _pair(i, j, cx, cy, ux, uy, half, lengths, offsets, cells, made)):
+                unsure[u, 0], unsure[u, 1] = i, j
+                u += 1
+                continue
+            refused = refuses[i] | refuses[j]
+            for k in range(len(offsets)):
+                for c in range(len(lengths)):
+                    if made[k, c] >= 0 and have[c] and not (refused >> c) & 1:
+                        out[m] = made[k, c]
+                        m += 1
+    _shell_sort(out, m)
+    n_out = 0
+    for k in range(m):  # each once
+        if n_out == 0 or out[k] != out[n_out - 1]:
+            out[n_out] = out[k]
+            n_out += 1
+    return out[:n_out], unsure[:u]
+
+
+@numba.njit(cache=True)
+def pair_rows(  # noqa: PLR0917 - the sticks, where the new ones start, the lattice
+    cx: Array, cy: Array, ux: Array, uy: Array, half: Array, levels: Ints, start: int,
+    limits: Array, lengths: Array, offsets: Array, cells: Ints,
+) -> tuple[Ints, Array, Ints]:  # fmt: skip
+    """The rows `piles._new_rows` adds for the sticks from `start` on: per pair (i, j), i < j, j
+    from `start` on, of one level, whose ends lie at most limits[0] apart, per colour, per
+    offset, a bridge `_pair` makes: (i, j, level, colour, pose index) and the gap. And the pairs
+    with a gap or a distance within a rounding of a threshold (any of `limits`: the reach of
+    each colour; Python decides those)."""
+    n = len(cx)
+    most = max((n - start) * n, 1)
+    rows = np.empty((most * len(offsets) * len(lengths), 5), dtype=np.int64)
+    gaps = np.empty(most * len(offsets) * len(lengths))
+    m = 0
+    unsure = np.empty((most, 2), dtype=np.int64)
+    u = 0
+    made = np.empty((len(offsets), len(lengths)), dtype=np.int64)
+    for j in range(start, n):
+        for i in range(j):
+            if levels[i] != levels[j]:
+                continue
+            gap, sure = _gap(cx[j] - cx[i], cy[j] - cy[i], half[i], half[j], limits)
+            if sure and not gap <= limits[0]:
+                continue
+            if not (sure and _pair(i, j, cx, cy, ux, uy, half, lengths, offsets, cells, made)):
+                unsure[u, 0], unsure[u, 1] = i, j
+                u += 1
+                continue
+            for c in range(len(lengths)):
+                for k in range(len(offsets)):
+                    if made[k, c] >= 0:
+                        rows[m, 0], rows[m, 1], rows[m, 2] = i, j, levels[i]
+                        rows[m, 3], rows[m, 4] = c, made[k, c]
+                        gaps[m] = gap
+                        m += 1
+    return rows[:m], gaps[:m], unsure[:u]
+
+
+@numba.njit(cache=True)
+def _split(  # noqa: PLR0917 - a stick's two contacts and its load
+    ax: float, ay: float, bx: float, by: float, f: float, mx: float, my: float, out: Array
+) -> None:
+    """`balance.split` (shares on the two contacts, landing points relative to the stick's
+    centre): out = (share a, at a x, y, share b, at b x, y); CPython's complex arithmetic."""
+    px = (mx + my * 0.0) / f
+    py = (my - mx * 0.0) / f
+    dx, dy = bx - ax, by - ay
+    span = dx * dx - dy * -dy
+    if span < 1e-12:
+        out[0], out[1], out[2], out[3], out[4], out[5] = f / 2, px, py, f / 2, px, py
+        return
+    s = ((px - ax) * dx - (py - ay) * -dy) / span
+    if s <= 0.0:
+        out[0], out[1], out[2], out[3], out[4], out[5] = f, px, py, 0.0, px, py
+    elif s >= 1.0:
+        out[0], out[1], out[2], out[3], out[4], out[5] = 0.0, px, py, f, px, py
+    else:
+        ox = px - (ax + (s * dx - 0.0 * dy))
+        oy = py - (ay + (s * dy + 0.0 * dx))
+        out[0], out[1], out[2] = f * (1.0 - s), ax + ox, ay + oy
+        out[3], out[4], out[5] = f * s, bx + ox, by + oy
+
+
+@numba.njit(cache=True)
+def depth(poly: Array, count: int, px: float, py: float) -> float:
+    """`support.depth`: how far (px, py) lies inside the edges poly[:count] (nx, ny, c)."""
+    if count == 0:
+        return -np.inf
+    best = np.inf
+    for k in range(count):
+        best = min(best, poly[k, 2] - poly[k, 0] * px - poly[k, 1] * py)
+    return best
+
+
+@numba.njit(cache=True)
+def pass_down(  # noqa: PLR0917 - the new stick's first loads, the structure, scratch
+    lev: int, sticks: Array, level: Ints, sup: Ints, cont: Array, poly: Array, npoly: Ints,
+    load: Array, thr: float, delta: float,
+    df: Array, dmx: Array, dmy: Array, inside: npt.NDArray[np.bool_], sh: Array,
+) -> int:  # fmt: skip
+    """`balance.try_add` after the new stick (level `lev`) passed its weight to its supports
+    (df, dmx, dmy hold those loads, `inside` marks them): each stick beneath, level by level
+    down, in index order, takes its new load; the first whose resultant lies less than `thr`
+    inside its support polygon falls (its index is returned; -1 if none), and each that stands
+    passes on the difference between its new split and its old one. UNSURE (as -2) where a
+    margin lies within `delta` of `thr` (0: never). The sticks: rows of `sticks` (cx, cy, ...),
+    `level`, supports `sup`, contact centroids `cont` (relative to the centre), support polygon
+    edges `poly` (`npoly` of them), loads `load` (force, moment x, y)."""
+    n = len(level)
+    for lv in range(lev - 1, -1, -1):
+        for k in range(n):
+            if not inside[k] or level[k] != lv:
+                continue
+            f = load[k, 0] + df[k]
+            mx, my = load[k, 1] + dmx[k], load[k, 2] + dmy[k]
+            dk = depth(poly[k], npoly[k], (mx + my * 0.0) / f, (my - mx * 0.0) / f)
+            if abs(dk - thr) < delta:
+                return -2
+            if not dk >= thr:
+                return k
+            if sup[k, 0] < 0:
+                continue
+            for sign in (1.0, -1.0):
+                if sign > 0:
+                    _split(cont[k, 0, 0], cont[k, 0, 1], cont[k, 1, 0], cont[k, 1, 1], f, mx, my,
+                           sh)  # fmt: skip
+                else:
+                    _split(cont[k, 0, 0], cont[k, 0, 1], cont[k, 1, 0], cont[k, 1, 1],
+                           load[k, 0], load[k, 1], load[k, 2], sh)  # fmt: skip
+                for t in range(2):
+                    s = sup[k, t]
+                    ff = sign * sh[3 * t]
+                    df[s] += ff
+                    dmx[s] += ff * (sticks[k, 0] + sh[3 * t + 1] - sticks[s, 0])
+                    dmy[s] += ff * (sticks[k, 1] + sh[3 * t + 2] - sticks[s, 1])
+                    inside[s] = True
+    return -1
+
+
+@numba.njit(cache=True)
+def first_loads(  # noqa: PLR0917 - the new stick on its two supports
+    i: int, j: int, cx: float, cy: float, weight: float, gix: float, giy: float, gjx: float,
+    gjy: float, sticks: Array, df: Array, dmx: Array, dmy: Array, inside: npt.NDArray[np.bool_],
+    sh: Array,
+) -> None:  # fmt: skip
+    """The new stick's weight on its supports i, j (contact centroids gi, gj relative to its
+    centre (cx, cy)), as `balance._first` passes it: into df, dmx, dmy (cleared first)."""
+    for k in range(len(df)):
+        df[k] = 0.0
+        dmx[k] = 0.0
+        dmy[k] = 0.0
+        inside[k] = False
+    _split(gix, giy, gjx, gjy, weight, 0.0, 0.0, sh)
+    for k in range(2):
+        s = i if k == 0 else j
+        f = sh[3 * k]
+        df[s] += f
+        dmx[s] += f * (cx + sh[3 * k + 1] - sticks[s, 0])
+        dmy[s] += f * (cy + sh[3 * k + 2] - sticks[s, 1])
+        inside[s] = True
+
+
+@numba.njit(cache=True)
+def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
+    index: Ints, axes: Array, halves: Array, weights: Array, reaches: Array, cells: Ints,
+    sticks: Array, sreach: Array, squads: Array, level: Ints, colours: Ints, carries: Ints,
+    sup: Ints, cont: Array, poly: Array, npoly: Ints, load: Array, floor: int,
+    tol: float, rest: float, thr: float, power: float, deep: float,
+) -> tuple[npt.NDArray[np.int8], Ints, Array, Array, Ints, Ints, Ints, Array]:  # fmt: skip
+    """Each bridge of `index` (dense pose indices: colour, angle `axes[a]`, x, y on `cells`)
+    judged as `candidates.pile_moves` judges it: what it touches (`candidates.touch_table`:
+    circumscribed circles, `reaches` per colour and `sreach` per stick, then the separating-axis
+    test, shrunk by `deep`, else clipped above `tol`), whether it touches exactly two sticks of
+    the highest level it touches, that level plus one at or above the floor (else SKIP);
+    `rules.piled` (rest at least `rest` on both, a colour of neither, neither carries it); its
+    support polygon (`support_edges`, lengths as `** power`); balance (`balance.try_add`: it
+    stands `thr` inside its polygon, then `pass_down`).
+
+    Returns per bridge: the verdict, the supports and the stick that falls (`ab`: a, b, fall),
+    the contacts (gax, gay, gbx, gby relative to its centre), the polygon (`EDGES` rows, `nedge`
+    of them); and the loads a legal one passes down (one that makes a stick beneath fall: those
+    passed until then, what its verdict read), rows `dstart[r]` to `dstart[r + 1]` of `dstick`
+    (the stick) and `dval` (force, moment x, y)."""
+    nb, n = len(index), len(level)
+    code = np.zeros(nb, dtype=np.int8)
+    ab = np.full((nb, 3), -1, dtype=np.int64)
+    contacts = np.zeros((nb, 4))
+    edges = np.empty((nb, EDGES, 3))  # rows written only as far as `nedge` says
+    nedge = np.zeros(nb, dtype=np.int64)
+    dstart = np.zeros(nb + 1, dtype=np.int64)
+    cap = 64
+    dstick = np.empty(cap, dtype=np.int64)
+    dval = np.empty((cap, 3))
+    nd = 0
+    q = np.empty((4, 2))
+    work = np.empty(WORK)
+    pts = np.empty((2 * MOST, 2))
+    hull = np.empty((2 * MOST, 3))
+    clips = np.empty((5, MOST))
+    hulls = np.empty((3, 2 * MOST, 2))
+    df = np.zeros(n)
+    dmx = np.zeros(n)
+    dmy = np.zeros(n)
+    inside = np.zeros(n, dtype=np.bool_)
+    sh = np.empty(6)
+    yc, xc, ac = cells[3], cells[2], cells[4]
+    order = np.empty(n, dtype=np.int64)  # by level down, each level in index order
+    at = 0
+    for lv in range(level.max() if n else -1, -1, -1):
+        for t in range(n):
+            if level[t] == lv:
+                order[at] = t
+                at += 1
+    for r in range(nb):
+        dstart[r] = nd
+        rest_, yi = divmod(index[r], yc)
+        rest_, xi = divmod(rest_, xc)
+        colour, ai = divmod(rest_, ac)
+        cx, cy = (xi * cells[0]) / 10, (yi * cells[0]) / 10
+        ux, uy, h = axes[ai, 0], axes[ai, 1], halves[colour]
+        reach = reaches[colour]
+        top, at_top, a, b = -1, 0, -1, -1
+        filled = False
+        for o in range(n):  # highest level first: below the highest level touched, none matters
+            j = int(order[o])
+            if (top >= 0 and level[j] < top) or at_top > 2:
+                break
+            rr = reach + sreach[j]
+            dx = sticks[j, 0] - cx
+            dy = sticks[j, 1] - cy
+            if not dx * dx + dy * dy < rr * rr + 1e-6:
+                continue
+            if not sat_eps(cx, cy, ux, uy, h, sticks[j, 0], sticks[j, 1], sticks[j, 2],
+                           sticks[j, 3], sticks[j, 4], W):  # fmt: skip
+                continue
+            hit = sat_eps(cx, cy, ux, uy, h - deep, sticks[j, 0], sticks[j, 1], sticks[j, 2],
+                          sticks[j, 3], sticks[j, 4] - deep, W - deep)  # fmt: skip
+            if not hit:
+                if not filled:
+                    quad(cx, cy, ux, uy, h, W, q)
+                    filled = True
+                hit = clip(q, squads[j], work)[0] > tol
+            if not hit:
+                continue
+            if level[j] > top:
+                top, at_top, a, b = level[j], 1, j, -1
+            elif level[j] == top:
+                at_top += 1
+                if at_top == 2:
+                    b = j
+        if top < 0 or at_top != 2 or top + 1 < floor:
+            continue
+        ab[r, 0], ab[r, 1] = a, b
+        if not filled:
+            quad(cx, cy, ux, uy, h, W, q)
+        area_a, gax, gay = clip(q, squads[a], work)
+        area_b, gbx, gby = clip(q, squads[b], work)
+        if min(area_a, area_b) < rest or colours[a] == colour or colours[b] == colour:
+            code[r] = REFUSED
+            continue
+        if (carries[a] >> colour) & 1 or (carries[b] >> colour) & 1:
+            code[r] = REFUSED
+            continue
+        contacts[r, 0], contacts[r, 1] = gax - cx, gay - cy
+        contacts[r, 2], contacts[r, 3] = gbx - cx, gby - cy
+        m = clip_into(q, squads[a], pts, 0, clips)
+        m = clip_into(q, squads[b], pts, m, clips)
+        ne = hull_edges(pts, m, cx, cy, power, hull, hulls)
+        if ne > EDGES:  # never: the hull of two clipped rectangles has at most 16 edges
+            code[r] = UNSURE
+            continue
+        nedge[r] = ne
+        for e in range(ne):
+            edges[r, e, 0], edges[r, e, 1], edges[r, e, 2] = hull[e, 0], hull[e, 1], hull[e, 2]
+        if not depth(hull, ne, 0.0, 0.0) >= thr:
+            code[r] = FALLS
+            ab[r, 2] = NEW
+            continue
+        first_loads(a, b, cx, cy, weights[colour], contacts[r, 0], contacts[r, 1],
+                    contacts[r, 2], contacts[r, 3], sticks, df, dmx, dmy, inside, sh)  # fmt: skip
+        falls = pass_down(top + 1, sticks, level, sup, cont, poly, npoly, load, thr, 0.0, df, dmx,
+                          dmy, inside, sh)  # fmt: skip
+        if falls >= 0:
+            code[r] = FALLS
+            ab[r, 2] = falls
+        else:
+            code[r] = LEGAL
+        for s in range(n):  # the loads passed down (so far, where a stick falls)
+            if not inside[s]:
+                continue
+            if nd == cap:
+                cap *= 2
+                grown_s = np.empty(cap, dtype=np.int64)
+                grown_v = np.empty((cap, 3))
+                for k in range(nd):
+                    grown_s[k] = dstick[k]
+                    grown_v[k, 0], grown_v[k, 1], grown_v[k, 2] = dval[k, 0], dval[k, 1], dval[k, 2]
+                dstick, dval = grown_s, grown_v
+            dstick[nd] = s
+            dval[nd, 0], dval[nd, 1], dval[nd, 2] = df[s], dmx[s], dmy[s]
+            nd += 1
+    dstart[nb] = nd
+    return code, ab, contacts, edges, nedge, dstart, dstick[:nd], dval[:nd]
