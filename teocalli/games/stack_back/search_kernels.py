@@ -19,8 +19,10 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from . import geom_kernels
 from .components import HALF_WIDTH
-from .pile_kernels import _quad, _sat, _touches_any, clip_one, support_edges
+from .geom_kernels import WORK, clip, quad, touches_any
+from .pile_kernels import support_edges
 
 Array = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -128,7 +130,8 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
     meet = np.empty((2, 4, 4))
     jlo = np.empty(64, dtype=np.int64)
     jhi = np.empty(64, dtype=np.int64)
-    quad = np.empty((4, 2))
+    q = np.empty((4, 2))
+    work = np.empty(WORK)
     hd, wd = h - deep, W - deep
     for k in range(na):
         # the bounds of pile_kernels.pair_lattice, with its arithmetic
@@ -227,20 +230,20 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
                 ok = True
                 for shrink in (0.0, inset):
                     for s in range(2):
-                        if not _sat(x, y, pux, puy, h - shrink, W - shrink, sup[s, 0],
-                                    sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4],
-                                    shrink):  # fmt: skip
+                        if not geom_kernels.meet(x, y, pux, puy, h - shrink, W - shrink,
+                                                 sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3],
+                                                 sup[s, 4] - shrink, W - shrink):  # fmt: skip
                             ok = False
                             break
                     if not ok:
                         break
                 if not ok:
                     continue
-                if _touches_any(x, y, pux, puy, h, reach0, near, sx, sy, sux, suy, sh, sq,
-                                reach, deep, tol, quad):  # fmt: skip
+                if touches_any(x, y, pux, puy, h, reach0, near, sx, sy, sux, suy, sh, sq,
+                               reach, deep, tol, q, work):  # fmt: skip
                     continue
-                _quad(x, y, pux, puy, h, quad)
-                if clip_one(quad, sq[a])[0] >= rest and clip_one(quad, sq[b])[0] >= rest:
+                quad(x, y, pux, puy, h, W, q)
+                if clip(q, sq[a], work)[0] >= rest and clip(q, sq[b], work)[0] >= rest:
                     if n == len(out):
                         grown = np.empty(2 * n, dtype=np.int64)
                         grown[:n] = out
@@ -262,7 +265,7 @@ def first_standing(  # noqa: PLR0917 - the poses, where to start, the supports, 
     (its depth is then the least edge offset); len(px) when none does."""
     feet = np.empty((4, 2))
     for k in range(at, len(px)):
-        _quad(px[k], py[k], pux[k], puy[k], h, feet)
+        quad(px[k], py[k], pux[k], puy[k], h, W, feet)
         edges = support_edges(feet, windows, px[k], py[k], power)
         if len(edges) and edges[:, 2].min() >= need:
             return k
