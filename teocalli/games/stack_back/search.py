@@ -436,16 +436,6 @@ def _touching(
     return out
 
 
-def _rests(pp: PairPoses, keep: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
-    """Those of `keep` resting at least 6 x 6 mm on both supports (pile_kernels.rests)."""
-    if not len(keep):
-        return keep
-    out: npt.NDArray[np.intp] = pile_kernels.rests(
-        pp.x, pp.y, pp.ux, pp.uy, float(pp.hh[0]), keep.astype(np.int64), pp.quads, REST
-    )
-    return out
-
-
 def find_pile(state: StackBackState, player: int, colour: int) -> tuple[Place, Verdict] | None:
     """The first lattice pose of `colour` that piles legally now (None: there is none)."""
     sticks = state.sticks

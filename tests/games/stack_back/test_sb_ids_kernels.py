@@ -18,6 +18,8 @@ from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH, SPEC
 from teocalli.games.stack_back.geometry import clip, quads
 from teocalli.games.stack_back.rules import REST, TOL, Layout, base
 
+from .pair_reference import rests_of
+
 
 def _footprints(rng: np.random.Generator, n: int, spread: float) -> tuple[np.ndarray, ...]:
     cx, cy = rng.uniform(0, spread, n), rng.uniform(0, spread, n)
@@ -107,7 +109,7 @@ def test_pair_keep_is_the_search_poses_filtered(seed: int) -> None:
             if len(keep):
                 keep = keep[_may_stand(pp, sticks[a], sticks[b])]
                 keep = keep[~search._touching(pp, keep, layout, others)]
-                keep = search._rests(pp, keep)
+                keep = rests_of(pp, keep)
             ints, frame = id_kernels.pair_keep(
                 rows[[a, b]], layout.quads[[a, b]], HALF_LENGTHS[colour], cos, sin, 4.0, others,
                 rows, layout.quads, reach, SPEC.margin - 1e-6, TOL, search.DEEP, REST,

@@ -1,8 +1,8 @@
 """The pass search's compiled kernels (search_kernels.py) decide as the code they stand for.
 
 The pair walk keeps exactly the poses that listing the pair's lattice and filtering every pose
-keeps (`pile_kernels.pair_lattice`, then `pile_kernels.pair_keep`, itself checked against an
-exhaustive clipping test in test_sb_pile_kernels.py): same indices, same order, on every pair of
+keeps (`pile_kernels.pair_lattice`, then pair_reference.py's `pair_keep`, the filters pose by
+pose): same indices, same order, on every pair of
 supports of one level in positions of seeded random games, for every colour. The scan for a
 pose standing on its own weight passes over exactly the poses the rules' support polygon and
 balance test let fall."""
@@ -26,6 +26,8 @@ from teocalli.games.stack_back.geometry import axis
 from teocalli.games.stack_back.rules import Layout
 from teocalli.games.stack_back.state import StackBackState
 from teocalli.games.stack_back.support import corners, depth, support
+
+from .pair_reference import pair_keep
 
 YELLOW, GREEN = 0, 2
 
@@ -66,7 +68,7 @@ def _listed(layout: Layout, colour: int, i: int, j: int) -> list[int]:
     x, y, which, _, _ = pile_kernels.pair_lattice(
         sup, h, search._ABS_COS, search._ABS_SIN, float(search.STEP)
     )
-    kept = pile_kernels.pair_keep(
+    kept = pair_keep(
         x, y, search._COS[which], search._SIN[which], h, sup, search.REST_INSET, others,
         layout.cx, layout.cy, layout.ux, layout.uy, layout.half, layout.quads,
         search._radii(layout), reach0, i, j, search.DEEP, search.TOL, search.REST,

@@ -26,6 +26,8 @@ from teocalli.games.stack_back.rules import REST, TOL, Footprints, touches
 from teocalli.games.stack_back.state import StackBackState
 from teocalli.games.stack_back.support import support
 
+from .pair_reference import rests_of
+
 
 def _random_feet(rng: np.random.Generator, n: int, span: float) -> Bridge:
     """`n` footprints of the three lengths, anywhere in a `span` mm square, any angle (a few
@@ -127,7 +129,7 @@ def test_a_new_pairs_poses_are_those_the_exhaustive_test_keeps(
                         if not _touches(qs[m], [layout.quads[o].tolist() for o in near]):
                             want.append(m)
                     assert got == want, (len(sticks), i, j, colour)
-                    assert search._rests(pp, np.arange(len(qs))).tolist() == rests
+                    assert rests_of(pp, np.arange(len(qs))).tolist() == rests
                     hits = search._touching(pp, np.array(rests, dtype=np.intp), layout, others)
                     assert [m for m, h in zip(rests, hits, strict=True) if not h] == want
                     pairs += 1
