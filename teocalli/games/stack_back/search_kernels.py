@@ -7,8 +7,8 @@ in the same order, as `pile_kernels.pair_lattice` lists them) without listing th
 lattice column it solves the separating-axis conditions for the column's y range where a pose
 could meet both supports (shrunk by the rest inset), and the y ranges where a pose surely
 touches another stick (both shrunk by 1 mm and still meeting), and tests exactly only the
-lattice poses left, with the very tests of `pile_kernels.pair_keep` (same arithmetic, same
-verdicts). The ranges are bounds with 1e-6 mm of room on the safe side: a range where a pose
+lattice poses left, with the very tests of the pose-by-pose filters (the tests' reference,
+tests/games/stack_back/pair_reference.py: same arithmetic, same verdicts). The ranges are bounds with 1e-6 mm of room on the safe side: a range where a pose
 could meet is widened, one where it surely touches is narrowed, so no pose is kept or dropped
 that the exact tests would not keep or drop.
 """
@@ -92,7 +92,7 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
     sq: Array, reach: Array, reach0: float, a: int, b: int, deep: float, tol: float,
     rest: float,
 ) -> Ints:  # fmt: skip
-    """`pile_kernels.pair_keep` on `pile_kernels.pair_lattice(sup, h, abs_cos, abs_sin, step)`
+    """The pose-by-pose filters on `pile_kernels.pair_lattice(sup, h, abs_cos, abs_sin, step)`
     (the poses' axes `cos[k]`, `sin[k]` at angle k), without listing the lattice: the indices
     (into that list) of the poses that meet both supports (`sup` rows: cx, cy, ux, uy, half),
     also shrunk by `inset`, touch none of the sticks `rows` and rest at least `rest` mm² on
