@@ -8,9 +8,10 @@ lattice column it solves the separating-axis conditions for the column's y range
 could meet both supports (shrunk by the rest inset), and the y ranges where a pose surely
 touches another stick (both shrunk by 1 mm and still meeting), and tests exactly only the
 lattice poses left, with the very tests of the pose-by-pose filters (the tests' reference,
-tests/games/stack_back/pair_reference.py: same arithmetic, same verdicts). The ranges are bounds with 1e-6 mm of room on the safe side: a range where a pose
-could meet is widened, one where it surely touches is narrowed, so no pose is kept or dropped
-that the exact tests would not keep or drop.
+tests/games/stack_back/pair_reference.py: same arithmetic, same verdicts). The ranges are
+bounds with 1e-6 mm of room on the safe side: a range where a pose could meet is widened, one
+where it surely touches is narrowed, so no pose is kept or dropped that the exact tests would not
+keep or drop.
 """
 
 from __future__ import annotations
