@@ -282,6 +282,37 @@ def touching_rows(  # noqa: PLR0917 - poses, sticks
 
 
 @numba.njit(cache=True)
+def touching_pairs(  # noqa: PLR0917 - the pairs' poses, the sticks
+    frame: Array, offs: npt.NDArray[np.int64], hs: Array, reach_p: Array,
+    since: npt.NDArray[np.int64], floor: npt.NDArray[np.int64], levels: npt.NDArray[np.int64],
+    lay: Array, quads: Array, lreach: Array, tol: float, deep: float,
+) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """`touching_rows` for several pairs in one call: the poses of pair p (rows offs[p] to
+    offs[p + 1] of `frame`: x, y, ux, uy; half-length hs[p], circumscribed radius reach_p[p])
+    against the sticks from since[p] on whose level is at least floor[p]."""
+    out = np.zeros(len(frame), dtype=np.bool_)
+    q = np.empty((4, 2))
+    work = np.empty(WORK)
+    lx, ly, lux, luy, lh = _columns(lay)
+    n = len(levels)
+    rows = np.empty(n, dtype=np.int64)
+    for p in range(len(hs)):
+        m = 0
+        for k in range(since[p], n):
+            if levels[k] >= floor[p]:
+                rows[m] = k
+                m += 1
+        if m == 0:
+            continue
+        some = rows[:m]
+        for r in range(offs[p], offs[p + 1]):
+            out[r] = touches_any(frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3], hs[p],
+                                 reach_p[p], some, lx, ly, lux, luy, lh, quads, lreach, deep, tol,
+                                 q, work)  # fmt: skip
+    return out
+
+
+@numba.njit(cache=True)
 def _overlap_span(  # noqa: PLR0917 - a line of centres, the pose, the supports
     x: float, cu: float, su: float, h: float, sup: Array, lo: float, hi: float
 ) -> tuple[float, float]:
