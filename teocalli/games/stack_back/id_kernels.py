@@ -344,6 +344,53 @@ def _overlap_span(  # noqa: PLR0917 - a line of centres, the pose, the supports
     return lo, hi
 
 
+_SURE = 1e-6
+"""mm or mm²: a margin far above the rounding of `clip`'s area (about 1e-12), so a verdict
+`_rest_sure` gives with it is the one the clipped area would give."""
+
+
+@numba.njit(cache=True)
+def _span(c: float, r: float, lo: float, hi: float) -> float:
+    """The length of [c - r, c + r] within [lo, hi] (0 if they are apart)."""
+    return max(min(c + r, hi) - max(c - r, lo), 0.0)
+
+
+@numba.njit(cache=True)
+def _rest_sure(  # noqa: PLR0917 - a pose, a support
+    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float
+) -> int:
+    """Whether the pose (centre x, y, axis cu, su, half-length h) rests at least `rest` mm² on
+    the support (a row: cx, cy, ux, uy, half), decided without clipping where it is sure: 1 when
+    the two bands (each 2 W wide) cross wholly within both lengths (the overlap is then their
+    parallelogram, (2 W)² / |sin| >= (2 W)² mm² > rest), -1 when the overlap's bounding box in
+    either frame is smaller than `rest` less `_SURE`, 0 otherwise (clip it)."""
+    dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
+    cos = cu * vx + su * vy
+    sin = cu * vy - su * vx
+    ac, as_ = abs(cos), abs(sin)
+    # the support's frame: the pose's extent along v and across it, within the support's
+    pv, pn = -(dx * vx + dy * vy), -(dy * vx - dx * vy)
+    box_s = _span(pv, h * ac + _W * as_, -k, k) * _span(pn, h * as_ + _W * ac, -_W, _W)
+    # the pose's frame: the support's extent along u and across it, within the pose's
+    du, dn = dx * cu + dy * su, dy * cu - dx * su
+    box_p = _span(du, k * ac + _W * as_, -h, h) * _span(dn, k * as_ + _W * ac, -_W, _W)
+    if min(box_s, box_p) < rest - _SURE:
+        return -1
+    if as_ < 0.1 or rest > 4 * _W * _W - _SURE:
+        return 0
+    # the bands' crossing: its corners X = t u + a n (n = u turned a quarter), a = +-W across
+    # the pose's axis, (X - d) . m = b = +-W across the support's (m = v turned a quarter):
+    # t (u . m) + a (n . m) - d . m = b, with u . m = -sin, n . m = cos
+    dm = dy * vx - dx * vy
+    for a in (-_W, _W):
+        for b in (-_W, _W):
+            t = (a * cos - b - dm) / sin
+            along_s = (t * cu - a * su - dx) * vx + (t * su + a * cu - dy) * vy
+            if not (abs(t) <= h - _SURE and abs(along_s) <= k - _SURE):
+                return 0
+    return 1
+
+
 @numba.njit(cache=True)
 def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     sup: Array, squads: Array, h: float, cos: Array, sin: Array, step: float,
@@ -358,7 +405,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     The poses tried are those whose bounding box meets both supports' (as
     `search.pair_poses`), and one lattice step more each way (the filters refuse those).
     Returns their (x10, y10, a10 index) and (x, y, ux, uy), in lattice order."""
-    cap = 4096
+    cap = 256
     ints = np.empty((cap, 3), dtype=np.int64)
     flts = np.empty((cap, 4))
     m = 0
@@ -421,13 +468,23 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                         break
                 if not ok:
                     continue
+                # rests on both (clipped only where `_rest_sure` is not sure; its sure
+                # refusals first, as they are cheap), touching none of the sticks `rows`
+                sure0 = _rest_sure(x, y, cu, su, h, sup[0], rest)
+                if sure0 < 0:
+                    continue
+                sure1 = _rest_sure(x, y, cu, su, h, sup[1], rest)
+                if sure1 < 0:
+                    continue
                 if touches_any(x, y, cu, su, h, reach_p, rows, lx, ly, lux, luy, lh, quads,
                                lreach, deep, tol, q, work):  # fmt: skip
                     continue
-                quad(x, y, cu, su, h, _W, q)
-                if not (clip(q, squads[0], work)[0] >= rest
-                        and clip(q, squads[1], work)[0] >= rest):  # fmt: skip
-                    continue
+                if sure0 == 0 or sure1 == 0:
+                    quad(x, y, cu, su, h, _W, q)
+                    if sure0 == 0 and not clip(q, squads[0], work)[0] >= rest:
+                        continue
+                    if sure1 == 0 and not clip(q, squads[1], work)[0] >= rest:
+                        continue
                 if m == cap:
                     cap *= 2
                     ints2 = np.empty((cap, 3), dtype=np.int64)

@@ -54,6 +54,7 @@ and never move, so each step works only on what the new sticks change):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
@@ -587,7 +588,7 @@ def _judge_rows(  # noqa: PLR0917 - the poses, their supports, the position
     out: list[bool] = (got == id_kernels.LEGAL).tolist()
     unsure = np.nonzero(got == id_kernels.UNSURE)[0].tolist()
     if unsure:
-        lattices: list[Lattice] = [tuple(rows[r].tolist()) for r in unsure]  # type: ignore[misc]
+        lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in rows[unsure].tolist()]
         for r, ok in zip(unsure, _judge(state, player, lattices), strict=True):
             out[r] = ok
     return out
@@ -668,16 +669,17 @@ def table(state: StackBackState, player: int) -> Table:
     return made
 
 
-def _candidate_bins(candidates: list[Action]) -> dict[int, Action]:
+def _candidate_bins(candidates: Sequence[object]) -> dict[int, Action]:
     """The bins holding a candidate, each with its first candidate (`bin_of` on arrays)."""
-    rows = []
+    rows, places = [], []
     for action in candidates:
         assert isinstance(action, Place), action
         rows.append((action.colour, action.x10, action.y10, action.a10))
+        places.append(action)
     got = np.array(rows, dtype=np.int64).reshape(-1, 4)
     bins = _bins(0, got[:, 1], got[:, 2], got[:, 3] % 1800) + got[:, 0] * (A_BINS * X_BINS * Y_BINS)
     uniq, first = np.unique(bins, return_index=True)
-    return {b: candidates[i] for b, i in zip(uniq.tolist(), first.tolist(), strict=True)}
+    return {b: places[i] for b, i in zip(uniq.tolist(), first.tolist(), strict=True)}
 
 
 def _table(

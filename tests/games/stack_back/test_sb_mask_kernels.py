@@ -1,0 +1,105 @@
+"""The mask's shortcuts in id_kernels.py against the exact computation they skip.
+
+`_rest_sure` decides whether a pose rests at least `REST` mm² on a support without clipping
+where it is sure (a sure refusal by the overlap's bounding box, a sure acceptance where the two
+bands cross wholly within both lengths): where it answers, the answer must be the clipped area's
+verdict (`geom_kernels.clip` on the footprints as the layout and `pair_keep` build them).
+`touching_pairs` must give exactly what `touching_rows` gives pair by pair.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from teocalli.games.stack_back import id_kernels
+from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH
+from teocalli.games.stack_back.geom_kernels import WORK, clip, quad
+from teocalli.games.stack_back.geometry import quads
+from teocalli.games.stack_back.rules import REST, TOL
+
+
+def _clipped(pose: tuple[float, ...], sup: np.ndarray) -> float:
+    """The overlap area as `pair_keep` clips it."""
+    q = np.empty((4, 2))
+    quad(*pose, HALF_WIDTH, q)
+    squad = quads(*(np.array([v]) for v in sup))[0]
+    area: float = clip(q, squad, np.empty(WORK))[0]
+    return area
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rest_sure_agrees_with_the_clipped_area(seed: int) -> None:
+    """Random poses around a support, many crossing it near its ends or at a slant (overlaps
+    near 36 mm²): every sure answer is the clipped area's verdict, and both kinds of sure
+    answer, and unsure ones, occur."""
+    rng = np.random.default_rng(seed)
+    counts = {-1: 0, 0: 0, 1: 0}
+    for _ in range(4000):
+        a = rng.uniform(0, math.pi)
+        k = float(rng.choice(np.array(HALF_LENGTHS)))
+        sup = np.array([100.0, 50.0, math.cos(a), math.sin(a), k])
+        b = a + rng.uniform(0.05, math.pi - 0.05)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        along = rng.uniform(-k - 4, k + 4)
+        x = 100.0 + along * math.cos(a) + rng.uniform(-8, 8)
+        y = 50.0 + along * math.sin(a) + rng.uniform(-8, 8)
+        pose = (x, y, math.cos(b), math.sin(b), h)
+        sure = id_kernels._rest_sure(*pose, sup, REST)
+        counts[sure] += 1
+        if sure:
+            assert (sure > 0) == (_clipped(pose, sup) >= REST), (pose, sup, sure)
+    assert min(counts.values()) > 200, counts
+
+
+def test_rest_sure_at_a_right_angle_crossing() -> None:
+    """A yellow crossing a green at its middle at a right angle overlaps exactly 36 mm² (6 x 6):
+    sure to rest; slid off so that 5 mm of the green's width lies under it: sure not to."""
+    green = np.array([50.0, 50.0, 1.0, 0.0, HALF_LENGTHS[2]])
+    h = HALF_LENGTHS[0]
+    assert id_kernels._rest_sure(50.0, 50.0, 0.0, 1.0, h, green, REST) == 1
+    assert id_kernels._rest_sure(50.0, 50.0 + h + 2.0, 0.0, 1.0, h, green, REST) == -1
+    edge = 50.0 + HALF_LENGTHS[2] + HALF_WIDTH - 5.0  # 5 mm of the yellow's width on the green
+    assert _clipped((edge, 50.0, 0.0, 1.0, h), green) < REST
+    assert id_kernels._rest_sure(edge, 50.0, 0.0, 1.0, h, green, REST) == -1
+
+
+def test_touching_pairs_is_touching_rows_pair_by_pair() -> None:
+    """Poses of three pairs against random sticks, each pair from its own first stick and level
+    on: the same verdicts as `touching_rows` on each pair's sticks."""
+    rng = np.random.default_rng(7)
+    n = 12
+    a = rng.uniform(0, math.pi, n)
+    lay = np.stack((rng.uniform(0, 80, n), rng.uniform(0, 80, n), np.cos(a), np.sin(a),
+                    rng.choice(np.array(HALF_LENGTHS), n)), axis=1)  # fmt: skip
+    squads = quads(lay[:, 0], lay[:, 1], lay[:, 2], lay[:, 3], lay[:, 4])
+    lreach = np.hypot(lay[:, 4], HALF_WIDTH)
+    levels = rng.integers(0, 3, n)
+    frames, hs, since, floor = [], [], [], []
+    expected = []
+    for colour, first, level in ((0, 3, 0), (1, 6, 1), (2, 0, 2)):
+        m = 300
+        b = rng.uniform(0, math.pi, m)
+        frame = np.stack((rng.uniform(0, 80, m), rng.uniform(0, 80, m), np.cos(b), np.sin(b)),
+                         axis=1)  # fmt: skip
+        h = HALF_LENGTHS[colour]
+        rows = np.array([k for k in range(first, n) if levels[k] >= level], dtype=np.int64)
+        expected.append(id_kernels.touching_rows(
+            frame[:, 0].copy(), frame[:, 1].copy(), frame[:, 2].copy(), frame[:, 3].copy(), h,
+            math.hypot(h, HALF_WIDTH), rows, lay, squads, lreach, TOL, 0.5,
+        ))  # fmt: skip
+        frames.append(frame)
+        hs.append(h)
+        since.append(first)
+        floor.append(level)
+    offs = np.array([0, 300, 600, 900], dtype=np.int64)
+    got = id_kernels.touching_pairs(
+        np.concatenate(frames), offs, np.array(hs), np.hypot(np.array(hs), HALF_WIDTH),
+        np.array(since, dtype=np.int64), np.array(floor, dtype=np.int64),
+        levels.astype(np.int64), lay, squads, lreach, TOL, 0.5,
+    )  # fmt: skip
+    want = np.concatenate(expected)
+    assert np.array_equal(got, want)
+    assert 0 < want.sum() < len(want)
