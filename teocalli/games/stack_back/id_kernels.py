@@ -77,22 +77,39 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
     `sticks` (rows of cx, cy, ux, uy, half; footprints `squads`). A new stick only takes poses
     away, so only a bin whose first pose it touches changes: its next poses are tried against
     every stick. The bins read for a stick are those whose squares can hold a pose whose
-    circumscribed circle (`radius` per colour) meets the stick's."""
+    circumscribed circle (`radius` per colour) meets the stick's and whose bounding box meets
+    the stick's (a pose that touches it overlaps it)."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
     n = len(sticks)
     own = np.empty(n)
     for t in range(n):
         own[t] = (sticks[t, 4] * sticks[t, 4] + _W * _W) ** 0.5
+    # per colour and angle bin, the half-extents in x and y of its poses' footprints (the bin's
+    # three lattice angles), 1 mm more
+    pex, pey = np.empty(_CA), np.empty(_CA)
+    for ca in range(_CA):
+        r = radius[ca // (_CA // 3)]
+        h = (r * r - _W * _W) ** 0.5
+        pex[ca] = pey[ca] = 0.0
+        for k in range(3):
+            a = np.radians((ca % (_CA // 3)) * 15.0 + 5.0 * k)
+            c, sn = abs(np.cos(a)), abs(np.sin(a))
+            pex[ca] = max(pex[ca], h * c + _W * sn + 1.0)
+            pey[ca] = max(pey[ca], h * sn + _W * c + 1.0)
     for s in range(new, n):
         dx, dy = sticks[s, 0], sticks[s, 1]
+        # a pose touching the stick overlaps it, so their bounding boxes meet
+        sx = sticks[s, 4] * abs(sticks[s, 2]) + _W * abs(sticks[s, 3])
+        sy = sticks[s, 4] * abs(sticks[s, 3]) + _W * abs(sticks[s, 2])
         for ca in range(_CA):
             rc = radius[ca // (_CA // 3)] + 1e-6
             reach = own[s] + rc
-            x0 = min(max(int(np.floor((dx - reach - _X0) / _BIN)) - 1, 0), _XB - 1)
-            x1 = min(max(int(np.floor((dx + reach - _X0) / _BIN)) + 1, 0), _XB - 1)
-            y0 = min(max(int(np.floor((dy - reach - _Y0) / _BIN)) - 1, 0), _YB - 1)
-            y1 = min(max(int(np.floor((dy + reach - _Y0) / _BIN)) + 1, 0), _YB - 1)
+            ex, ey = min(reach, sx + pex[ca]), min(reach, sy + pey[ca])
+            x0 = min(max(int(np.floor((dx - ex - _X0) / _BIN)) - 1, 0), _XB - 1)
+            x1 = min(max(int(np.floor((dx + ex - _X0) / _BIN)) + 1, 0), _XB - 1)
+            y0 = min(max(int(np.floor((dy - ey - _Y0) / _BIN)) - 1, 0), _YB - 1)
+            y1 = min(max(int(np.floor((dy + ey - _Y0) / _BIN)) + 1, 0), _YB - 1)
             for xb in range(x0, x1 + 1):
                 for yb in range(y0, y1 + 1):
                     b = (ca * _XB + xb) * _YB + yb
@@ -284,12 +301,15 @@ def touching_rows(  # noqa: PLR0917 - poses, sticks
 @numba.njit(cache=True)
 def touching_pairs(  # noqa: PLR0917 - the pairs' poses, the sticks
     frame: Array, offs: npt.NDArray[np.int64], hs: Array, reach_p: Array,
-    since: npt.NDArray[np.int64], floor: npt.NDArray[np.int64], levels: npt.NDArray[np.int64],
-    lay: Array, quads: Array, lreach: Array, tol: float, deep: float,
+    since: npt.NDArray[np.int64], floor: npt.NDArray[np.int64], held: npt.NDArray[np.int64],
+    levels: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array, tol: float,
+    deep: float,
 ) -> npt.NDArray[np.bool_]:  # fmt: skip
     """`touching_rows` for several pairs in one call: the poses of pair p (rows offs[p] to
-    offs[p + 1] of `frame`: x, y, ux, uy; half-length hs[p], circumscribed radius reach_p[p])
-    against the sticks from since[p] on whose level is at least floor[p]."""
+    offs[p + 1] of `frame`: x, y, ux, uy; half-length hs[p], circumscribed radius reach_p[p];
+    resting on the sticks held[p]) against the sticks from since[p] on whose level is at least
+    floor[p]. A pose overlaps both its supports, so a stick farther from either than the pose's
+    circle can reach across, beyond both circles, touches none of the pair's poses: skipped."""
     out = np.zeros(len(frame), dtype=np.bool_)
     q = np.empty((4, 2))
     work = np.empty(WORK)
@@ -299,7 +319,16 @@ def touching_pairs(  # noqa: PLR0917 - the pairs' poses, the sticks
     for p in range(len(hs)):
         m = 0
         for k in range(since[p], n):
-            if levels[k] >= floor[p]:
+            if levels[k] < floor[p]:
+                continue
+            near = True
+            for t in range(2):
+                b = held[p, t]
+                far = lreach[k] + 2 * reach_p[p] + lreach[b] + 1e-6
+                ex, ey = lay[k, 0] - lay[b, 0], lay[k, 1] - lay[b, 1]
+                if ex * ex + ey * ey >= far * far:
+                    near = False
+            if near:
                 rows[m] = k
                 m += 1
         if m == 0:

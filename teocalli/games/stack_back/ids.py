@@ -450,7 +450,8 @@ def _catch_up(
             offs, np.array([HALF_LENGTHS[k[2]] for k, _ in stale]),
             np.array([_REACH_P[k[2]] for k, _ in stale]),
             np.array([p.count for p in got], dtype=np.int64),  # type: ignore[union-attr]
-            np.array([lv for _, lv in stale], dtype=np.int64), levels, rows, quads_, reach, TOL,
+            np.array([lv for _, lv in stale], dtype=np.int64),
+            np.array([k[:2] for k, _ in stale], dtype=np.int64), levels, rows, quads_, reach, TOL,
             search.DEEP,
         )  # fmt: skip
     for (key, _), p, lo, hi in zip(stale, got, offs[:-1].tolist(), offs[1:].tolist(),

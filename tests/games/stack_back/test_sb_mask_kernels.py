@@ -67,24 +67,32 @@ def test_rest_sure_at_a_right_angle_crossing() -> None:
 
 
 def test_touching_pairs_is_touching_rows_pair_by_pair() -> None:
-    """Poses of three pairs against random sticks, each pair from its own first stick and level
-    on: the same verdicts as `touching_rows` on each pair's sticks."""
+    """Poses of three pairs (each overlapping both its supports, as a pair's poses do) against
+    random sticks, each pair from its own first stick and level on: the same verdicts as
+    `touching_rows` on each pair's sticks (`touching_pairs` skips the sticks too far from the
+    supports to touch any of their poses)."""
     rng = np.random.default_rng(7)
-    n = 12
+    n = 16
     a = rng.uniform(0, math.pi, n)
-    lay = np.stack((rng.uniform(0, 80, n), rng.uniform(0, 80, n), np.cos(a), np.sin(a),
+    lay = np.stack((rng.uniform(0, 160, n), rng.uniform(0, 100, n), np.cos(a), np.sin(a),
                     rng.choice(np.array(HALF_LENGTHS), n)), axis=1)  # fmt: skip
     squads = quads(lay[:, 0], lay[:, 1], lay[:, 2], lay[:, 3], lay[:, 4])
     lreach = np.hypot(lay[:, 4], HALF_WIDTH)
     levels = rng.integers(0, 3, n)
-    frames, hs, since, floor = [], [], [], []
+    frames, hs, since, floor, held = [], [], [], [], []
     expected = []
     for colour, first, level in ((0, 3, 0), (1, 6, 1), (2, 0, 2)):
-        m = 300
-        b = rng.uniform(0, math.pi, m)
-        frame = np.stack((rng.uniform(0, 80, m), rng.uniform(0, 80, m), np.cos(b), np.sin(b)),
-                         axis=1)  # fmt: skip
         h = HALF_LENGTHS[colour]
+        i, j = min(range(n), key=lambda k: math.dist(lay[k, :2], lay[colour, :2]) or 1e9), colour
+        mid = (lay[i, :2] + lay[j, :2]) / 2
+        poses = []
+        while len(poses) < 200:
+            b = rng.uniform(0, math.pi)
+            x, y = mid + rng.uniform(-30, 30, 2)
+            pose = (x, y, math.cos(b), math.sin(b), h)
+            if _clipped(pose, lay[i]) > 0 and _clipped(pose, lay[j]) > 0:
+                poses.append(pose[:4])
+        frame = np.array(poses)
         rows = np.array([k for k in range(first, n) if levels[k] >= level], dtype=np.int64)
         expected.append(id_kernels.touching_rows(
             frame[:, 0].copy(), frame[:, 1].copy(), frame[:, 2].copy(), frame[:, 3].copy(), h,
@@ -94,11 +102,12 @@ def test_touching_pairs_is_touching_rows_pair_by_pair() -> None:
         hs.append(h)
         since.append(first)
         floor.append(level)
-    offs = np.array([0, 300, 600, 900], dtype=np.int64)
+        held.append((i, j))
+    offs = np.array([0, 200, 400, 600], dtype=np.int64)
     got = id_kernels.touching_pairs(
         np.concatenate(frames), offs, np.array(hs), np.hypot(np.array(hs), HALF_WIDTH),
         np.array(since, dtype=np.int64), np.array(floor, dtype=np.int64),
-        levels.astype(np.int64), lay, squads, lreach, TOL, 0.5,
+        np.array(held, dtype=np.int64), levels.astype(np.int64), lay, squads, lreach, TOL, 0.5,
     )  # fmt: skip
     want = np.concatenate(expected)
     assert np.array_equal(got, want)
