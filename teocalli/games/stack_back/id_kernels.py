@@ -274,6 +274,55 @@ def judge_piles(  # noqa: PLR0917 - the balance model
 
 
 @numba.njit(cache=True)
+def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
+    bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+    limit: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64], poses: npt.NDArray[np.int64],
+    held: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
+    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
+    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
+    tol: float, rest: float, margin: float, delta: float,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:  # fmt: skip
+    """`walk` and `judge_piles` in turn until every bin has its snap, in one call: the rows'
+    poses (colour, x10, y10, a10; on the supports `held`) built as the rules build them
+    (x10 / 10, `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour), their verdicts
+    written into `verdict`. Returns (snaps, unsure, judged): when a round meets poses
+    `judge_piles` is unsure of, it stops with those rows (the caller judges them by the rules
+    and calls again), else with the snaps and no unsure row; `judged`, the rows judged."""
+    judged = 0
+    while True:
+        found, unknown = walk(bins, ranks, verdict, limit, scratch)
+        m = len(unknown)
+        if m == 0:
+            return found, unknown, judged
+        pose = np.empty((m, 6))
+        pi = np.empty(m, dtype=np.int64)
+        pj = np.empty(m, dtype=np.int64)
+        for r in range(m):
+            row = unknown[r]
+            c, a10 = poses[row, 0], poses[row, 3]
+            pose[r, 0] = poses[row, 1] / 10
+            pose[r, 1] = poses[row, 2] / 10
+            pose[r, 2] = axes[a10, 0]
+            pose[r, 3] = axes[a10, 1]
+            pose[r, 4] = halves[c]
+            pose[r, 5] = weights[c]
+            pi[r], pj[r] = held[row, 0], held[row, 1]
+        got = judge_piles(pose, pi, pj, sticks, quads, level, sup, cont, poly, npoly, load, tol,
+                          rest, margin, delta)  # fmt: skip
+        unsure = np.empty(m, dtype=np.int64)
+        nu = 0
+        for r in range(m):
+            if got[r] == UNSURE:
+                unsure[nu] = unknown[r]
+                nu += 1
+            else:
+                verdict[unknown[r]] = got[r]
+                judged += 1
+        if nu:
+            return found, unsure[:nu], judged
+
+
+@numba.njit(cache=True)
 def _columns(lay: Array) -> tuple[Array, Array, Array, Array, Array]:
     """The layout's rows (cx, cy, ux, uy, half) as the contiguous columns `touches_any` reads."""
     return (lay[:, 0].copy(), lay[:, 1].copy(), lay[:, 2].copy(), lay[:, 3].copy(),

@@ -723,27 +723,30 @@ def _table(
         bins, ranks = bins[rows], ranks[rows]
         known = np.concatenate([p.verdict for p in pairs])
         verdict = known[rows]
-        poses = np.concatenate([p.poses for p in pairs])
+        poses = np.concatenate([p.poses for p in pairs])[rows]
         held = np.repeat(np.array([p.supports for p in pairs], dtype=np.int64), sizes, axis=0)
-        scene: tuple[Array, npt.NDArray[np.int64], Array] | None = None
-        judged = False
-        while True:
-            found, unknown = id_kernels.walk(bins, ranks, verdict, limit, _SCRATCH)
-            if not len(unknown):
+        held = held[rows]
+        scene = _scene(state, arrays[0])
+        judged = 0
+        while True:  # compiled, but for the poses the kernel leaves to the rules
+            found, unsure, count = id_kernels.walk_judge(
+                bins, ranks, verdict, limit, _SCRATCH, poses, held, _axes(), _HALF, _WEIGHT,
+                scene[0], state.layout.quads, scene[1], memo.sup, memo.cont, memo.poly,
+                memo.npoly, scene[2], TOL, REST, SPEC.margin, _DELTA,
+            )  # fmt: skip
+            judged += count
+            if not len(unsure):
                 break
-            at = rows[unknown]
-            if scene is None:
-                scene = _scene(state, arrays[0])
-            ok = _judge_rows(state, player, memo, poses[at], held[at, 0], held[at, 1], scene)
-            got = np.where(np.array(ok, dtype=bool), 1, 2).astype(np.int8)
-            verdict[unknown] = got
-            known[at] = got
-            judged = True
+            lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in poses[unsure].tolist()]
+            ok = _judge(state, player, lattices)
+            verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
+            judged += len(unsure)
         if judged:  # the verdicts kept with their pairs
+            known[rows] = verdict
             for p, hi, n in zip(pairs, ends.tolist(), sizes.tolist(), strict=True):
                 p.verdict[:] = known[hi - n : hi]
         piles[bins[found]] = np.arange(len(found))
-        pile_poses = poses[rows[found]]
+        pile_poses = poses[found]
         first[bins[found]] = -1
     marked = (first >= 0) | (piles >= 0)
     marked[taken] = True
