@@ -47,7 +47,7 @@ def test_rest_sure_agrees_with_the_clipped_area(seed: int) -> None:
         x = 100.0 + along * math.cos(a) + rng.uniform(-8, 8)
         y = 50.0 + along * math.sin(a) + rng.uniform(-8, 8)
         pose = (x, y, math.cos(b), math.sin(b), h)
-        sure = id_kernels._rest_sure(*pose, sup, REST)
+        sure = id_kernels._rest_sure(*pose, sup, REST, np.empty(6))
         counts[sure] += 1
         if sure:
             assert (sure > 0) == (_clipped(pose, sup) >= REST), (pose, sup, sure)
@@ -59,11 +59,11 @@ def test_rest_sure_at_a_right_angle_crossing() -> None:
     sure to rest; slid off so that 5 mm of the green's width lies under it: sure not to."""
     green = np.array([50.0, 50.0, 1.0, 0.0, HALF_LENGTHS[2]])
     h = HALF_LENGTHS[0]
-    assert id_kernels._rest_sure(50.0, 50.0, 0.0, 1.0, h, green, REST) == 1
-    assert id_kernels._rest_sure(50.0, 50.0 + h + 2.0, 0.0, 1.0, h, green, REST) == -1
+    assert id_kernels._rest_sure(50.0, 50.0, 0.0, 1.0, h, green, REST, np.empty(6)) == 1
+    assert id_kernels._rest_sure(50.0, 50.0 + h + 2.0, 0.0, 1.0, h, green, REST, np.empty(6)) == -1
     edge = 50.0 + HALF_LENGTHS[2] + HALF_WIDTH - 5.0  # 5 mm of the yellow's width on the green
     assert _clipped((edge, 50.0, 0.0, 1.0, h), green) < REST
-    assert id_kernels._rest_sure(edge, 50.0, 0.0, 1.0, h, green, REST) == -1
+    assert id_kernels._rest_sure(edge, 50.0, 0.0, 1.0, h, green, REST, np.empty(6)) == -1
 
 
 def test_touching_pairs_is_touching_rows_pair_by_pair() -> None:
