@@ -323,6 +323,45 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
 
 
 @numba.njit(cache=True)
+def lattice_rows(
+    colour: int, ints: npt.NDArray[np.int64], grid: npt.NDArray[np.int64],
+    table: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """`pair_keep`'s poses (x index, y index, angle index) as `ids` keeps them: rows of
+    (colour, x10, y10, a10), their bins (`ids._bins`) and snap ranks (`ids._ranks`, rank
+    `table`), in integers with Python's floor division. `grid`: the search's steps and the
+    squares (step10, astep10, x0, y0, bin10, abin10, x bins, y bins, angle bins)."""
+    step, astep, x0, y0, b10, ab10, xbins, ybins, abins = (
+        grid[0],
+        grid[1],
+        grid[2],
+        grid[3],
+        grid[4],
+        grid[5],
+        grid[6],
+        grid[7],
+        grid[8],
+    )
+    m = len(ints)
+    poses = np.empty((m, 4), dtype=np.int64)
+    bins = np.empty(m, dtype=np.int64)
+    ranks = np.empty(m, dtype=np.int64)
+    span_x, span_y = xbins * b10, ybins * b10
+    size = table.size
+    for r in range(m):
+        x10, y10, a10 = ints[r, 0] * step, ints[r, 1] * step, ints[r, 2] * astep
+        poses[r, 0], poses[r, 1], poses[r, 2], poses[r, 3] = colour, x10, y10, a10
+        rx, ry = x10 - x0, y10 - y0
+        xb = min(max(rx // b10, 0), xbins - 1)
+        yb = min(max(ry // b10, 0), ybins - 1)
+        bins[r] = ((colour * abins + a10 // ab10) * xbins + xb) * ybins + yb
+        inside = table[(a10 % ab10) // astep, (rx % b10) // step, (ry % b10) // step]
+        beyond = max(0, -rx, rx - (span_x - step), -ry, ry - (span_y - step))
+        ranks[r] = inside + size * (-(-beyond // step))
+    return poses, bins, ranks
+
+
+@numba.njit(cache=True)
 def _columns(lay: Array) -> tuple[Array, Array, Array, Array, Array]:
     """The layout's rows (cx, cy, ux, uy, half) as the contiguous columns `touches_any` reads."""
     return (lay[:, 0].copy(), lay[:, 1].copy(), lay[:, 2].copy(), lay[:, 3].copy(),

@@ -410,19 +410,23 @@ def _new_pair(
     i, j, colour = key
     rows, quads_, reach = sticks
     levels = state.layout.levels
-    others = [k for k in range(len(levels)) if levels[k] >= level and k not in (i, j)]
+    up = np.flatnonzero(np.asarray(levels, dtype=np.int64) >= level)
+    others = up[(up != i) & (up != j)]
     ints, frame = id_kernels.pair_keep(
         rows[[i, j]], quads_[[i, j]], HALF_LENGTHS[colour], _COS, _SIN, float(search.STEP),
-        np.array(others, dtype=np.int64), rows, quads_, reach, _MARGIN, TOL, search.DEEP, REST,
+        others, rows, quads_, reach, _MARGIN, TOL, search.DEEP, REST,
         search.REST_INSET,
     )  # fmt: skip
     if not len(ints):
         return None
-    x10, y10 = ints[:, 0] * _STEP10, ints[:, 1] * _STEP10
-    a10 = ints[:, 2] * _ASTEP10
-    poses = np.stack((np.full(len(ints), colour), x10, y10, a10), axis=1)
-    return _Pair((i, j), colour, len(levels), poses, frame, _bins(colour, x10, y10, a10),
-                 _ranks(x10, y10, a10), np.zeros(len(ints), dtype=np.int8), -1)  # fmt: skip
+    poses, bins, ranks = id_kernels.lattice_rows(colour, ints, _GRID, _rank_table())
+    return _Pair((i, j), colour, len(levels), poses, frame, bins, ranks,
+                 np.zeros(len(ints), dtype=np.int8), -1)  # fmt: skip
+
+
+_GRID = np.array([_STEP10, _ASTEP10, _X010, _Y010, _BIN10, _ABIN10, X_BINS, Y_BINS, A_BINS],
+                 dtype=np.int64)  # fmt: skip
+"""The lattice and the squares as `id_kernels.lattice_rows` reads them."""
 
 
 _REACH_P = tuple(math.hypot(h, HALF_WIDTH) for h in HALF_LENGTHS)

@@ -112,3 +112,21 @@ def test_touching_pairs_is_touching_rows_pair_by_pair() -> None:
     want = np.concatenate(expected)
     assert np.array_equal(got, want)
     assert 0 < want.sum() < len(want)
+
+
+def test_lattice_rows_are_the_ids_bins_and_ranks() -> None:
+    """`lattice_rows` against `ids._bins` and `ids._ranks` (numpy) on lattice indices inside the
+    squares, on their edges and far beyond them on every side (the outermost bins' ranks)."""
+    from teocalli.games.stack_back import ids
+
+    rng = np.random.default_rng(3)
+    ints = np.stack((rng.integers(-60, 120, 3000), rng.integers(-60, 80, 3000),
+                     rng.integers(0, 36, 3000)), axis=1).astype(np.int64)  # fmt: skip
+    for colour in range(3):
+        poses, bins, ranks = id_kernels.lattice_rows(colour, ints, ids._GRID, ids._rank_table())
+        x10, y10 = ints[:, 0] * ids._STEP10, ints[:, 1] * ids._STEP10
+        a10 = ints[:, 2] * ids._ASTEP10
+        assert poses.tolist() == np.stack((np.full(3000, colour), x10, y10, a10), axis=1).tolist()
+        assert np.array_equal(bins, ids._bins(colour, x10, y10, a10))
+        assert np.array_equal(ranks, ids._ranks(x10, y10, a10))
+    assert ranks.max() > ids._rank_table().size  # some poses beyond the squares
