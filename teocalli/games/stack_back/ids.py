@@ -443,29 +443,37 @@ def _catch_up(
     only the sticks added since, of their level or above, tested against the poses left (a new
     stick only takes poses away), for every pair in one compiled call."""
     pairs, n = memo.pairs, len(levels)
-    got = [pairs[key] for key, _ in stale]
+    top = np.maximum.accumulate(levels[::-1])[::-1].tolist()  # the highest level from k on
+    tested: list[tuple[tuple[int, int, int], int]] = []
+    for key, level in stale:
+        p = pairs[key]
+        assert p is not None
+        if top[p.count] >= level and len(p.poses):
+            tested.append((key, level))
+        else:  # no new stick of its level or above: nothing taken
+            pairs[key] = p.at(n)
+    if not tested:
+        return
+    got = [pairs[key] for key, _ in tested]
     offs = np.zeros(len(got) + 1, dtype=np.int64)
     np.cumsum([len(p.poses) for p in got], out=offs[1:])  # type: ignore[union-attr]
-    out = np.zeros(int(offs[-1]), dtype=bool)
-    if len(out):
-        rows, quads_, reach = sticks
-        out = id_kernels.touching_pairs(
-            np.concatenate([p.frame for p in got]),  # type: ignore[union-attr]
-            offs, np.array([HALF_LENGTHS[k[2]] for k, _ in stale]),
-            np.array([_REACH_P[k[2]] for k, _ in stale]),
-            np.array([p.count for p in got], dtype=np.int64),  # type: ignore[union-attr]
-            np.array([lv for _, lv in stale], dtype=np.int64),
-            np.array([k[:2] for k, _ in stale], dtype=np.int64), levels, rows, quads_, reach, TOL,
-            search.DEEP,
-        )  # fmt: skip
-    for (key, _), p, lo, hi in zip(stale, got, offs[:-1].tolist(), offs[1:].tolist(),
-                                   strict=True):  # fmt: skip
+    rows, quads_, reach = sticks
+    out = id_kernels.touching_pairs(
+        np.concatenate([p.frame for p in got]),  # type: ignore[union-attr]
+        offs, np.array([HALF_LENGTHS[k[2]] for k, _ in tested]),
+        np.array([_REACH_P[k[2]] for k, _ in tested]),
+        np.array([p.count for p in got], dtype=np.int64),  # type: ignore[union-attr]
+        np.array([lv for _, lv in tested], dtype=np.int64),
+        np.array([k[:2] for k, _ in tested], dtype=np.int64), levels, rows, quads_, reach, TOL,
+        search.DEEP,
+    )  # fmt: skip
+    taken = np.zeros(len(out) + 1, dtype=np.int64)
+    np.cumsum(out, out=taken[1:])
+    hits = (taken[offs[1:]] - taken[offs[:-1]]).tolist()
+    for (key, _), p, lo, hi, hit in zip(tested, got, offs[:-1].tolist(), offs[1:].tolist(), hits,
+                                        strict=True):  # fmt: skip
         assert p is not None
-        part = out[lo:hi]
-        if part.any():
-            pairs[key] = p.without(part, n)
-        else:
-            pairs[key] = p.at(n)
+        pairs[key] = p.without(out[lo:hi], n) if hit else p.at(n)
 
 
 def _pile_pairs(
