@@ -41,10 +41,11 @@ and never move, so each step works only on what the new sticks change):
   pair's lattice poses whose centre lies inside the supports' extent along the stick (a new
   stick carries nothing, so elsewhere it falls), resting 6 x 6 mm on both and touching no other
   stick of that level or above (`id_kernels.pair_keep`, at the pair's first visit; later only
-  the sticks added since are tested, `id_kernels.touching_rows`); then judged in full, bin by
+  the sticks added since are tested, `id_kernels.touching_pairs`); then judged in full, bin by
   bin in snap order, only until the bin has its snap, and only the poses before the bin's wood
-  pose (`id_kernels.walk`). A verdict reads only the two supports and the loads of the sticks
-  beneath them, so it is kept until one of those sticks gets a new stamp (`_cone_stamps`).
+  pose (`id_kernels.walk_judge`). A verdict reads only the two supports and the loads of the
+  sticks beneath them, so it is kept until one of those sticks gets a new stamp
+  (`_cone_stamps`).
   Judging is compiled (`id_kernels.judge_piles`: the level rule, the rest, balance by the
   support polygon with the loads passed down, in floating point) wherever every quantity lies
   more than 1e-6 from the rules' threshold it is compared with, and done by the rules' own code
@@ -430,7 +431,7 @@ _GRID = np.array([_STEP10, _ASTEP10, _X010, _Y010, _BIN10, _ABIN10, X_BINS, Y_BI
 
 
 _REACH_P = tuple(math.hypot(h, HALF_WIDTH) for h in HALF_LENGTHS)
-"""Per colour, a pose's circumscribed radius (as `touching_rows` is given it)."""
+"""Per colour, a pose's circumscribed radius (as `id_kernels.touching_pairs` is given it)."""
 
 
 def _catch_up(
@@ -634,7 +635,7 @@ Lattice = tuple[int, int, int, int]
 
 
 _SCRATCH = id_kernels.fresh_scratch(NUM_PLACES)
-"""`id_kernels.walk`'s per-bin minima, kept between calls (it leaves them as it found them)."""
+"""`id_kernels.walk_judge`'s per-bin minima, kept between calls (left as it found them)."""
 
 
 # --- the table of a position --------------------------------------------------------------------
