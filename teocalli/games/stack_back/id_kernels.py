@@ -77,22 +77,39 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
     `sticks` (rows of cx, cy, ux, uy, half; footprints `squads`). A new stick only takes poses
     away, so only a bin whose first pose it touches changes: its next poses are tried against
     every stick. The bins read for a stick are those whose squares can hold a pose whose
-    circumscribed circle (`radius` per colour) meets the stick's."""
+    circumscribed circle (`radius` per colour) meets the stick's and whose bounding box meets
+    the stick's (a pose that touches it overlaps it)."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
     n = len(sticks)
     own = np.empty(n)
     for t in range(n):
         own[t] = (sticks[t, 4] * sticks[t, 4] + _W * _W) ** 0.5
+    # per colour and angle bin, the half-extents in x and y of its poses' footprints (the bin's
+    # three lattice angles), 1 mm more
+    pex, pey = np.empty(_CA), np.empty(_CA)
+    for ca in range(_CA):
+        r = radius[ca // (_CA // 3)]
+        h = (r * r - _W * _W) ** 0.5
+        pex[ca] = pey[ca] = 0.0
+        for k in range(3):
+            a = np.radians((ca % (_CA // 3)) * 15.0 + 5.0 * k)
+            c, sn = abs(np.cos(a)), abs(np.sin(a))
+            pex[ca] = max(pex[ca], h * c + _W * sn + 1.0)
+            pey[ca] = max(pey[ca], h * sn + _W * c + 1.0)
     for s in range(new, n):
         dx, dy = sticks[s, 0], sticks[s, 1]
+        # a pose touching the stick overlaps it, so their bounding boxes meet
+        sx = sticks[s, 4] * abs(sticks[s, 2]) + _W * abs(sticks[s, 3])
+        sy = sticks[s, 4] * abs(sticks[s, 3]) + _W * abs(sticks[s, 2])
         for ca in range(_CA):
             rc = radius[ca // (_CA // 3)] + 1e-6
             reach = own[s] + rc
-            x0 = min(max(int(np.floor((dx - reach - _X0) / _BIN)) - 1, 0), _XB - 1)
-            x1 = min(max(int(np.floor((dx + reach - _X0) / _BIN)) + 1, 0), _XB - 1)
-            y0 = min(max(int(np.floor((dy - reach - _Y0) / _BIN)) - 1, 0), _YB - 1)
-            y1 = min(max(int(np.floor((dy + reach - _Y0) / _BIN)) + 1, 0), _YB - 1)
+            ex, ey = min(reach, sx + pex[ca]), min(reach, sy + pey[ca])
+            x0 = min(max(int(np.floor((dx - ex - _X0) / _BIN)) - 1, 0), _XB - 1)
+            x1 = min(max(int(np.floor((dx + ex - _X0) / _BIN)) + 1, 0), _XB - 1)
+            y0 = min(max(int(np.floor((dy - ey - _Y0) / _BIN)) - 1, 0), _YB - 1)
+            y1 = min(max(int(np.floor((dy + ey - _Y0) / _BIN)) + 1, 0), _YB - 1)
             for xb in range(x0, x1 + 1):
                 for yb in range(y0, y1 + 1):
                     b = (ca * _XB + xb) * _YB + yb
@@ -257,6 +274,94 @@ def judge_piles(  # noqa: PLR0917 - the balance model
 
 
 @numba.njit(cache=True)
+def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
+    bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+    limit: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64], poses: npt.NDArray[np.int64],
+    held: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
+    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
+    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
+    tol: float, rest: float, margin: float, delta: float,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:  # fmt: skip
+    """`walk` and `judge_piles` in turn until every bin has its snap, in one call: the rows'
+    poses (colour, x10, y10, a10; on the supports `held`) built as the rules build them
+    (x10 / 10, `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour), their verdicts
+    written into `verdict`. Returns (snaps, unsure, judged): when a round meets poses
+    `judge_piles` is unsure of, it stops with those rows (the caller judges them by the rules
+    and calls again), else with the snaps and no unsure row; `judged`, the rows judged."""
+    judged = 0
+    while True:
+        found, unknown = walk(bins, ranks, verdict, limit, scratch)
+        m = len(unknown)
+        if m == 0:
+            return found, unknown, judged
+        pose = np.empty((m, 6))
+        pi = np.empty(m, dtype=np.int64)
+        pj = np.empty(m, dtype=np.int64)
+        for r in range(m):
+            row = unknown[r]
+            c, a10 = poses[row, 0], poses[row, 3]
+            pose[r, 0] = poses[row, 1] / 10
+            pose[r, 1] = poses[row, 2] / 10
+            pose[r, 2] = axes[a10, 0]
+            pose[r, 3] = axes[a10, 1]
+            pose[r, 4] = halves[c]
+            pose[r, 5] = weights[c]
+            pi[r], pj[r] = held[row, 0], held[row, 1]
+        got = judge_piles(pose, pi, pj, sticks, quads, level, sup, cont, poly, npoly, load, tol,
+                          rest, margin, delta)  # fmt: skip
+        unsure = np.empty(m, dtype=np.int64)
+        nu = 0
+        for r in range(m):
+            if got[r] == UNSURE:
+                unsure[nu] = unknown[r]
+                nu += 1
+            else:
+                verdict[unknown[r]] = got[r]
+                judged += 1
+        if nu:
+            return found, unsure[:nu], judged
+
+
+@numba.njit(cache=True)
+def lattice_rows(
+    colour: int, ints: npt.NDArray[np.int64], grid: npt.NDArray[np.int64],
+    table: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """`pair_keep`'s poses (x index, y index, angle index) as `ids` keeps them: rows of
+    (colour, x10, y10, a10), their bins (`ids._bins`) and snap ranks (`ids._ranks`, rank
+    `table`), in integers with Python's floor division. `grid`: the search's steps and the
+    squares (step10, astep10, x0, y0, bin10, abin10, x bins, y bins, angle bins)."""
+    step, astep, x0, y0, b10, ab10, xbins, ybins, abins = (
+        grid[0],
+        grid[1],
+        grid[2],
+        grid[3],
+        grid[4],
+        grid[5],
+        grid[6],
+        grid[7],
+        grid[8],
+    )
+    m = len(ints)
+    poses = np.empty((m, 4), dtype=np.int64)
+    bins = np.empty(m, dtype=np.int64)
+    ranks = np.empty(m, dtype=np.int64)
+    span_x, span_y = xbins * b10, ybins * b10
+    size = table.size
+    for r in range(m):
+        x10, y10, a10 = ints[r, 0] * step, ints[r, 1] * step, ints[r, 2] * astep
+        poses[r, 0], poses[r, 1], poses[r, 2], poses[r, 3] = colour, x10, y10, a10
+        rx, ry = x10 - x0, y10 - y0
+        xb = min(max(rx // b10, 0), xbins - 1)
+        yb = min(max(ry // b10, 0), ybins - 1)
+        bins[r] = ((colour * abins + a10 // ab10) * xbins + xb) * ybins + yb
+        inside = table[(a10 % ab10) // astep, (rx % b10) // step, (ry % b10) // step]
+        beyond = max(0, -rx, rx - (span_x - step), -ry, ry - (span_y - step))
+        ranks[r] = inside + size * (-(-beyond // step))
+    return poses, bins, ranks
+
+
+@numba.njit(cache=True)
 def _columns(lay: Array) -> tuple[Array, Array, Array, Array, Array]:
     """The layout's rows (cx, cy, ux, uy, half) as the contiguous columns `touches_any` reads."""
     return (lay[:, 0].copy(), lay[:, 1].copy(), lay[:, 2].copy(), lay[:, 3].copy(),
@@ -278,6 +383,49 @@ def touching_rows(  # noqa: PLR0917 - poses, sticks
     for n in range(len(x)):
         out[n] = touches_any(x[n], y[n], ux[n], uy[n], h, reach_p, rows, lx, ly, lux, luy, lh,
                              quads, lreach, deep, tol, q, work)  # fmt: skip
+    return out
+
+
+@numba.njit(cache=True)
+def touching_pairs(  # noqa: PLR0917 - the pairs' poses, the sticks
+    frame: Array, offs: npt.NDArray[np.int64], hs: Array, reach_p: Array,
+    since: npt.NDArray[np.int64], floor: npt.NDArray[np.int64], held: npt.NDArray[np.int64],
+    levels: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array, tol: float,
+    deep: float,
+) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """`touching_rows` for several pairs in one call: the poses of pair p (rows offs[p] to
+    offs[p + 1] of `frame`: x, y, ux, uy; half-length hs[p], circumscribed radius reach_p[p];
+    resting on the sticks held[p]) against the sticks from since[p] on whose level is at least
+    floor[p]. A pose overlaps both its supports, so a stick farther from either than the pose's
+    circle can reach across, beyond both circles, touches none of the pair's poses: skipped."""
+    out = np.zeros(len(frame), dtype=np.bool_)
+    q = np.empty((4, 2))
+    work = np.empty(WORK)
+    lx, ly, lux, luy, lh = _columns(lay)
+    n = len(levels)
+    rows = np.empty(n, dtype=np.int64)
+    for p in range(len(hs)):
+        m = 0
+        for k in range(since[p], n):
+            if levels[k] < floor[p]:
+                continue
+            near = True
+            for t in range(2):
+                b = held[p, t]
+                far = lreach[k] + 2 * reach_p[p] + lreach[b] + 1e-6
+                ex, ey = lay[k, 0] - lay[b, 0], lay[k, 1] - lay[b, 1]
+                if ex * ex + ey * ey >= far * far:
+                    near = False
+            if near:
+                rows[m] = k
+                m += 1
+        if m == 0:
+            continue
+        some = rows[:m]
+        for r in range(offs[p], offs[p + 1]):
+            out[r] = touches_any(frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3], hs[p],
+                                 reach_p[p], some, lx, ly, lux, luy, lh, quads, lreach, deep, tol,
+                                 q, work)  # fmt: skip
     return out
 
 
@@ -313,6 +461,93 @@ def _overlap_span(  # noqa: PLR0917 - a line of centres, the pose, the supports
     return lo, hi
 
 
+_SURE = 1e-6
+"""mm or mm²: a margin far above the rounding of `clip`'s area (about 1e-12), so a verdict
+`_rest_sure` gives with it is the one the clipped area would give."""
+
+
+@numba.njit(cache=True)
+def _span(c: float, r: float, lo: float, hi: float) -> float:
+    """The length of [c - r, c + r] within [lo, hi] (0 if they are apart)."""
+    return max(min(c + r, hi) - max(c - r, lo), 0.0)
+
+
+@numba.njit(cache=True)
+def _band_area(e: float, sn: float, cs: float, k: float, pts: Array) -> float:
+    """The area of {(s, w): |w| <= W, |s| <= k, |e + s sn + w cs| <= W}: a footprint (length
+    2 k along s, 2 W across) within another's band (2 W wide, crossing at sin sn, cos cs),
+    which holds their overlap. Across w the length inside is piecewise linear: summed exactly
+    by trapezoids between its breakpoints (`pts`: scratch for 6)."""
+    a = _W / abs(sn)
+    pts[0], pts[1] = -_W, _W
+    n = 2
+    if abs(cs) > 1e-12:
+        for s1 in (-1.0, 1.0):
+            for s2 in (-1.0, 1.0):
+                w = (-(s2 * k - s1 * a) * sn - e) / cs
+                if -_W < w < _W:
+                    pts[n] = w
+                    n += 1
+    for i in range(1, n):  # insertion sort: at most 6
+        v = pts[i]
+        j = i - 1
+        while j >= 0 and pts[j] > v:
+            pts[j + 1] = pts[j]
+            j -= 1
+        pts[j + 1] = v
+    total = 0.0
+    prev = 0.0
+    for i in range(n):
+        m = -(e + pts[i] * cs) / sn
+        f = max(min(m + a, k) - max(m - a, -k), 0.0)
+        if i:
+            total += (prev + f) * 0.5 * (pts[i] - pts[i - 1])
+        prev = f
+    return total
+
+
+@numba.njit(cache=True)
+def _rest_sure(  # noqa: PLR0917 - a pose, a support, scratch
+    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float, pts: Array
+) -> int:
+    """Whether the pose (centre x, y, axis cu, su, half-length h) rests at least `rest` mm² on
+    the support (a row: cx, cy, ux, uy, half), decided without clipping where it is sure: 1 when
+    the two bands (each 2 W wide) cross wholly within both lengths (the overlap is then their
+    parallelogram, (2 W)² / |sin| >= (2 W)² mm² > rest), -1 when the overlap's bounding box in
+    either frame, or either footprint's part within the other's band (`_band_area`), is smaller
+    than `rest` less `_SURE`, 0 otherwise (clip it). `pts`: scratch for 6."""
+    dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
+    cos = cu * vx + su * vy
+    sin = cu * vy - su * vx
+    ac, as_ = abs(cos), abs(sin)
+    # the support's frame: the pose's extent along v and across it, within the support's
+    pv, pn = -(dx * vx + dy * vy), -(dy * vx - dx * vy)
+    box_s = _span(pv, h * ac + _W * as_, -k, k) * _span(pn, h * as_ + _W * ac, -_W, _W)
+    # the pose's frame: the support's extent along u and across it, within the pose's
+    du, dn = dx * cu + dy * su, dy * cu - dx * su
+    box_p = _span(du, k * ac + _W * as_, -h, h) * _span(dn, k * as_ + _W * ac, -_W, _W)
+    if min(box_s, box_p) < rest - _SURE:
+        return -1
+    if as_ > 1e-6 and (
+        _band_area(dn, sin, cos, k, pts) < rest - _SURE
+        or _band_area(-(dy * vx - dx * vy), -sin, cos, h, pts) < rest - _SURE
+    ):  # the pose within the support's band, the support within the pose's: too little
+        return -1
+    if as_ < 0.1 or rest > 4 * _W * _W - _SURE:
+        return 0
+    # the bands' crossing: its corners X = t u + a n (n = u turned a quarter), a = +-W across
+    # the pose's axis, (X - d) . m = b = +-W across the support's (m = v turned a quarter):
+    # t (u . m) + a (n . m) - d . m = b, with u . m = -sin, n . m = cos
+    dm = dy * vx - dx * vy
+    for a in (-_W, _W):
+        for b in (-_W, _W):
+            t = (a * cos - b - dm) / sin
+            along_s = (t * cu - a * su - dx) * vx + (t * su + a * cu - dy) * vy
+            if not (abs(t) <= h - _SURE and abs(along_s) <= k - _SURE):
+                return 0
+    return 1
+
+
 @numba.njit(cache=True)
 def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     sup: Array, squads: Array, h: float, cos: Array, sin: Array, step: float,
@@ -327,7 +562,8 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     The poses tried are those whose bounding box meets both supports' (as
     `search.pair_poses`), and one lattice step more each way (the filters refuse those).
     Returns their (x10, y10, a10 index) and (x, y, ux, uy), in lattice order."""
-    cap = 4096
+    cap = 256
+    pts = np.empty(6)
     ints = np.empty((cap, 3), dtype=np.int64)
     flts = np.empty((cap, 4))
     m = 0
@@ -390,13 +626,23 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                         break
                 if not ok:
                     continue
+                # rests on both (clipped only where `_rest_sure` is not sure; its sure
+                # refusals first, as they are cheap), touching none of the sticks `rows`
+                sure0 = _rest_sure(x, y, cu, su, h, sup[0], rest, pts)
+                if sure0 < 0:
+                    continue
+                sure1 = _rest_sure(x, y, cu, su, h, sup[1], rest, pts)
+                if sure1 < 0:
+                    continue
                 if touches_any(x, y, cu, su, h, reach_p, rows, lx, ly, lux, luy, lh, quads,
                                lreach, deep, tol, q, work):  # fmt: skip
                     continue
-                quad(x, y, cu, su, h, _W, q)
-                if not (clip(q, squads[0], work)[0] >= rest
-                        and clip(q, squads[1], work)[0] >= rest):  # fmt: skip
-                    continue
+                if sure0 == 0 or sure1 == 0:
+                    quad(x, y, cu, su, h, _W, q)
+                    if sure0 == 0 and not clip(q, squads[0], work)[0] >= rest:
+                        continue
+                    if sure1 == 0 and not clip(q, squads[1], work)[0] >= rest:
+                        continue
                 if m == cap:
                     cap *= 2
                     ints2 = np.empty((cap, 3), dtype=np.int64)

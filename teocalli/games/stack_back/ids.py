@@ -41,10 +41,11 @@ and never move, so each step works only on what the new sticks change):
   pair's lattice poses whose centre lies inside the supports' extent along the stick (a new
   stick carries nothing, so elsewhere it falls), resting 6 x 6 mm on both and touching no other
   stick of that level or above (`id_kernels.pair_keep`, at the pair's first visit; later only
-  the sticks added since are tested, `id_kernels.touching_rows`); then judged in full, bin by
+  the sticks added since are tested, `id_kernels.touching_pairs`); then judged in full, bin by
   bin in snap order, only until the bin has its snap, and only the poses before the bin's wood
-  pose (`id_kernels.walk`). A verdict reads only the two supports and the loads of the sticks
-  beneath them, so it is kept until one of those sticks gets a new stamp (`_cone_stamps`).
+  pose (`id_kernels.walk_judge`). A verdict reads only the two supports and the loads of the
+  sticks beneath them, so it is kept until one of those sticks gets a new stamp
+  (`_cone_stamps`).
   Judging is compiled (`id_kernels.judge_piles`: the level rule, the rest, balance by the
   support polygon with the loads passed down, in floating point) wherever every quantity lies
   more than 1e-6 from the rules' threshold it is compared with, and done by the rules' own code
@@ -54,6 +55,7 @@ and never move, so each step works only on what the new sticks change):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
@@ -287,6 +289,17 @@ class _Pair:
         return _Pair(self.supports, self.colour, count, self.poses[left], self.frame[left],
                      self.bins[left], self.ranks[left], self.verdict[left], self.stamp)  # fmt: skip
 
+    def restamped(self, stamp: int) -> _Pair:
+        """This pair with its verdicts forgotten, reached at `stamp`."""
+        verdict = np.zeros(len(self.poses), dtype=np.int8)
+        return _Pair(self.supports, self.colour, self.count, self.poses, self.frame, self.bins,
+                     self.ranks, verdict, stamp)  # fmt: skip
+
+    def at(self, count: int) -> _Pair:
+        """This pair at `count` sticks, none of its poses taken."""
+        return _Pair(self.supports, self.colour, count, self.poses, self.frame, self.bins,
+                     self.ranks, self.verdict, self.stamp)  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True)
 class _Memo:
@@ -320,15 +333,15 @@ class _Memo:
                      np.zeros((0, _EDGES, 3)), np.zeros(0, np.int64),
                      tuple([] for _ in range(NUM_COLOURS)))  # fmt: skip
 
-    def to(self, state: StackBackState) -> _Memo:
+    def to(self, state: StackBackState, arrays: tuple[Array, Array, Array] | None = None) -> _Memo:
         """This memo brought up to all of the state's sticks (the wood; the pairs when next
-        met)."""
+        met); `arrays`: `_sticks(state)` if known."""
         sticks = state.sticks
         if self.count >= len(sticks):
             return self
         w = wood()
         first = self.first.copy()
-        rows, quads_, _ = _sticks(state)
+        rows, quads_, _ = _sticks(state) if arrays is None else arrays
         id_kernels.wood_first(first, w.cx, w.cy, w.ux, w.uy, w.half, w.start, _RADII, rows,
                               quads_, self.count, TOL, search.DEEP)  # fmt: skip
         new = sticks[self.count :]
@@ -398,87 +411,121 @@ def _new_pair(
     i, j, colour = key
     rows, quads_, reach = sticks
     levels = state.layout.levels
-    others = [k for k in range(len(levels)) if levels[k] >= level and k not in (i, j)]
+    up = np.flatnonzero(np.asarray(levels, dtype=np.int64) >= level)
+    others = up[(up != i) & (up != j)]
     ints, frame = id_kernels.pair_keep(
         rows[[i, j]], quads_[[i, j]], HALF_LENGTHS[colour], _COS, _SIN, float(search.STEP),
-        np.array(others, dtype=np.int64), rows, quads_, reach, _MARGIN, TOL, search.DEEP, REST,
+        others, rows, quads_, reach, _MARGIN, TOL, search.DEEP, REST,
         search.REST_INSET,
     )  # fmt: skip
     if not len(ints):
         return None
-    x10, y10 = ints[:, 0] * _STEP10, ints[:, 1] * _STEP10
-    a10 = ints[:, 2] * _ASTEP10
-    poses = np.stack((np.full(len(ints), colour), x10, y10, a10), axis=1)
-    return _Pair((i, j), colour, len(levels), poses, frame, _bins(colour, x10, y10, a10),
-                 _ranks(x10, y10, a10), np.zeros(len(ints), dtype=np.int8), -1)  # fmt: skip
+    poses, bins, ranks = id_kernels.lattice_rows(colour, ints, _GRID, _rank_table())
+    return _Pair((i, j), colour, len(levels), poses, frame, bins, ranks,
+                 np.zeros(len(ints), dtype=np.int8), -1)  # fmt: skip
 
 
-def _visit(  # noqa: PLR0917 - the pair, where it is met, and what its verdicts read
-    state: StackBackState,
+_GRID = np.array([_STEP10, _ASTEP10, _X010, _Y010, _BIN10, _ABIN10, X_BINS, Y_BINS, A_BINS],
+                 dtype=np.int64)  # fmt: skip
+"""The lattice and the squares as `id_kernels.lattice_rows` reads them."""
+
+
+_REACH_P = tuple(math.hypot(h, HALF_WIDTH) for h in HALF_LENGTHS)
+"""Per colour, a pose's circumscribed radius (as `id_kernels.touching_pairs` is given it)."""
+
+
+def _catch_up(
     memo: _Memo,
-    key: tuple[int, int, int],
-    level: int,
-    stamp: int,
+    stale: list[tuple[tuple[int, int, int], int]],
+    levels: npt.NDArray[np.int64],
     sticks: tuple[Array, Array, Array],
-) -> _Pair | None:
-    """The pair `key` brought up to the position: at its first visit, its poses filtered; later,
-    only the sticks added since tested against the poses left (a new stick only takes poses
-    away); its verdicts forgotten when the sticks beneath its supports changed."""
-    if key in memo.pairs:
-        pair = memo.pairs[key]
-    else:
-        pair = memo.pairs[key] = _new_pair(state, key, level, sticks)
-    if pair is None:
-        return None
-    levels = state.layout.levels
-    n = len(levels)
-    if pair.count < n:
-        new = [k for k in range(pair.count, n) if levels[k] >= level]
-        out = np.zeros(len(pair.poses), dtype=bool)
-        if new and len(out):
-            rows, quads_, reach = sticks
-            h = HALF_LENGTHS[key[2]]
-            f = pair.frame
-            out = id_kernels.touching_rows(
-                f[:, 0], f[:, 1], f[:, 2], f[:, 3], h, math.hypot(h, HALF_WIDTH),
-                np.array(new, dtype=np.int64), rows, quads_, reach, TOL, search.DEEP,
-            )  # fmt: skip
-        if out.any():
-            pair = pair.without(out, n)
-        else:
-            p = pair
-            pair = _Pair(p.supports, p.colour, n, p.poses, p.frame, p.bins, p.ranks, p.verdict,
-                         p.stamp)  # fmt: skip
-        memo.pairs[key] = pair
-    if pair.stamp != stamp:
-        p = pair
-        pair = _Pair(p.supports, p.colour, p.count, p.poses, p.frame, p.bins, p.ranks,
-                     np.zeros(len(p.poses), dtype=np.int8), stamp)  # fmt: skip
-        memo.pairs[key] = pair
-    return pair
+) -> None:
+    """Bring the pairs `stale` (key, level; met before, at fewer sticks) up to all the sticks:
+    only the sticks added since, of their level or above, tested against the poses left (a new
+    stick only takes poses away), for every pair in one compiled call."""
+    pairs, n = memo.pairs, len(levels)
+    top = np.maximum.accumulate(levels[::-1])[::-1].tolist()  # the highest level from k on
+    tested: list[tuple[tuple[int, int, int], int]] = []
+    for key, level in stale:
+        p = pairs[key]
+        assert p is not None
+        if top[p.count] >= level and len(p.poses):
+            tested.append((key, level))
+        else:  # no new stick of its level or above: nothing taken
+            pairs[key] = p.at(n)
+    if not tested:
+        return
+    got = [pairs[key] for key, _ in tested]
+    offs = np.zeros(len(got) + 1, dtype=np.int64)
+    np.cumsum([len(p.poses) for p in got], out=offs[1:])  # type: ignore[union-attr]
+    rows, quads_, reach = sticks
+    out = id_kernels.touching_pairs(
+        np.concatenate([p.frame for p in got]),  # type: ignore[union-attr]
+        offs, np.array([HALF_LENGTHS[k[2]] for k, _ in tested]),
+        np.array([_REACH_P[k[2]] for k, _ in tested]),
+        np.array([p.count for p in got], dtype=np.int64),  # type: ignore[union-attr]
+        np.array([lv for _, lv in tested], dtype=np.int64),
+        np.array([k[:2] for k, _ in tested], dtype=np.int64), levels, rows, quads_, reach, TOL,
+        search.DEEP,
+    )  # fmt: skip
+    taken = np.zeros(len(out) + 1, dtype=np.int64)
+    np.cumsum(out, out=taken[1:])
+    hits = (taken[offs[1:]] - taken[offs[:-1]]).tolist()
+    for (key, _), p, lo, hi, hit in zip(tested, got, offs[:-1].tolist(), offs[1:].tolist(), hits,
+                                        strict=True):  # fmt: skip
+        assert p is not None
+        pairs[key] = p.without(out[lo:hi], n) if hit else p.at(n)
 
 
-def _pile_pairs(state: StackBackState, player: int, memo: _Memo) -> list[_Pair]:
+def _pile_pairs(
+    state: StackBackState,
+    player: int,
+    memo: _Memo,
+    sticks: tuple[Array, Array, Array] | None = None,
+) -> list[_Pair]:
     """Every pair of supports and colour the search would try now (same level, at or above the
     floor less one, a colour in the supply differing from both that neither carries, within
-    reach, not dead), brought up to date, in the search's order."""
-    sticks, floor, supply = state.sticks, state.floor[player], state.supply[player]
+    reach, not dead), brought up to date, in the search's order: met for the first time, its
+    poses filtered (`_new_pair`); met before, only the sticks added since tested (`_catch_up`);
+    its verdicts forgotten when the sticks beneath its supports changed."""
+    placed, floor, supply = state.sticks, state.floor[player], state.supply[player]
+    if sticks is None:
+        sticks = _sticks(state)
     cones = _cone_stamps(state)
-    arrays = _sticks(state)
-    out: list[_Pair] = []
+    levels = np.asarray(state.layout.levels, dtype=np.int64)
+    n = len(levels)
+    pairs = memo.pairs
+    met: list[tuple[tuple[int, int, int], int]] = []
+    stale: list[tuple[tuple[int, int, int], int]] = []
     dead, carries = state.dead_pairs, state.carries
     for colour in range(NUM_COLOURS):
         if supply[colour] <= 0:
             continue
         ok = [s.level + 1 >= floor and s.colour != colour and not carries[i] >> colour & 1
-              for i, s in enumerate(sticks)]  # fmt: skip
+              for i, s in enumerate(placed)]  # fmt: skip
         for level, i, j in memo.reaching[colour]:  # the order of search._reaching, by level
-            if not (ok[i] and ok[j]) or (i, j, colour) in dead:
+            key = (i, j, colour)
+            if not (ok[i] and ok[j]) or key in dead:
                 continue
-            stamp = max(cones[i], cones[j])
-            pair = _visit(state, memo, (i, j, colour), level, stamp, arrays)
-            if pair is not None and len(pair.poses):
-                out.append(pair)
+            if key in pairs:
+                pair = pairs[key]
+            else:
+                pair = pairs[key] = _new_pair(state, key, level, sticks)
+            if pair is None:
+                continue
+            if pair.count < n:
+                stale.append((key, level))
+            met.append((key, max(cones[i], cones[j])))
+    if stale:
+        _catch_up(memo, stale, levels, sticks)
+    out: list[_Pair] = []
+    for key, stamp in met:
+        p = pairs[key]
+        assert p is not None
+        if p.stamp != stamp:
+            p = pairs[key] = p.restamped(stamp)
+        if len(p.poses):
+            out.append(p)
     return out
 
 
@@ -488,15 +535,14 @@ _DELTA = 1e-6
 """mm or mm²: a quantity this near a threshold of the rules is judged by the rules' own code."""
 
 
-_axis = cache(axis)
-"""`geometry.axis`, kept per angle (the lattice has 36)."""
-
-
-def _scene(state: StackBackState) -> tuple[Array, npt.NDArray[np.int64], Array]:
-    """What `id_kernels.judge_piles` reads of the position: the sticks (cx, cy, ux, uy, half),
-    their levels, their loads (force, moment x, y)."""
+def _scene(
+    state: StackBackState, sticks: Array | None = None
+) -> tuple[Array, npt.NDArray[np.int64], Array]:
+    """What `id_kernels.judge_piles` reads of the position: the sticks (cx, cy, ux, uy, half;
+    `_sticks`' first array if known), their levels, their loads (force, moment x, y)."""
     lay = state.layout
-    sticks = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
+    if sticks is None:
+        sticks = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
     moment = np.array(state.moment, dtype=np.complex128)
     load = np.stack((np.array(state.force), moment.real, moment.imag), axis=1)
     return sticks, np.array(lay.levels, dtype=np.int64), load
@@ -515,23 +561,49 @@ def _judge_fast(
     (`id_kernels.judge_piles`, in floating point, with every quantity compared with a rule's
     threshold at least `_DELTA` away from it), and by `_judge` itself for the poses where one is
     nearer (rounding could then decide)."""
-    pose = np.empty((len(lattices), 6))
-    for r, (c, x10, y10, a10) in enumerate(lattices):
-        ux, uy = _axis(a10)
-        pose[r] = (x10 / 10, y10 / 10, ux, uy, HALF_LENGTHS[c], WEIGHTS[c])
-    lay = state.layout
-    if scene is None:
-        scene = _scene(state)
+    rows = np.array(lattices, dtype=np.int64).reshape(-1, 4)
     pi = np.array([s[0] for s in supports], dtype=np.int64)
     pj = np.array([s[1] for s in supports], dtype=np.int64)
+    return _judge_rows(state, player, memo, rows, pi, pj, _scene(state) if scene is None else scene)
+
+
+@cache
+def _axes() -> Array:
+    """`geometry.axis` of every angle (tenths of a degree, 0 to 1799), as rows (ux, uy)."""
+    return np.array([axis(a) for a in range(1800)])
+
+
+_HALF = np.array(HALF_LENGTHS)
+_WEIGHT = np.array(WEIGHTS, dtype=np.float64)
+
+
+def _judge_rows(  # noqa: PLR0917 - the poses, their supports, the position
+    state: StackBackState,
+    player: int,
+    memo: _Memo,
+    rows: npt.NDArray[np.int64],
+    pi: npt.NDArray[np.int64],
+    pj: npt.NDArray[np.int64],
+    scene: tuple[Array, npt.NDArray[np.int64], Array],
+) -> list[bool]:
+    """`_judge_fast` on arrays: pile poses (rows of colour, x10, y10, a10) on the supports
+    (pi, pj), the poses' footprints built as the rules build them (x10 / 10, `geometry.axis`)."""
+    c = rows[:, 0]
+    pose = np.empty((len(rows), 6))
+    pose[:, 0] = rows[:, 1] / 10
+    pose[:, 1] = rows[:, 2] / 10
+    pose[:, 2:4] = _axes()[rows[:, 3]]
+    pose[:, 4] = _HALF[c]
+    pose[:, 5] = _WEIGHT[c]
     got = id_kernels.judge_piles(
-        pose, pi, pj, scene[0], lay.quads, scene[1], memo.sup, memo.cont, memo.poly, memo.npoly,
-        scene[2], TOL, REST, SPEC.margin, _DELTA,
+        pose, pi, pj, scene[0], state.layout.quads, scene[1], memo.sup, memo.cont, memo.poly,
+        memo.npoly, scene[2], TOL, REST, SPEC.margin, _DELTA,
     )  # fmt: skip
-    out = (got == id_kernels.LEGAL).tolist()
+    out: list[bool] = (got == id_kernels.LEGAL).tolist()
     unsure = np.nonzero(got == id_kernels.UNSURE)[0].tolist()
     if unsure:
-        for r, ok in zip(unsure, _judge(state, player, [lattices[r] for r in unsure]), strict=True):
+        lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in rows[unsure].tolist()]
+        for r, ok in zip(unsure, _judge(state, player, lattices), strict=True):
             out[r] = ok
     return out
 
@@ -563,7 +635,7 @@ Lattice = tuple[int, int, int, int]
 
 
 _SCRATCH = id_kernels.fresh_scratch(NUM_PLACES)
-"""`id_kernels.walk`'s per-bin minima, kept between calls (it leaves them as it found them)."""
+"""`id_kernels.walk_judge`'s per-bin minima, kept between calls (left as it found them)."""
 
 
 # --- the table of a position --------------------------------------------------------------------
@@ -605,26 +677,41 @@ def table(state: StackBackState, player: int) -> Table:
     if known is not None and known.step == len(state.history) and known.player == player:
         return known
     memo = _Memo.empty() if known is None else known.memo
-    made = _table(state, player, memo.to(state))
+    arrays = _sticks(state)
+    made = _table(state, player, memo.to(state, arrays), arrays)
     state._id_table = made
     return made
 
 
-def _table(state: StackBackState, player: int, memo: _Memo) -> Table:
+def _candidate_bins(candidates: Sequence[object]) -> dict[int, Action]:
+    """The bins holding a candidate, each with its first candidate (`bin_of` on arrays)."""
+    rows, places = [], []
+    for action in candidates:
+        assert isinstance(action, Place), action
+        rows.append((action.colour, action.x10, action.y10, action.a10))
+        places.append(action)
+    got = np.array(rows, dtype=np.int64).reshape(-1, 4)
+    bins = _bins(0, got[:, 1], got[:, 2], got[:, 3] % 1800) + got[:, 0] * (A_BINS * X_BINS * Y_BINS)
+    uniq, first = np.unique(bins, return_index=True)
+    return {b: places[i] for b, i in zip(uniq.tolist(), first.tolist(), strict=True)}
+
+
+def _table(
+    state: StackBackState,
+    player: int,
+    memo: _Memo,
+    arrays: tuple[Array, Array, Array] | None = None,
+) -> Table:
     step = len(state.history)
     candidates = state.legal_actions(player)
     if candidates == [PASS]:
         none = np.full(NUM_PLACES, -1, dtype=np.int64)
         return Table(step, player, np.array([PASS_ID]), {PASS_ID: PASS}, none, none,
                      np.zeros((0, 4), np.int64), memo)  # fmt: skip
-    snaps: dict[int, Action] = {}
-    for action in candidates:
-        assert isinstance(action, Place), action
-        b = bin_of(action.colour, action.x10, action.y10, action.a10)
-        if b not in snaps:
-            snaps[b] = action
-    taken = np.zeros(NUM_PLACES, dtype=bool)
-    taken[list(snaps)] = True
+    if arrays is None:
+        arrays = _sticks(state)
+    snaps = _candidate_bins(candidates)
+    taken = np.array(list(snaps), dtype=np.int64)
     # the wood: per bin, its first pose no stick touches, in a colour of the supply
     w = wood()
     size = A_BINS * X_BINS * Y_BINS
@@ -637,39 +724,45 @@ def _table(state: StackBackState, player: int, memo: _Memo) -> Table:
     limit[taken] = -1
     # the piles: only the poses before their bin's wood pose in snap order (nearer the centre:
     # at equal rank the wood pose comes first), in open bins, judged until each bin has its snap
-    pairs = _pile_pairs(state, player, memo)
+    pairs = _pile_pairs(state, player, memo, arrays)
     piles = np.full(NUM_PLACES, -1, dtype=np.int64)
     pile_poses = np.zeros((0, 4), np.int64)
     if pairs:
         sizes = np.array([len(p.poses) for p in pairs])
-        owner = np.repeat(np.arange(len(pairs)), sizes)
-        at = np.arange(len(owner)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        ends = np.cumsum(sizes)
         bins = np.concatenate([p.bins for p in pairs])
         ranks = np.concatenate([p.ranks for p in pairs])
         rows = np.nonzero(ranks < limit[bins])[0]
-        bins, ranks, owner, at = bins[rows], ranks[rows], owner[rows], at[rows]
-        verdict = np.concatenate([p.verdict for p in pairs])[rows]
-        scene = None
-        while True:
-            found, unknown = id_kernels.walk(bins, ranks, verdict, limit, _SCRATCH)
-            if not len(unknown):
+        bins, ranks = bins[rows], ranks[rows]
+        known = np.concatenate([p.verdict for p in pairs])
+        verdict = known[rows]
+        poses = np.concatenate([p.poses for p in pairs])[rows]
+        held = np.repeat(np.array([p.supports for p in pairs], dtype=np.int64), sizes, axis=0)
+        held = held[rows]
+        scene = _scene(state, arrays[0])
+        judged = 0
+        while True:  # compiled, but for the poses the kernel leaves to the rules
+            found, unsure, count = id_kernels.walk_judge(
+                bins, ranks, verdict, limit, _SCRATCH, poses, held, _axes(), _HALF, _WEIGHT,
+                scene[0], state.layout.quads, scene[1], memo.sup, memo.cont, memo.poly,
+                memo.npoly, scene[2], TOL, REST, SPEC.margin, _DELTA,
+            )  # fmt: skip
+            judged += count
+            if not len(unsure):
                 break
-            lattices, held = [], []
-            for o, k in zip(owner[unknown].tolist(), at[unknown].tolist(), strict=True):
-                c, x10, y10, a10 = pairs[o].poses[k].tolist()
-                lattices.append((c, x10, y10, a10))
-                held.append(pairs[o].supports)
-            if scene is None:
-                scene = _scene(state)
-            judged = _judge_fast(state, player, memo, lattices, held, scene=scene)
-            for r, o, k, ok in zip(unknown.tolist(), owner[unknown].tolist(),
-                                   at[unknown].tolist(), judged, strict=True):  # fmt: skip
-                verdict[r] = pairs[o].verdict[k] = 1 if ok else 2
+            lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in poses[unsure].tolist()]
+            ok = _judge(state, player, lattices)
+            verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
+            judged += len(unsure)
+        if judged:  # the verdicts kept with their pairs
+            known[rows] = verdict
+            for p, hi, n in zip(pairs, ends.tolist(), sizes.tolist(), strict=True):
+                p.verdict[:] = known[hi - n : hi]
         piles[bins[found]] = np.arange(len(found))
-        pile_poses = np.concatenate([p.poses for p in pairs])[rows[found]]
+        pile_poses = poses[found]
         first[bins[found]] = -1
     marked = (first >= 0) | (piles >= 0)
-    marked[list(snaps)] = True
+    marked[taken] = True
     return Table(step, player, np.nonzero(marked)[0], snaps, first, piles, pile_poses, memo)
 
 

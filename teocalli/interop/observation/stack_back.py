@@ -26,12 +26,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from teocalli.games.stack_back import actions
 from teocalli.games.stack_back.components import SPEC
 
-from .base import Array, Encoder, Layout, one_hot, scaled
+from .base import ZEROS, Array, Encoder, FloatView, Layout, Memo, one_hot, scaled
+
+if TYPE_CHECKING:
+    from teocalli.games.stack_back.balance import Stick
+    from teocalli.games.stack_back.state import StackBackState
 
 MAX_STICKS = 2 * sum(SPEC.per_player)
 X_SPAN = max(b[2] for b in SPEC.boards)
@@ -40,7 +46,19 @@ MAX_LEVEL = 10
 
 
 class StackBackEncoder(Encoder):
-    """Stack Back: every stick's pose, colour, owner and level; supplies and counters."""
+    """Stack Back: every stick's pose, colour, owner and level; supplies and counters.
+
+    The fast path (`_observe`) writes a stick's slot once: a placed stick never changes, and a
+    game's sticks are only ever appended, so the slots whose stick object is the one last
+    written stay (compared by identity: any other state, an earlier step, another deal, is
+    rewritten where it differs). The counters are a dozen values, written every step. Nothing
+    depends on the observer but the seat, and a finished game's view shows what a player's
+    does: one buffer for all, the end from the fields too."""
+
+    incremental = True
+    shared_buffer = True
+    final_from_fields = True
+    final_is_shared = True
 
     def _build(self, layout: Layout) -> None:
         k, colours = MAX_STICKS, len(SPEC.keys)
@@ -84,6 +102,68 @@ class StackBackEncoder(Encoder):
             out[self.f_passes.start + p] = scaled(state["passes"][p], 30)
             out[self.f_fumbles.start + p] = scaled(state["fumbles"][p], 30)
 
+    def _observe(
+        self, state: StackBackState, player: int, out: Array, mv: FloatView, memo: Memo
+    ) -> None:
+        """`_encode` of the view, from the engine's fields: the slots of the sticks not last
+        written, then every counter."""
+        sticks = state.sticks[:MAX_STICKS]
+        written: list[Stick] = memo.setdefault("sticks", [])
+        for i, stick in enumerate(sticks):
+            if i >= len(written) or written[i] is not stick:
+                self._slot(mv, i, stick)
+        for i in range(len(sticks), len(written)):
+            self._clear(mv, i)
+        memo["sticks"] = list(sticks)
+        at = self.f_supply.start
+        for p in range(2):
+            for n in state.supply[p]:
+                mv[at] = scaled(n, 10)
+                at += 1
+        turn = self.f_turn.start
+        mv[turn], mv[turn + 1] = (1.0, 0.0) if state.turn == 0 else (0.0, 1.0)
+        mv[self.f_placed.start] = scaled(state.placed_this_turn, 10)
+        mv[self.f_idle.start] = scaled(state.idle, 2)
+        for p in range(2):
+            mv[self.f_floor.start + p] = scaled(state.floor[p], 10)
+            mv[self.f_piled.start + p] = scaled(state.piled_plays[p], 30)
+            mv[self.f_passes.start + p] = scaled(state.passes[p], 30)
+            mv[self.f_fumbles.start + p] = scaled(state.fumbles[p], 30)
+
+    def _slot(self, mv: FloatView, i: int, stick: Stick) -> None:
+        """Write stick slot i as `_encode` does, clipped to the fields' bounds as `encode`
+        clips them."""
+        colour, x, y, c, s = _pose_of(stick.pose)
+        mv[self.f_present.start + i] = 1.0
+        at = self.f_colour.start + 3 * i
+        mv[at : at + 3] = _ONE_HOT3[colour]
+        at = self.f_xy.start + 2 * i
+        mv[at], mv[at + 1] = _clip(x, 0.0), _clip(y, 0.0)
+        at = self.f_angle.start + 2 * i
+        mv[at], mv[at + 1] = _clip(c, -1.0), _clip(s, -1.0)
+        at = self.f_owner.start + 2 * i
+        mv[at], mv[at + 1] = (1.0, 0.0) if stick.owner == 0 else (0.0, 1.0)
+        mv[self.f_level.start + i] = scaled(stick.level, MAX_LEVEL)
+        mv[self.f_supports.start + i] = scaled(len(stick.supports), 4)
+
+    def _clear(self, mv: FloatView, i: int) -> None:
+        """Empty stick slot i (a state with fewer sticks than last written)."""
+        mv[self.f_present.start + i] = 0.0
+        for f in (self.f_colour, self.f_xy, self.f_angle, self.f_owner):
+            width = f.shape[-1]
+            at = f.start + width * i
+            mv[at : at + width] = ZEROS[:width]
+        mv[self.f_level.start + i] = 0.0
+        mv[self.f_supports.start + i] = 0.0
+
+
+_ONE_HOT3 = [np.eye(3, dtype=np.float32)[c].data for c in range(3)]
+
+
+def _clip(v: float, low: float) -> float:
+    """v within [low, 1] (the fields' bounds, as `encode` clips)."""
+    return low if v < low else 1.0 if v > 1.0 else v
+
 
 _POSES: dict[str, tuple[int, float, float, float, float]] = {}
 _POSES_MAX = 10_000
@@ -97,12 +177,17 @@ def _pose(text: str) -> tuple[int, float, float, float, float]:
         return known
     pose = actions.parse(text)
     assert isinstance(pose, actions.Place), text
-    theta = math.radians(2 * pose.angle)
-    made = (int(pose.colour), pose.x / X_SPAN, pose.y / Y_SPAN, math.cos(theta), math.sin(theta))
+    made = _pose_of(pose)
     if len(_POSES) >= _POSES_MAX:
         _POSES.clear()
     _POSES[text] = made
     return made
+
+
+def _pose_of(pose: actions.Place) -> tuple[int, float, float, float, float]:
+    """`_pose` of a pose object (its text reads back as the same pose)."""
+    theta = math.radians(2 * pose.angle)
+    return (int(pose.colour), pose.x / X_SPAN, pose.y / Y_SPAN, math.cos(theta), math.sin(theta))
 
 
 ENCODER = StackBackEncoder

@@ -1,0 +1,132 @@
+"""The mask's shortcuts in id_kernels.py against the exact computation they skip.
+
+`_rest_sure` decides whether a pose rests at least `REST` mm² on a support without clipping
+where it is sure (a sure refusal by the overlap's bounding box, a sure acceptance where the two
+bands cross wholly within both lengths): where it answers, the answer must be the clipped area's
+verdict (`geom_kernels.clip` on the footprints as the layout and `pair_keep` build them).
+`touching_pairs` must give exactly what `touching_rows` gives pair by pair.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from teocalli.games.stack_back import id_kernels
+from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH
+from teocalli.games.stack_back.geom_kernels import WORK, clip, quad
+from teocalli.games.stack_back.geometry import quads
+from teocalli.games.stack_back.rules import REST, TOL
+
+
+def _clipped(pose: tuple[float, ...], sup: np.ndarray) -> float:
+    """The overlap area as `pair_keep` clips it."""
+    q = np.empty((4, 2))
+    quad(*pose, HALF_WIDTH, q)
+    squad = quads(*(np.array([v]) for v in sup))[0]
+    area: float = clip(q, squad, np.empty(WORK))[0]
+    return area
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rest_sure_agrees_with_the_clipped_area(seed: int) -> None:
+    """Random poses around a support, many crossing it near its ends or at a slant (overlaps
+    near 36 mm²): every sure answer is the clipped area's verdict, and both kinds of sure
+    answer, and unsure ones, occur."""
+    rng = np.random.default_rng(seed)
+    counts = {-1: 0, 0: 0, 1: 0}
+    for _ in range(4000):
+        a = rng.uniform(0, math.pi)
+        k = float(rng.choice(np.array(HALF_LENGTHS)))
+        sup = np.array([100.0, 50.0, math.cos(a), math.sin(a), k])
+        b = a + rng.uniform(0.05, math.pi - 0.05)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        along = rng.uniform(-k - 4, k + 4)
+        x = 100.0 + along * math.cos(a) + rng.uniform(-8, 8)
+        y = 50.0 + along * math.sin(a) + rng.uniform(-8, 8)
+        pose = (x, y, math.cos(b), math.sin(b), h)
+        sure = id_kernels._rest_sure(*pose, sup, REST, np.empty(6))
+        counts[sure] += 1
+        if sure:
+            assert (sure > 0) == (_clipped(pose, sup) >= REST), (pose, sup, sure)
+    assert min(counts.values()) > 200, counts
+
+
+def test_rest_sure_at_a_right_angle_crossing() -> None:
+    """A yellow crossing a green at its middle at a right angle overlaps exactly 36 mm² (6 x 6):
+    sure to rest; slid off so that 5 mm of the green's width lies under it: sure not to."""
+    green = np.array([50.0, 50.0, 1.0, 0.0, HALF_LENGTHS[2]])
+    h = HALF_LENGTHS[0]
+    assert id_kernels._rest_sure(50.0, 50.0, 0.0, 1.0, h, green, REST, np.empty(6)) == 1
+    assert id_kernels._rest_sure(50.0, 50.0 + h + 2.0, 0.0, 1.0, h, green, REST, np.empty(6)) == -1
+    edge = 50.0 + HALF_LENGTHS[2] + HALF_WIDTH - 5.0  # 5 mm of the yellow's width on the green
+    assert _clipped((edge, 50.0, 0.0, 1.0, h), green) < REST
+    assert id_kernels._rest_sure(edge, 50.0, 0.0, 1.0, h, green, REST, np.empty(6)) == -1
+
+
+def test_touching_pairs_is_touching_rows_pair_by_pair() -> None:
+    """Poses of three pairs (each overlapping both its supports, as a pair's poses do) against
+    random sticks, each pair from its own first stick and level on: the same verdicts as
+    `touching_rows` on each pair's sticks (`touching_pairs` skips the sticks too far from the
+    supports to touch any of their poses)."""
+    rng = np.random.default_rng(7)
+    n = 16
+    a = rng.uniform(0, math.pi, n)
+    lay = np.stack((rng.uniform(0, 160, n), rng.uniform(0, 100, n), np.cos(a), np.sin(a),
+                    rng.choice(np.array(HALF_LENGTHS), n)), axis=1)  # fmt: skip
+    squads = quads(lay[:, 0], lay[:, 1], lay[:, 2], lay[:, 3], lay[:, 4])
+    lreach = np.hypot(lay[:, 4], HALF_WIDTH)
+    levels = rng.integers(0, 3, n)
+    frames, hs, since, floor, held = [], [], [], [], []
+    expected = []
+    for colour, first, level in ((0, 3, 0), (1, 6, 1), (2, 0, 2)):
+        h = HALF_LENGTHS[colour]
+        i, j = min(range(n), key=lambda k: math.dist(lay[k, :2], lay[colour, :2]) or 1e9), colour
+        mid = (lay[i, :2] + lay[j, :2]) / 2
+        poses = []
+        while len(poses) < 200:
+            b = rng.uniform(0, math.pi)
+            x, y = mid + rng.uniform(-30, 30, 2)
+            pose = (x, y, math.cos(b), math.sin(b), h)
+            if _clipped(pose, lay[i]) > 0 and _clipped(pose, lay[j]) > 0:
+                poses.append(pose[:4])
+        frame = np.array(poses)
+        rows = np.array([k for k in range(first, n) if levels[k] >= level], dtype=np.int64)
+        expected.append(id_kernels.touching_rows(
+            frame[:, 0].copy(), frame[:, 1].copy(), frame[:, 2].copy(), frame[:, 3].copy(), h,
+            math.hypot(h, HALF_WIDTH), rows, lay, squads, lreach, TOL, 0.5,
+        ))  # fmt: skip
+        frames.append(frame)
+        hs.append(h)
+        since.append(first)
+        floor.append(level)
+        held.append((i, j))
+    offs = np.array([0, 200, 400, 600], dtype=np.int64)
+    got = id_kernels.touching_pairs(
+        np.concatenate(frames), offs, np.array(hs), np.hypot(np.array(hs), HALF_WIDTH),
+        np.array(since, dtype=np.int64), np.array(floor, dtype=np.int64),
+        np.array(held, dtype=np.int64), levels.astype(np.int64), lay, squads, lreach, TOL, 0.5,
+    )  # fmt: skip
+    want = np.concatenate(expected)
+    assert np.array_equal(got, want)
+    assert 0 < want.sum() < len(want)
+
+
+def test_lattice_rows_are_the_ids_bins_and_ranks() -> None:
+    """`lattice_rows` against `ids._bins` and `ids._ranks` (numpy) on lattice indices inside the
+    squares, on their edges and far beyond them on every side (the outermost bins' ranks)."""
+    from teocalli.games.stack_back import ids
+
+    rng = np.random.default_rng(3)
+    ints = np.stack((rng.integers(-60, 120, 3000), rng.integers(-60, 80, 3000),
+                     rng.integers(0, 36, 3000)), axis=1).astype(np.int64)  # fmt: skip
+    for colour in range(3):
+        poses, bins, ranks = id_kernels.lattice_rows(colour, ints, ids._GRID, ids._rank_table())
+        x10, y10 = ints[:, 0] * ids._STEP10, ints[:, 1] * ids._STEP10
+        a10 = ints[:, 2] * ids._ASTEP10
+        assert poses.tolist() == np.stack((np.full(3000, colour), x10, y10, a10), axis=1).tolist()
+        assert np.array_equal(bins, ids._bins(colour, x10, y10, a10))
+        assert np.array_equal(ranks, ids._ranks(x10, y10, a10))
+    assert ranks.max() > ids._rank_table().size  # some poses beyond the squares
