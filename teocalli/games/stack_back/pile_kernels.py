@@ -103,6 +103,25 @@ def touch_values(  # noqa: PLR0917 - the touches of some footprints
 
 
 @numba.njit(cache=True)
+def box_bounds(sup: Array, h: float, c: float, s: float) -> tuple[float, float, float, float]:
+    """(lo x, hi x, lo y, hi y): where the centre of a footprint of half-length `h` at an angle
+    of |cos| `c`, |sin| `s` may lie for its bounding box to meet both supports' boxes (`sup`
+    rows: cx, cy, ux, uy, half)."""
+    ex = h * c + W * s
+    ey = h * s + W * c
+    lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
+    for k in range(2):
+        cx, cy, ux, uy, half = sup[k, 0], sup[k, 1], sup[k, 2], sup[k, 3], sup[k, 4]
+        sx = half * abs(ux) + W * abs(uy)
+        sy = half * abs(uy) + W * abs(ux)
+        lo_x = max(lo_x, cx - sx - ex)
+        hi_x = min(hi_x, cx + sx + ex)
+        lo_y = max(lo_y, cy - sy - ey)
+        hi_y = min(hi_y, cy + sy + ey)
+    return lo_x, hi_x, lo_y, hi_y
+
+
+@numba.njit(cache=True)
 def pair_lattice(
     sup: Array, h: float, abs_cos: Array, abs_sin: Array, step: float
 ) -> tuple[Array, Array, Ints, Ints, Ints]:
@@ -117,17 +136,7 @@ def pair_lattice(
     ny = np.zeros(na, dtype=np.int64)
     total = 0
     for k in range(na):
-        ex = h * abs_cos[k] + W * abs_sin[k]
-        ey = h * abs_sin[k] + W * abs_cos[k]
-        lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
-        for s in range(2):
-            cx, cy, ux, uy, half = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4]
-            sx = half * abs(ux) + W * abs(uy)
-            sy = half * abs(uy) + W * abs(ux)
-            lo_x = max(lo_x, cx - sx - ex)
-            hi_x = min(hi_x, cx + sx + ex)
-            lo_y = max(lo_y, cy - sy - ey)
-            hi_y = min(hi_y, cy + sy + ey)
+        lo_x, hi_x, lo_y, hi_y = box_bounds(sup, h, abs_cos[k], abs_sin[k])
         ix0[k] = np.ceil(lo_x / step)
         iy0[k] = np.ceil(lo_y / step)
         cx_ = np.floor(hi_x / step) - ix0[k] + 1

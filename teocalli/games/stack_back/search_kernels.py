@@ -23,7 +23,7 @@ import numpy.typing as npt
 from . import geom_kernels
 from .components import HALF_WIDTH
 from .geom_kernels import WORK, clip, quad, touches_any
-from .pile_kernels import support_edges
+from .pile_kernels import box_bounds, support_edges
 
 Array = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -135,18 +135,8 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
     work = np.empty(WORK)
     hd, wd = h - deep, W - deep
     for k in range(na):
-        # the bounds of pile_kernels.pair_lattice, with its arithmetic
-        ex = h * abs_cos[k] + W * abs_sin[k]
-        ey = h * abs_sin[k] + W * abs_cos[k]
-        lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
-        for s in range(2):
-            cx, cy, ux, uy, half = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4]
-            sxk = half * abs(ux) + W * abs(uy)
-            syk = half * abs(uy) + W * abs(ux)
-            lo_x = max(lo_x, cx - sxk - ex)
-            hi_x = min(hi_x, cx + sxk + ex)
-            lo_y = max(lo_y, cy - syk - ey)
-            hi_y = min(hi_y, cy + syk + ey)
+        # the bounds of pile_kernels.pair_lattice
+        lo_x, hi_x, lo_y, hi_y = box_bounds(sup, h, abs_cos[k], abs_sin[k])
         ix0 = np.ceil(lo_x / step)
         iy0 = np.ceil(lo_y / step)
         cx_ = np.floor(hi_x / step) - ix0 + 1
