@@ -386,69 +386,159 @@ def touching_rows(  # noqa: PLR0917 - poses, sticks
     return out
 
 
+ALIVE = np.iinfo(np.int64).max
+"""A pool row no stick takes (`catch_up`: else the index of the first stick that takes it)."""
+
+
 @numba.njit(cache=True)
-def touching_pairs(  # noqa: PLR0917 - the pairs' poses, the sticks
-    frame: Array, offs: npt.NDArray[np.int64], hs: Array, reach_p: Array,
-    since: npt.NDArray[np.int64], floor: npt.NDArray[np.int64], held: npt.NDArray[np.int64],
-    levels: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array, tol: float,
-    deep: float,
-) -> npt.NDArray[np.bool_]:  # fmt: skip
-    """`touching_rows` for several pairs in one call: the poses of pair p (rows offs[p] to
-    offs[p + 1] of `frame`: x, y, ux, uy; half-length hs[p], circumscribed radius reach_p[p];
-    resting on the sticks held[p]) against the sticks from since[p] on whose level is at least
-    floor[p]. A pose overlaps both its supports, so a stick farther from either than the pose's
-    circle can reach across, beyond both circles, touches none of the pair's poses: skipped."""
-    out = np.zeros(len(frame), dtype=np.bool_)
+def pairs_due(  # noqa: PLR0917 - the pairs in reach, the sticks, the player, the pool's index
+    reach: npt.NDArray[np.int64], colour: npt.NDArray[np.int64], level: npt.NDArray[np.int64],
+    carries: npt.NDArray[np.int64], floor: int, supply: npt.NDArray[np.int64],
+    index: npt.NDArray[np.int64], dead: npt.NDArray[np.bool_],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """The pairs the search would try now, of the pairs in reach (rows of `reach`: colour,
+    level, i, j): a colour in the supply, differing from both sticks' and carried by neither,
+    their level at or above the floor less one, not dead. Returns (met, new): the pool's ids of
+    those met before (`index[i, j, colour]`), and the rows of `reach` of those never met."""
+    met = np.empty(len(reach), dtype=np.int64)
+    new = np.empty(len(reach), dtype=np.int64)
+    nm = nn = 0
+    for r in range(len(reach)):
+        c, i, j = reach[r, 0], reach[r, 2], reach[r, 3]
+        if supply[c] <= 0 or dead[i, j, c]:
+            continue
+        ok = True
+        for s in (i, j):
+            if level[s] + 1 < floor or colour[s] == c or (carries[s] >> c) & 1:
+                ok = False
+        if not ok:
+            continue
+        p = index[i, j, c]
+        if p < 0:
+            new[nn] = r
+            nn += 1
+        else:
+            met[nm] = p
+            nm += 1
+    return met[:nm], new[:nn]
+
+
+@numba.njit(cache=True)
+def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stamps
+    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
+    count: npt.NDArray[np.int64], stamp: npt.NDArray[np.int64], halves: Array,
+    frame: Array, taken: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+    levels: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
+    cones: npt.NDArray[np.int64], tol: float, deep: float,
+) -> None:  # fmt: skip
+    """Bring the pool's pairs `met` (rows of `key`: colour, level, i, j; their rows span[p, 0]
+    to span[p, 1]) up to all the sticks: only the sticks from count[p] on, of the pair's level
+    or above, are tested against its rows left (a new stick only takes poses away), and a row
+    taken gets the index of the first stick that takes it (`taken`, else ALIVE). A pose
+    overlaps both its supports, so a stick farther from either than the pose's circle can reach
+    across, beyond both circles, touches none of the pair's poses: skipped. Then a pair whose
+    supports' cone stamp (`cones`: max over i, j) changed forgets its verdicts."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
     lx, ly, lux, luy, lh = _columns(lay)
     n = len(levels)
     rows = np.empty(n, dtype=np.int64)
-    for p in range(len(hs)):
-        m = 0
-        for k in range(since[p], n):
-            if levels[k] < floor[p]:
-                continue
-            near = True
-            for t in range(2):
-                b = held[p, t]
-                far = lreach[k] + 2 * reach_p[p] + lreach[b] + 1e-6
-                ex, ey = lay[k, 0] - lay[b, 0], lay[k, 1] - lay[b, 1]
-                if ex * ex + ey * ey >= far * far:
-                    near = False
-            if near:
-                rows[m] = k
+    top = np.empty(n + 1, dtype=np.int64)  # the highest level from k on
+    top[n] = -1
+    for k in range(n - 1, -1, -1):
+        top[k] = max(top[k + 1], levels[k])
+    for p in met:
+        lev, i, j = key[p, 1], key[p, 2], key[p, 3]
+        lo, hi = span[p, 0], span[p, 1]
+        since = count[p]
+        if since < n and top[since] >= lev and lo < hi:
+            h = halves[key[p, 0]]
+            reach_p = (h * h + _W * _W) ** 0.5
+            m = 0
+            for k in range(since, n):
+                if levels[k] < lev:
+                    continue
+                near = True
+                for b in (i, j):
+                    far = lreach[k] + 2 * reach_p + lreach[b] + 1e-6
+                    ex, ey = lay[k, 0] - lay[b, 0], lay[k, 1] - lay[b, 1]
+                    if ex * ex + ey * ey >= far * far:
+                        near = False
+                if near:
+                    rows[m] = k
+                    m += 1
+            if m:
+                some = rows[:m]
+                for r in range(lo, hi):
+                    if taken[r] != ALIVE:
+                        continue
+                    x, y, ux, uy = frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3]
+                    if not touches_any(x, y, ux, uy, h, reach_p, some, lx, ly, lux, luy, lh,
+                                       quads, lreach, deep, tol, q, work):  # fmt: skip
+                        continue
+                    for t in range(m):  # the first stick that takes it
+                        if touches_any(x, y, ux, uy, h, reach_p, some[t : t + 1], lx, ly, lux,
+                                       luy, lh, quads, lreach, deep, tol, q, work):  # fmt: skip
+                            taken[r] = some[t]
+                            break
+        count[p] = max(since, n)
+        cone = max(cones[i], cones[j])
+        if stamp[p] != cone:
+            stamp[p] = cone
+            verdict[lo:hi] = 0
+
+
+@numba.njit(cache=True)
+def compact(  # noqa: PLR0917 - the pool's pairs and rows, the bins' limits
+    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
+    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
+    verdict: npt.NDArray[np.int8], limit: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """The pool's rows `walk` reads now, in the search's order (the pairs by colour, level, i,
+    j; each pair's rows in lattice order): the rows of the pairs `met` no stick takes, not
+    refused, whose rank lies below their bin's `limit`. Returns (rows, their supports)."""
+    order = np.empty(len(met), dtype=np.int64)
+    for t in range(len(met)):
+        p = met[t]
+        order[t] = ((key[p, 0] * 4096 + key[p, 1]) * 4096 + key[p, 2]) * 4096 + key[p, 3]
+    total = 0
+    for p in met:
+        total += span[p, 1] - span[p, 0]
+    out = np.empty(total, dtype=np.int64)
+    held = np.empty((total, 2), dtype=np.int64)
+    m = 0
+    for t in np.argsort(order, kind="mergesort"):
+        p = met[t]
+        for r in range(span[p, 0], span[p, 1]):
+            if taken[r] == ALIVE and verdict[r] != 2 and ranks[r] < limit[bins[r]]:
+                out[m] = r
+                held[m, 0], held[m, 1] = key[p, 2], key[p, 3]
                 m += 1
-        if m == 0:
-            continue
-        some = rows[:m]
-        for r in range(offs[p], offs[p + 1]):
-            out[r] = touches_any(frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3], hs[p],
-                                 reach_p[p], some, lx, ly, lux, luy, lh, quads, lreach, deep, tol,
-                                 q, work)  # fmt: skip
-    return out
+    return out[:m], held[:m]
 
 
 @numba.njit(cache=True)
 def _overlap_span(  # noqa: PLR0917 - a line of centres, the pose, the supports
-    x: float, cu: float, su: float, h: float, sup: Array, lo: float, hi: float
+    x: float, cu: float, su: float, h: float, sup: Array, lo: float, hi: float, inset: float
 ) -> tuple[float, float]:
     """The centres (x, y) with y in [lo, hi] of a footprint (axis cu, su; half-length h) that
-    meets both supports by the separating-axis test, as an interval of y widened by 1e-6 (a
-    superset: the exact tests follow): each of the test's eight inequalities is a slab."""
+    meets both supports by the separating-axis test, both shrunk by `inset` (as `meet` is
+    called with them), as an interval of y widened by 1e-6 (a superset: the exact tests
+    follow): each of the test's eight inequalities is a slab."""
+    hh, ww = h - inset, _W - inset
     for s in range(2):
-        sx, sy, vx, vy, k = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4]
+        sx, sy, vx, vy, k = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4] - inset
         c = abs(cu * vx + su * vy)
         sn = abs(cu * vy - su * vx)
         for t in range(4):
             if t == 0:
-                ax, ay, bound = cu, su, h + k * c + _W * sn
+                ax, ay, bound = cu, su, hh + k * c + ww * sn
             elif t == 1:
-                ax, ay, bound = -su, cu, _W + k * sn + _W * c
+                ax, ay, bound = -su, cu, ww + k * sn + ww * c
             elif t == 2:
-                ax, ay, bound = vx, vy, k + h * c + _W * sn
+                ax, ay, bound = vx, vy, k + hh * c + ww * sn
             else:
-                ax, ay, bound = -vy, vx, _W + h * sn + _W * c
+                ax, ay, bound = -vy, vx, ww + hh * sn + ww * c
             base = ax * (sx - x) + ay * sy  # |base - ay * y| < bound
             if abs(ay) < 1e-9:
                 if abs(ax * (sx - x)) >= bound + 1e-6:
@@ -459,6 +549,29 @@ def _overlap_span(  # noqa: PLR0917 - a line of centres, the pose, the supports
                 y0, y1 = y1, y0
             lo, hi = max(lo, y0 - 1e-6), min(hi, y1 + 1e-6)
     return lo, hi
+
+
+@numba.njit(cache=True)
+def _stand_span(  # noqa: PLR0917 - a line of centres, the axis, the supports, the range
+    x: float, cu: float, su: float, sup: Array, margin: float, lo: float, hi: float
+) -> tuple[float, float]:
+    """[lo, hi] narrowed to the y of the centres (x, y) that may stand (`pair_keep`'s test: the
+    centre `margin` inside the supports' extent along the axis), widened by 1e-6 (the exact
+    test follows). Along the axis a support's offset d_s = A_s - y su is linear in y, so
+    "some d_s - r_s <= -margin" and "some d_s + r_s >= margin" are each a half-line of y."""
+    if abs(su) < 1e-3:  # nearly along x: the offsets hardly move with y
+        return lo, hi
+    low, high = np.inf, -np.inf  # the bounds on y su: y su >= low, y su <= high
+    for s in range(2):
+        a = (sup[s, 0] - x) * cu + sup[s, 1] * su
+        rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + _W * abs(
+            sup[s, 2] * su - sup[s, 3] * cu
+        )
+        low = min(low, a - rr + margin)
+        high = max(high, a + rr - margin)
+    if su > 0:
+        return max(lo, low / su - 1e-6), min(hi, high / su + 1e-6)
+    return max(lo, high / su - 1e-6), min(hi, low / su + 1e-6)
 
 
 _SURE = 1e-6
@@ -605,7 +718,8 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
         lo_y, hi_y = lo_y - step, hi_y + step
         for ix in range(int(np.ceil(lo_x / step)) - 1, int(np.floor(hi_x / step)) + 2):
             x = ix * step
-            ylo, yhi = _overlap_span(x, cu, su, h, sup, lo_y, hi_y)
+            ylo, yhi = _overlap_span(x, cu, su, h, sup, lo_y, hi_y, inset)
+            ylo, yhi = _stand_span(x, cu, su, sup, margin, ylo, yhi)
             for iy in range(int(np.ceil(ylo / step)), int(np.floor(yhi / step)) + 1):
                 y = iy * step
                 # may stand: the centre `margin` inside the supports' extent along the axis
