@@ -641,17 +641,23 @@ def table(state: StackBackState, player: int) -> Table:
     return made
 
 
+_PER_COLOUR = A_BINS * X_BINS * Y_BINS
+
+
 def _candidate_bins(candidates: Sequence[object]) -> dict[int, Action]:
-    """The bins holding a candidate, each with its first candidate (`bin_of` on arrays)."""
-    rows, places = [], []
+    """The bins holding a candidate, each with its first candidate (`bin_of`, written out: a
+    step lists some 150 candidates)."""
+    out: dict[int, Action] = {}
+    top_x, top_y = X_BINS - 1, Y_BINS - 1
     for action in candidates:
         assert isinstance(action, Place), action
-        rows.append((action.colour, action.x10, action.y10, action.a10))
-        places.append(action)
-    got = np.array(rows, dtype=np.int64).reshape(-1, 4)
-    bins = _bins(0, got[:, 1], got[:, 2], got[:, 3] % 1800) + got[:, 0] * (A_BINS * X_BINS * Y_BINS)
-    uniq, first = np.unique(bins, return_index=True)
-    return {b: places[i] for b, i in zip(uniq.tolist(), first.tolist(), strict=True)}
+        xb = (action.x10 - _X010) // _BIN10
+        yb = (action.y10 - _Y010) // _BIN10
+        xb = 0 if xb < 0 else top_x if xb > top_x else xb
+        yb = 0 if yb < 0 else top_y if yb > top_y else yb
+        ab = (action.a10 % 1800) // _ABIN10
+        out.setdefault(action.colour * _PER_COLOUR + (ab * X_BINS + xb) * Y_BINS + yb, action)
+    return out
 
 
 def _table(
