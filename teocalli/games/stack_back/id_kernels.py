@@ -492,11 +492,15 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
 def compact(  # noqa: PLR0917 - the pool's pairs and rows, the bins' limits
     met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
     taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
-    verdict: npt.NDArray[np.int8], limit: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64], limit: npt.NDArray[np.int64],
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int8], npt.NDArray[np.int64],
+]:  # fmt: skip
     """The pool's rows `walk` reads now, in the search's order (the pairs by colour, level, i,
     j; each pair's rows in lattice order): the rows of the pairs `met` no stick takes, not
-    refused, whose rank lies below their bin's `limit`. Returns (rows, their supports)."""
+    refused, whose rank lies below their bin's `limit`. Returns the rows, their supports, and
+    their bins, ranks, verdicts and poses (copies)."""
     order = np.empty(len(met), dtype=np.int64)
     for t in range(len(met)):
         p = met[t]
@@ -514,7 +518,51 @@ def compact(  # noqa: PLR0917 - the pool's pairs and rows, the bins' limits
                 out[m] = r
                 held[m, 0], held[m, 1] = key[p, 2], key[p, 3]
                 m += 1
-    return out[:m], held[:m]
+    out = out[:m]
+    return (out, held[:m], bins[out], ranks[out], verdict[out], poses[out])
+
+
+@numba.njit(cache=True)
+def open_bins(
+    first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
+    supply: npt.NDArray[np.int64], taken: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """Per bin, its first wood pose for a player (`first` less the colours out of `supply`
+    and the bins holding a candidate, `taken`: -1) and the rank below which a pile pose may
+    come before it (`limit`: the wood pose's rank, no bound without one, -1 in a bin holding
+    a candidate, whose candidate comes first)."""
+    out = first.copy()
+    size = len(first) // len(supply)
+    for c in range(len(supply)):
+        if supply[c] <= 0:
+            out[c * size : (c + 1) * size] = -1
+    for b in taken:
+        out[b] = -1
+    limit = np.empty(len(first), dtype=np.int64)
+    big = np.iinfo(np.int64).max
+    for b in range(len(first)):
+        limit[b] = wood_ranks[out[b]] if out[b] >= 0 else big
+    for b in taken:
+        limit[b] = -1
+    return out, limit
+
+
+@numba.njit(cache=True)
+def marked(
+    first: npt.NDArray[np.int64], piles: npt.NDArray[np.int64], taken: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """The bins holding a wood pose (`first`), a pile snap (`piles`) or a candidate (`taken`),
+    in order."""
+    mark = np.zeros(len(first), dtype=np.bool_)
+    for b in taken:
+        mark[b] = True
+    out = np.empty(len(first), dtype=np.int64)
+    m = 0
+    for b in range(len(first)):
+        if first[b] >= 0 or piles[b] >= 0 or mark[b]:
+            out[m] = b
+            m += 1
+    return out[:m]
 
 
 @numba.njit(cache=True)

@@ -54,6 +54,7 @@ and never move, so each step works only on what the new sticks change):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -66,7 +67,7 @@ from teocalli.core import IllegalAction, InvalidAction
 
 from . import id_kernels, search
 from .actions import PASS, Action, Colour, Pass, Place
-from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC, WEIGHTS
+from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC, WEIGHTS
 from .geometry import Array, axis
 from .id_pool import Pool
 from .rules import REST, TOL, Footprints, piled, settle, touches
@@ -325,15 +326,21 @@ class _Memo:
         k = len(new)
         sup, cont = np.full((k, 2), -1, np.int64), np.zeros((k, 2, 2))
         poly, npoly = np.zeros((k, _EDGES, 3)), np.zeros(k, np.int64)
-        reaching: list[tuple[int, int, int, int]] = []
+        lay = state.layout
+        levels = np.asarray(lay.levels, dtype=np.int64)
+        radii = np.hypot(lay.half, HALF_WIDTH)
+        reaching = [self.reaching]
         for n, stick in enumerate(new):
             k = self.count + n
+            # search._reach on arrays: a stick of `colour` could overlap both
+            apart = np.hypot(lay.cx[k] - lay.cx[:k], lay.cy[k] - lay.cy[:k])
+            both = radii[:k] + radii[k]
+            same = levels[:k] == levels[k]
             for colour in range(NUM_COLOURS):
-                reaching.extend(
-                    (colour, stick.level, t, k)
-                    for t in range(k)
-                    if sticks[t].level == stick.level and search._reach(sticks[t], stick, colour)
-                )
+                t = np.flatnonzero(same & (apart <= both + _PILE_REACH[colour]))
+                got = np.empty((len(t), 4), dtype=np.int64)
+                got[:, 0], got[:, 1], got[:, 2], got[:, 3] = colour, levels[k], t, k
+                reaching.append(got)
             if stick.supports:
                 sup[n] = stick.supports
                 cont[n] = [(c.real, c.imag) for c in stick.contacts]
@@ -345,11 +352,15 @@ class _Memo:
             len(sticks), first, pool,
             np.concatenate((self.sup, sup)), np.concatenate((self.cont, cont)),
             np.concatenate((self.poly, poly)), np.concatenate((self.npoly, npoly)),
-            np.concatenate((self.reaching, np.array(reaching, np.int64).reshape(-1, 4))),
+            np.concatenate(reaching),
             np.concatenate((self.colours, np.array([s.colour for s in new], np.int64))),
         )  # fmt: skip
         pool.head = made
         return made
+
+
+_PILE_REACH = tuple(math.hypot(LENGTHS[c], SPEC.width) for c in range(NUM_COLOURS))
+"""Per colour, `search._reach`'s bound on how far a stick of it reaches."""
 
 
 def _cone_stamps(state: StackBackState) -> list[int]:
@@ -678,26 +689,20 @@ def _table(
     snaps = _candidate_bins(candidates)
     taken = np.array(list(snaps), dtype=np.int64)
     # the wood: per bin, its first pose no stick touches, in a colour of the supply
-    w = wood()
-    size = A_BINS * X_BINS * Y_BINS
-    first = memo.first.copy()
-    for colour in range(NUM_COLOURS):
-        if state.supply[player][colour] <= 0:
-            first[colour * size : (colour + 1) * size] = -1
-    first[taken] = -1
-    limit = np.where(first >= 0, w.ranks[first], np.iinfo(np.int64).max)
-    limit[taken] = -1
+    first, limit = id_kernels.open_bins(
+        memo.first, wood().ranks, np.array(state.supply[player], dtype=np.int64), taken
+    )
     # the piles: only the poses before their bin's wood pose in snap order (nearer the centre:
     # at equal rank the wood pose comes first), in open bins, judged until each bin has its snap
     met = _met_pairs(state, player, memo, arrays)
     piles = np.full(NUM_PLACES, -1, dtype=np.int64)
     pile_poses = np.zeros((0, 4), np.int64)
     pool = memo.pool
-    rows, held = id_kernels.compact(met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks,
-                                    pool.verdict, limit)  # fmt: skip
+    rows, held, bins, ranks, verdict, poses = id_kernels.compact(
+        met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, pool.verdict, pool.poses,
+        limit,
+    )  # fmt: skip
     if len(rows):
-        bins, ranks, verdict = pool.bins[rows], pool.ranks[rows], pool.verdict[rows]
-        poses = pool.poses[rows]
         scene = _scene(state, arrays[0])
         judged = 0
         while True:  # compiled, but for the poses the kernel leaves to the rules
@@ -718,9 +723,8 @@ def _table(
         piles[bins[found]] = np.arange(len(found))
         pile_poses = poses[found]
         first[bins[found]] = -1
-    marked = (first >= 0) | (piles >= 0)
-    marked[taken] = True
-    return Table(step, player, np.nonzero(marked)[0], snaps, first, piles, pile_poses, memo)
+    ids = id_kernels.marked(first, piles, taken)
+    return Table(step, player, ids, snaps, first, piles, pile_poses, memo)
 
 
 def legal_ids(state: StackBackState, player: int) -> list[int]:
