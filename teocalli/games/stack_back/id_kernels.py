@@ -689,24 +689,33 @@ def _rest_sure(  # noqa: PLR0917 - a pose, a support, scratch
     box_p = _span(du, k * ac + _W * as_, -h, h) * _span(dn, k * as_ + _W * ac, -_W, _W)
     if min(box_s, box_p) < rest - _SURE:
         return -1
+    if as_ >= 0.1 and rest <= 4 * _W * _W - _SURE and _crossing(x, y, cu, su, h, sup, cos, sin):
+        return 1  # the overlap is the whole parallelogram: both band areas hold it
     if as_ > 1e-6 and (
         _band_area(dn, sin, cos, k, pts) < rest - _SURE
         or _band_area(-(dy * vx - dx * vy), -sin, cos, h, pts) < rest - _SURE
     ):  # the pose within the support's band, the support within the pose's: too little
         return -1
-    if as_ < 0.1 or rest > 4 * _W * _W - _SURE:
-        return 0
-    # the bands' crossing: its corners X = t u + a n (n = u turned a quarter), a = +-W across
-    # the pose's axis, (X - d) . m = b = +-W across the support's (m = v turned a quarter):
-    # t (u . m) + a (n . m) - d . m = b, with u . m = -sin, n . m = cos
+    return 0
+
+
+@numba.njit(cache=True)
+def _crossing(  # noqa: PLR0917 - a pose, a support, their angle
+    x: float, y: float, cu: float, su: float, h: float, sup: Array, cos: float, sin: float
+) -> bool:
+    """Whether the two bands (each 2 W wide) cross wholly within both lengths, `_SURE` inside:
+    the crossing's corners X = t u + a n (n = u turned a quarter), a = +-W across the pose's
+    axis, (X - d) . m = b = +-W across the support's (m = v turned a quarter):
+    t (u . m) + a (n . m) - d . m = b, with u . m = -sin, n . m = cos."""
+    dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
     dm = dy * vx - dx * vy
     for a in (-_W, _W):
         for b in (-_W, _W):
             t = (a * cos - b - dm) / sin
             along_s = (t * cu - a * su - dx) * vx + (t * su + a * cu - dy) * vy
             if not (abs(t) <= h - _SURE and abs(along_s) <= k - _SURE):
-                return 0
-    return 1
+                return False
+    return True
 
 
 @numba.njit(cache=True)
