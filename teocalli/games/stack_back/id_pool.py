@@ -87,32 +87,31 @@ class Pool:
             self.dead_of = dead
 
     def add(  # noqa: PLR0917 - the new pairs and their rows
-        self, keys: Ints, sizes: list[int], poses: Ints, frame: Array, bins: Ints, ranks: Ints,
+        self, keys: Ints, sizes: Ints, poses: Ints, frame: Array, bins: Ints, ranks: Ints,
         count: int,
     ) -> Ints:  # fmt: skip
         """Append pairs (rows of `keys`: colour, level, i, j; `sizes[k]` rows each, in order)
         met at `count` sticks; returns their ids."""
         k, m = len(keys), len(poses)
         p0, r0 = self.pairs, self.rows
-        self.key = _grown(self.key, p0, p0 + k)  # type: ignore[assignment]
-        self.span = _grown(self.span, p0, p0 + k)  # type: ignore[assignment]
-        self.count = _grown(self.count, p0, p0 + k)  # type: ignore[assignment]
-        self.created = _grown(self.created, p0, p0 + k)  # type: ignore[assignment]
-        self.stamp = _grown(self.stamp, p0, p0 + k)  # type: ignore[assignment]
+        if p0 + k > len(self.key):
+            for name in ("key", "span", "count", "created", "stamp"):
+                setattr(self, name, _grown(getattr(self, name), p0, p0 + k))
         ids = np.arange(p0, p0 + k, dtype=np.int64)
         self.key[p0 : p0 + k] = keys
-        ends = r0 + np.cumsum(np.array(sizes, dtype=np.int64))
+        ends = np.cumsum(sizes)
+        ends += r0
         self.span[p0 : p0 + k, 1] = ends
-        self.span[p0 : p0 + k, 0] = ends - np.array(sizes, dtype=np.int64)
+        self.span[p0 : p0 + k, 0] = ends - sizes
         self.count[p0 : p0 + k] = count
         self.created[p0 : p0 + k] = count
         self.stamp[p0 : p0 + k] = -1
         self.index[keys[:, 2], keys[:, 3], keys[:, 0]] = ids
         self.pairs = p0 + k
         if m:
-            for name in ("poses", "frame", "bins", "ranks", "verdict"):
-                setattr(self, name, _grown(getattr(self, name), r0, r0 + m))
-            if r0 + m > len(self.taken):
+            if r0 + m > len(self.poses):
+                for name in ("poses", "frame", "bins", "ranks", "verdict"):
+                    setattr(self, name, _grown(getattr(self, name), r0, r0 + m))
                 taken = np.full(len(self.poses), ALIVE, dtype=np.int64)
                 taken[:r0] = self.taken[:r0]
                 self.taken = taken

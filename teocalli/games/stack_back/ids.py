@@ -407,8 +407,11 @@ def _new_pairs(
     got: list[tuple[npt.NDArray[np.int64], Array, npt.NDArray[np.int64], npt.NDArray[np.int64]]]
     got = []
     table_ = _rank_table()
+    above: dict[int, npt.NDArray[np.int64]] = {}
     for colour, level, i, j in keys.tolist():
-        up = np.flatnonzero(levels >= level)
+        up = above.get(level)
+        if up is None:
+            up = above[level] = np.flatnonzero(levels >= level)
         others = up[(up != i) & (up != j)]
         ints, frame = id_kernels.pair_keep(
             rows[[i, j]], quads_[[i, j]], HALF_LENGTHS[colour], _COS, _SIN, float(search.STEP),
@@ -424,7 +427,7 @@ def _new_pairs(
     else:
         poses, frame = np.zeros((0, 4), np.int64), np.zeros((0, 4))
         bins = ranks = np.zeros(0, np.int64)
-    return memo.pool.add(keys, sizes, poses, frame, bins, ranks, n)
+    return memo.pool.add(keys, np.array(sizes, dtype=np.int64), poses, frame, bins, ranks, n)
 
 
 _GRID = np.array([_STEP10, _ASTEP10, _X010, _Y010, _BIN10, _ABIN10, X_BINS, Y_BINS, A_BINS],
