@@ -136,53 +136,32 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
 
 
 @numba.njit(cache=True)
-def walk(
-    bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
-    limit: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
-    """Pile rows (in the order they were met) with their bins, snap ranks and what is known of
-    each (0 unknown, 1 legal, 2 refused); per bin, only ranks below `limit[bin]` count (the
-    bin's wood pose or candidate comes first). Per bin, in snap order (rank, then the order
-    met): its first legal row if no unknown row comes before it (the snap), else its first
-    unknown row (to judge). Returns (snaps, unknown), row indices. `scratch` (4 x bins) holds
-    the per-bin minima: it must hold `fresh_scratch`'s values, and is left so."""
+def _decide(
+    rows: npt.NDArray[np.int64], limit: int, ranks: npt.NDArray[np.int64],
+    verdict: npt.NDArray[np.int8],
+) -> tuple[int, int]:  # fmt: skip
+    """One bin's walk: of its `rows` (ascending), those ranked below `limit` and not refused,
+    in snap order (rank, then row): (its first legal row, -1) if no unknown row comes before it
+    (the snap), (-1, its first unknown row) if one does (to judge), (-1, -1) if neither."""
     big = np.iinfo(np.int64).max
-    legal, open_, legal_row, open_row = scratch[0], scratch[1], scratch[2], scratch[3]
-    for r in range(len(bins)):
-        b, k, v = bins[r], ranks[r], verdict[r]
-        if k >= limit[b] or v == 2:
+    legal_k, legal_r, open_k, open_r = big, -1, big, -1
+    for r in rows:
+        k, v = ranks[r], verdict[r]
+        if k >= limit or v == 2:
             continue
-        if v == 1 and k < legal[b]:
-            legal[b], legal_row[b] = k, r
-        elif v == 0 and k < open_[b]:
-            open_[b], open_row[b] = k, r
-    snaps = np.empty(len(bins), dtype=np.int64)
-    unknown = np.empty(len(bins), dtype=np.int64)
-    ns = nu = 0
-    for r in range(len(bins)):
-        b = bins[r]
-        if legal_row[b] != r and open_row[b] != r:
-            continue
-        first_open = legal_row[b] < 0 or open_[b] < legal[b]
-        first_open = first_open or (open_[b] == legal[b] and open_row[b] < legal_row[b])
-        if open_row[b] >= 0 and first_open:
-            if open_row[b] == r:
-                unknown[nu] = r
-                nu += 1
-        elif legal_row[b] == r:
-            snaps[ns] = r
-            ns += 1
-    for r in range(len(bins)):
-        b = bins[r]
-        legal[b], open_[b], legal_row[b], open_row[b] = big, big, -1, -1
-    return snaps[:ns], unknown[:nu]
+        if v == 1 and k < legal_k:
+            legal_k, legal_r = k, r
+        elif v == 0 and k < open_k:
+            open_k, open_r = k, r
+    first_open = legal_r < 0 or open_k < legal_k or (open_k == legal_k and open_r < legal_r)
+    if open_r >= 0 and first_open:
+        return -1, open_r
+    return legal_r, -1
 
 
 def fresh_scratch(count: int) -> npt.NDArray[np.int64]:
-    """`walk`'s scratch for `count` bins."""
-    out = np.full((4, count), np.iinfo(np.int64).max, dtype=np.int64)
-    out[2:] = -1
-    return out
+    """`walk_judge`'s scratch for `count` bins: each bin's slot among the bins met (-1)."""
+    return np.full(count, -1, dtype=np.int64)
 
 
 # --- judging a pile pose: a compiled balance with a margin, the rules' own code where near -------
@@ -282,44 +261,92 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:  # fmt: skip
-    """`walk` and `judge_piles` in turn until every bin has its snap, in one call: the rows'
-    poses (colour, x10, y10, a10; on the supports `held`) built as the rules build them
-    (x10 / 10, `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour), their verdicts
-    written into `verdict`. Returns (snaps, unsure, judged): when a round meets poses
-    `judge_piles` is unsure of, it stops with those rows (the caller judges them by the rules
-    and calls again), else with the snaps and no unsure row; `judged`, the rows judged."""
+    """Pile rows (in the order they were met) with their bins, snap ranks and what is known of
+    each (`verdict`: 0 unknown, 1 legal, 2 refused), per bin only the ranks below `limit[bin]`
+    counting (its wood pose or candidate comes first): per bin, in snap order (rank, then the
+    order met), its first unknown row is judged (`judge_piles`, in rounds over the bins) until
+    its first legal row comes before any unknown one (its snap). The rows' poses (colour, x10,
+    y10, a10; on the supports `held`) are built as the rules build them (x10 / 10,
+    `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour); their verdicts are written
+    into `verdict`. After the first round only the bins whose row was judged are walked again.
+    Returns (snaps, unsure, judged): when a round meets poses `judge_piles` is unsure of, it
+    stops with those rows (the caller judges them by the rules and calls again), else with the
+    snaps (ascending) and no unsure row; `judged`, the rows judged. `scratch` (one slot per
+    bin) must hold `fresh_scratch`'s values, and is left so."""
+    n = len(bins)
+    slot = scratch
+    # the rows grouped by bin (ascending within each): a counting sort over the bins met
+    met = np.empty(n, dtype=np.int64)
+    nb = 0
+    counts = np.zeros(n + 1, dtype=np.int64)
+    for r in range(n):
+        b = bins[r]
+        if slot[b] < 0:
+            slot[b] = nb
+            met[nb] = b
+            nb += 1
+        counts[slot[b] + 1] += 1
+    for d in range(nb):
+        counts[d + 1] += counts[d]
+    by_bin = np.empty(n, dtype=np.int64)
+    fill = counts[:nb].copy()
+    for r in range(n):
+        d = slot[bins[r]]
+        by_bin[fill[d]] = r
+        fill[d] += 1
+    snap = np.full(nb, -1, dtype=np.int64)
+    pending = np.arange(nb)
+    unknown = np.empty(nb, dtype=np.int64)
+    which = np.empty(nb, dtype=np.int64)
     judged = 0
-    while True:
-        found, unknown = walk(bins, ranks, verdict, limit, scratch)
-        m = len(unknown)
+    unsure = np.empty(0, dtype=np.int64)
+    while len(pending):
+        m = 0
+        for d in pending:
+            s, o = _decide(by_bin[counts[d] : counts[d + 1]], limit[met[d]], ranks, verdict)
+            snap[d] = s
+            if o >= 0:
+                unknown[m], which[m] = o, d
+                m += 1
         if m == 0:
-            return found, unknown, judged
+            break
         pose = np.empty((m, 6))
         pi = np.empty(m, dtype=np.int64)
         pj = np.empty(m, dtype=np.int64)
-        for r in range(m):
-            row = unknown[r]
+        for t in range(m):
+            row = unknown[t]
             c, a10 = poses[row, 0], poses[row, 3]
-            pose[r, 0] = poses[row, 1] / 10
-            pose[r, 1] = poses[row, 2] / 10
-            pose[r, 2] = axes[a10, 0]
-            pose[r, 3] = axes[a10, 1]
-            pose[r, 4] = halves[c]
-            pose[r, 5] = weights[c]
-            pi[r], pj[r] = held[row, 0], held[row, 1]
+            pose[t, 0] = poses[row, 1] / 10
+            pose[t, 1] = poses[row, 2] / 10
+            pose[t, 2] = axes[a10, 0]
+            pose[t, 3] = axes[a10, 1]
+            pose[t, 4] = halves[c]
+            pose[t, 5] = weights[c]
+            pi[t], pj[t] = held[row, 0], held[row, 1]
         got = judge_piles(pose, pi, pj, sticks, quads, level, sup, cont, poly, npoly, load, tol,
                           rest, margin, delta)  # fmt: skip
         unsure = np.empty(m, dtype=np.int64)
         nu = 0
-        for r in range(m):
-            if got[r] == UNSURE:
-                unsure[nu] = unknown[r]
+        again = np.empty(m, dtype=np.int64)
+        na = 0
+        for t in range(m):
+            if got[t] == UNSURE:
+                unsure[nu] = unknown[t]
                 nu += 1
             else:
-                verdict[unknown[r]] = got[r]
+                verdict[unknown[t]] = got[t]
                 judged += 1
+                again[na] = which[t]
+                na += 1
+        unsure = unsure[:nu]
         if nu:
-            return found, unsure[:nu], judged
+            break
+        pending = again[:na]
+    for d in range(nb):
+        slot[met[d]] = -1
+    if len(unsure):
+        return np.empty(0, dtype=np.int64), unsure, judged
+    return np.sort(snap[snap >= 0]), unsure, judged
 
 
 @numba.njit(cache=True)
@@ -497,7 +524,7 @@ def compact(  # noqa: PLR0917 - the pool's pairs and rows, the bins' limits
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
     npt.NDArray[np.int8], npt.NDArray[np.int64],
 ]:  # fmt: skip
-    """The pool's rows `walk` reads now, in the search's order (the pairs by colour, level, i,
+    """The pool's rows `walk_judge` reads now, in the search's order (the pairs by colour, level, i,
     j; each pair's rows in lattice order): the rows of the pairs `met` no stick takes, not
     refused, whose rank lies below their bin's `limit`. Returns the rows, their supports, and
     their bins, ranks, verdicts and poses (copies)."""

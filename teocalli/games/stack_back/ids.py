@@ -41,7 +41,8 @@ and never move, so each step works only on what the new sticks change):
   pair's lattice poses whose centre lies inside the supports' extent along the stick (a new
   stick carries nothing, so elsewhere it falls), resting 6 x 6 mm on both and touching no other
   stick of that level or above (`id_kernels.pair_keep`, at the pair's first visit; later only
-  the sticks added since are tested, `id_kernels.catch_up`); then judged in full, bin by
+  the sticks added since are tested, `id_kernels.catch_up`), every pair's poses kept in one
+  pool of flat arrays along the game (id_pool.py); then judged in full, bin by
   bin in snap order, only until the bin has its snap, and only the poses before the bin's wood
   pose (`id_kernels.walk_judge`). A verdict reads only the two supports and the loads of the
   sticks beneath them, so it is kept until one of those sticks gets a new stamp
