@@ -302,11 +302,11 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
     unsure = np.empty(0, dtype=np.int64)
     while len(pending):
         m = 0
-        for d in pending:
-            s, o = _decide(by_bin[counts[d] : counts[d + 1]], limit[met[d]], ranks, verdict)
-            snap[d] = s
+        for g in pending:
+            s, o = _decide(by_bin[counts[g] : counts[g + 1]], limit[met[g]], ranks, verdict)
+            snap[g] = s
             if o >= 0:
-                unknown[m], which[m] = o, d
+                unknown[m], which[m] = o, g
                 m += 1
         if m == 0:
             break
