@@ -1,0 +1,112 @@
+"""The position's upkeep (docs/games/stack-back.md, "The position's upkeep"): the per-stick
+arrays grow in place in storage only their owner writes (grow.py), and every table a state holds
+stays its own sticks' whatever its clones and the branches of a search add."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import teocalli
+from teocalli.core import Rng
+from teocalli.games.stack_back.geometry import quads
+from teocalli.games.stack_back.grow import NOBODY, Room
+from teocalli.games.stack_back.rules import Layout, pose_key
+from teocalli.games.stack_back.state import StackBackState
+
+
+def _played(seed: int, steps: int) -> StackBackState:
+    game = teocalli.load("stack-back")
+    state = game.new_state(seed)
+    assert isinstance(state, StackBackState)
+    rng = Rng(seed)
+    for _ in range(steps):
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+    return state
+
+
+def _check_layout(layout: Layout, state: StackBackState) -> None:
+    """`layout` holds exactly `state`'s sticks, as numpy computes their columns from nothing."""
+    sticks = state.sticks
+    col = {f: np.array([getattr(s, f) for s in sticks]) for f in ("cx", "cy", "ux", "uy", "half")}
+    for name, values in col.items():
+        assert getattr(layout, name).tobytes() == values.tobytes(), name
+    want = quads(col["cx"], col["cy"], col["ux"], col["uy"], col["half"])
+    assert layout.quads.tobytes() == want.tobytes()
+    assert layout.keys is not None
+    assert layout.keys.tolist() == [pose_key(s.pose) for s in sticks]
+    assert layout.levels == tuple(s.level for s in sticks)
+    st = layout.statics
+    assert st.reach.tobytes() == np.hypot(col["half"], 3.0).tobytes()
+    assert st.rows.tolist() == [[s.cx, s.cy, s.ux, s.uy, s.half] for s in sticks]
+    assert st.colour.tolist() == [s.colour for s in sticks]
+    for s, cont, poly, n in zip(sticks, st.cont, st.poly, st.npoly.tolist(), strict=True):
+        assert n == len(s.polygon)
+        assert [tuple(e) for e in poly[:n].tolist()] == list(s.polygon)
+        assert not poly[n:].any()
+        if s.supports:
+            assert cont.tolist() == [[c.real, c.imag] for c in s.contacts[:2]]
+
+
+def test_the_owner_grows_in_place_and_a_clone_copies_first() -> None:
+    state = _played(3, 10)
+    before = state.layout
+    storage = before.room
+    rows = len(before.cx)
+    snapshot = [c.copy() for c in storage.columns]
+    clone = state.clone()
+    for _ in range(3):
+        actions = clone.legal_actions()
+        clone.apply(actions[-1])
+    assert clone.layout.room is not storage  # a clone writes into storage of its own
+    assert [c.tobytes() for c in storage.columns] == [c.tobytes() for c in snapshot]
+    assert storage.used == rows
+    actions = state.legal_actions()
+    state.apply(actions[0])
+    if len(state.sticks) > rows:  # the owner placed a stick: written past its rows, in place
+        assert state.layout.room is storage and storage.used == rows + 1
+    _check_layout(before, _replayed(state, rows))
+    _check_layout(state.layout, state)
+    _check_layout(clone.layout, clone)
+
+
+def _replayed(state: StackBackState, sticks: int) -> StackBackState:
+    """A state of the same game with its first `sticks` sticks only."""
+    game = state.game
+    steps = []
+    for step in state.history:
+        steps.append((step.player, step.action))
+        again = game.replay(state.seed or 0, steps)
+        assert isinstance(again, StackBackState)
+        if len(again.sticks) == sticks:
+            return again
+    raise AssertionError("no such position")
+
+
+def test_clones_that_go_different_ways_keep_their_own_layouts() -> None:
+    """Branches of one position, each played on in turns (as a search does), then checked."""
+    state = _played(5, 14)
+    _ = state.layout
+    branches = [state.clone() for _ in range(4)]
+    for turn in range(4):
+        for k, branch in enumerate(branches):
+            if branch.is_terminal():
+                continue
+            actions = branch.legal_actions()
+            branch.apply(actions[(k + turn) % len(actions)])
+            _ = branch.layout
+    for s in (state, *branches):
+        _check_layout(s.layout, s)
+    assert len({tuple(map(str, b.sticks)) for b in branches}) == 4
+
+
+def test_storage_nobody_owns_is_copied_on_every_growth() -> None:
+    storage = Room.of(np.arange(3.0))
+    assert storage.room(3, 1, NOBODY) is not storage
+    mine = storage.room(3, 1, 7)
+    mine.columns[0][3] = 9.0
+    mine.used = 4
+    assert mine.room(4, 1, 7) is mine
+    assert mine.room(3, 1, 7) is not mine  # a row lies past 3 already: a copy
+    assert mine.room(4, 1, 8) is not mine  # not the owner: a copy
+    assert storage.columns[0].tolist() == [0.0, 1.0, 2.0]
