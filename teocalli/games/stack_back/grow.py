@@ -38,19 +38,23 @@ class Room:
     columns: tuple[np.ndarray, ...]
     used: int
     owner: int
+    mark: int = 0
+    """A second count the user keeps in step with `used` (the kept piled table: its sticks,
+    whose columns it writes past the rows in use too)."""
 
     @staticmethod
     def of(*columns: np.ndarray) -> Room:
         """Storage holding `columns` (all their rows in use), owned by nobody."""
         return Room(tuple(columns), len(columns[0]), NOBODY)
 
-    def room(self, rows: int, extra: int, who: int) -> Room:
+    def room(self, rows: int, extra: int, who: int, mark: int = 0) -> Room:
         """Storage whose first `rows` rows are these, with `extra` spare rows after them that
         `who` alone may write: this storage when `who` owns it and nothing lies past `rows` in it
-        yet, else a copy (with room to double). The caller writes rows `rows` to `rows + extra`
-        and then sets `used`."""
+        yet (nor past `mark`, the second count), else a copy (with room to double). The caller
+        writes rows `rows` to `rows + extra`, then sets `used` (and `mark`)."""
         size = len(self.columns[0])
-        if who != NOBODY and who == self.owner and self.used == rows and rows + extra <= size:
+        mine = who != NOBODY and who == self.owner
+        if mine and self.used == rows and self.mark == mark and rows + extra <= size:
             return self
         size = max(16, 2 * (rows + extra))
         columns = []
@@ -58,4 +62,4 @@ class Room:
             fresh = np.zeros((size, *c.shape[1:]), dtype=c.dtype)
             fresh[:rows] = c[:rows]
             columns.append(fresh)
-        return Room(tuple(columns), rows, who)
+        return Room(tuple(columns), rows, who, mark)

@@ -211,7 +211,7 @@ class StackBackState(State):
         if len(self.sticks) - self._piles.count > 1 and not self._piles_due:
             self._piles_due = True
             return self.piles_from_nothing(player)
-        piles = self._piles.with_sticks(self.sticks, self.layout)
+        piles = self._piles.with_sticks(self.sticks, self.layout, self._owner)
         moves, self._piles = piles.moves(
             self.sticks,
             self.layout,

@@ -8,8 +8,10 @@ import numpy as np
 
 import teocalli
 from teocalli.core import Rng
+from teocalli.games.stack_back.candidates import Bridge, touch_table
 from teocalli.games.stack_back.geometry import quads
 from teocalli.games.stack_back.grow import NOBODY, Room
+from teocalli.games.stack_back.piles import Piles
 from teocalli.games.stack_back.rules import Layout, pose_key
 from teocalli.games.stack_back.state import StackBackState
 
@@ -110,3 +112,44 @@ def test_storage_nobody_owns_is_copied_on_every_growth() -> None:
     assert mine.room(3, 1, 7) is not mine  # a row lies past 3 already: a copy
     assert mine.room(4, 1, 8) is not mine  # not the owner: a copy
     assert storage.columns[0].tolist() == [0.0, 1.0, 2.0]
+
+
+def _table(state: StackBackState) -> tuple[list[tuple[int, ...]], dict[int, list[int]]]:
+    """The state's kept piled table brought up to date as the state brings it: its rows with
+    their pose's index in place of its slot, and per pose the sticks it touches."""
+    piles = state._piles.with_sticks(state.sticks, state.layout, state._owner)
+    state._piles = piles
+    index = piles.index.tolist()
+    rows = sorted((i, j, lv, c, index[k]) for i, j, lv, c, k in piles.rows.tolist())
+    touched = {index[p]: np.nonzero(row)[0].tolist() for p, row in enumerate(piles.touched)}
+    assert len(touched) == len(index)  # each pose once
+    feet = Bridge.of(piles.index)
+    assert np.array_equal(piles.touched, touch_table(feet, state.layout))
+    return rows, touched
+
+
+def test_kept_piled_tables_of_branches_are_tables_built_at_once() -> None:
+    """Branches of one position, each bringing its kept table up to date at every step (in
+    place once it owns its storage), against the table built from nothing in one update."""
+    state = _played(6, 16)
+    _table(state)
+    branches = [state.clone() for _ in range(3)]
+    storage = state._piles.pose_room
+    for turn in range(6):
+        for k, branch in enumerate(branches):
+            if branch.is_terminal():
+                continue
+            actions = branch.legal_actions()
+            branch.apply(actions[(2 * k + turn) % len(actions)])
+            _table(branch)
+    for s in (state, *branches):
+        fresh = Piles.empty().with_sticks(s.sticks, s.layout)
+        index = fresh.index.tolist()
+        want_rows = sorted((i, j, lv, c, index[k]) for i, j, lv, c, k in fresh.rows.tolist())
+        rows, touched = _table(s)
+        assert rows == want_rows
+        want = {index[p]: np.nonzero(r)[0].tolist() for p, r in enumerate(fresh.touched)}
+        assert touched == want
+    assert state._piles.pose_room is storage  # the branches grew storage of their own
+    assert all(b._piles.pose_room is not storage for b in branches)
+    assert sum(len(b.sticks) > len(state.sticks) for b in branches) >= 2
