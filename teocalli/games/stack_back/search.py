@@ -64,10 +64,10 @@ from .balance import EPS as BALANCE_EPS
 from .balance import Stick, stands
 from .candidates import _AXES
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
-from .geometry import Array, Mask, box, clip, quads
+from .geometry import Array, Mask, box, quads
 from .rules import REST, TOL, Layout, Verdict, on_wood, piled, settle
 from .support import _HALF as EDGE_POWER
-from .wood_kernels import first_free, raster_clear, stamp, surely_taken
+from .wood_kernels import board_area, first_free, raster_clear, stamp, surely_taken
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -153,22 +153,9 @@ def board_areas(q: Array, board: tuple[float, float, float, float], h: float) ->
     comparisons with TOL and REST: only footprints crossing the board's edges are clipped; one
     whose box lies inside the board lies whole on it (4 h w, at least 108 mm², far above REST),
     one whose box lies apart from it not at all (0)."""
-    # the corners' least and greatest coordinates (numpy's min over the axis of 4 corners gives
-    # the same numbers, several times slower on these strided arrays)
-    x0, x1, x2, x3 = (q[:, k, 0] for k in range(4))
-    y0, y1, y2, y3 = (q[:, k, 1] for k in range(4))
-    lo = np.stack((np.minimum(np.minimum(x0, x1), np.minimum(x2, x3)),
-                   np.minimum(np.minimum(y0, y1), np.minimum(y2, y3))), axis=1)  # fmt: skip
-    hi = np.stack((np.maximum(np.maximum(x0, x1), np.maximum(x2, x3)),
-                   np.maximum(np.maximum(y0, y1), np.maximum(y2, y3))), axis=1)  # fmt: skip
-    within = (lo[:, 0] > board[0] + 1e-6) & (lo[:, 1] > board[1] + 1e-6)
-    within &= (hi[:, 0] < board[2] - 1e-6) & (hi[:, 1] < board[3] - 1e-6)
-    apart = (hi[:, 0] < board[0] - 1e-6) | (hi[:, 1] < board[1] - 1e-6)
-    apart |= (lo[:, 0] > board[2] + 1e-6) | (lo[:, 1] > board[3] + 1e-6)
-    area: Array = np.where(within, 4 * h * HALF_WIDTH, 0.0)
-    edge = np.nonzero(~within & ~apart)[0]
-    area[edge], _ = clip(q[edge], np.repeat(box(*board)[None], len(edge), axis=0))
-    return area
+    x0, y0, x1, y1 = map(float, board)
+    out: Array = board_area(q, x0, y0, x1, y1, box(*board), 4 * h * HALF_WIDTH)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,10 +449,7 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
 ) -> tuple[Place, Verdict] | None:  # fmt: skip
     sticks = state.sticks
     n = len(sticks)
-    pairs = {
-        level: [p for p in _reaching(sticks, group, colour) if (*p, colour) not in dead]
-        for level, group in by_level.items()
-    }
+    pairs = {level: _reaching(sticks, group, colour, dead) for level, group in by_level.items()}
     if not any(pairs.values()):
         return None
     layout = state.layout
@@ -561,14 +545,28 @@ def _fresh_keep(
     return out
 
 
-def _reaching(sticks: Sequence[Stick], group: list[int], colour: int) -> list[tuple[int, int]]:
-    """The pairs (i before j in `group`) that `_reach` lets through, in that order."""
-    return [
-        (i, j)
-        for k, i in enumerate(group)
-        for j in group[k + 1 :]
-        if _reach(sticks[i], sticks[j], colour)
-    ]
+def _reaching(
+    sticks: Sequence[Stick],
+    group: list[int],
+    colour: int,
+    dead: frozenset[tuple[int, int, int]] = frozenset(),
+) -> list[tuple[int, int]]:
+    """The pairs (i before j in `group`) that `_reach` lets through and `dead` does not hold
+    (as (i, j, colour)), in that order: `_reach`'s arithmetic, each stick's radius and the
+    colour's computed once."""
+    radius = [math.hypot(sticks[i].half, HALF_WIDTH) for i in group]
+    rc = math.hypot(LENGTHS[colour], SPEC.width)
+    out = []
+    for k, i in enumerate(group):
+        a, ra = sticks[i], radius[k]
+        for m in range(k + 1, len(group)):
+            j = group[m]
+            if (i, j, colour) in dead:
+                continue
+            b = sticks[j]
+            if math.hypot(b.cx - a.cx, b.cy - a.cy) <= ra + radius[m] + rc:
+                out.append((i, j))
+    return out
 
 
 def find(state: StackBackState, player: int) -> list[tuple[Place, Verdict]]:

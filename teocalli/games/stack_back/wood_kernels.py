@@ -42,6 +42,43 @@ def clip_quads(subject: np.ndarray, window: np.ndarray) -> tuple[np.ndarray, np.
 
 
 @_kernel
+def quad_rows(  # noqa: PLR0917 - five parallel columns and the half-width
+    cx: np.ndarray, cy: np.ndarray, ux: np.ndarray, uy: np.ndarray, h: np.ndarray, w: float
+) -> np.ndarray:
+    """(N, 4, 2): footprint corners, counter-clockwise (`geom_kernels.quad`, element by
+    element: the arithmetic numpy's `geometry.quads` did)."""
+    out = np.empty((cx.shape[0], 4, 2))
+    for i in range(cx.shape[0]):
+        quad(cx[i], cy[i], ux[i], uy[i], h[i], w, out[i])
+    return out
+
+
+@_kernel
+def board_area(  # noqa: PLR0917 - footprints, a board as bounds and as a quad, its full area
+    q: np.ndarray, x0: float, y0: float, x1: float, y1: float, window: np.ndarray, whole: float
+) -> np.ndarray:  # fmt: skip
+    """The overlap of each footprint `q` (N, 4, 2) with the board (x0, y0, x1, y1; `window`
+    its quad): `whole` for a footprint whose corners' box lies inside the board (1e-6 mm in),
+    0 for one whose box lies apart from it (1e-6 mm out), else clipped (`search.board_areas`
+    documents why)."""
+    n = q.shape[0]
+    out = np.empty(n)
+    work = np.empty(WORK)
+    for i in range(n):
+        lx = min(q[i, 0, 0], q[i, 1, 0], q[i, 2, 0], q[i, 3, 0])
+        ly = min(q[i, 0, 1], q[i, 1, 1], q[i, 2, 1], q[i, 3, 1])
+        hx = max(q[i, 0, 0], q[i, 1, 0], q[i, 2, 0], q[i, 3, 0])
+        hy = max(q[i, 0, 1], q[i, 1, 1], q[i, 2, 1], q[i, 3, 1])
+        if lx > x0 + 1e-6 and ly > y0 + 1e-6 and hx < x1 - 1e-6 and hy < y1 - 1e-6:
+            out[i] = whole
+        elif hx < x0 - 1e-6 or hy < y0 - 1e-6 or lx > x1 + 1e-6 or ly > y1 + 1e-6:
+            out[i] = 0.0
+        else:
+            out[i] = clip(q[i], window, work)[0]
+    return out
+
+
+@_kernel
 def sat_matrix(  # noqa: PLR0917 - two sets of footprints, five parallel columns each
     cx: np.ndarray, cy: np.ndarray, ux: np.ndarray, uy: np.ndarray, h: np.ndarray,
     dx: np.ndarray, dy: np.ndarray, vx: np.ndarray, vy: np.ndarray, k: np.ndarray, w: float,

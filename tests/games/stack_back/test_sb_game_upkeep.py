@@ -153,3 +153,24 @@ def test_kept_piled_tables_of_branches_are_tables_built_at_once() -> None:
     assert state._piles.pose_room is storage  # the branches grew storage of their own
     assert all(b._piles.pose_room is not storage for b in branches)
     assert sum(len(b.sticks) > len(state.sticks) for b in branches) >= 2
+
+
+def test_compiled_corners_are_numpys_bits() -> None:
+    """`geometry.quads` (compiled) against numpy's arithmetic, written here, on random
+    footprints, strided columns included."""
+    rng = np.random.default_rng(9)
+    n = 5000
+    cx, cy = rng.uniform(-50, 300, n), rng.uniform(-50, 150, n)
+    a = rng.uniform(0, np.pi, n)
+    ux, uy = np.cos(a), np.sin(a)
+    h = rng.choice([13.5, 22.5, 36.0], n)
+    w = 3.0
+    ax, ay, bx, by = ux * h, uy * h, -uy * w, ux * w
+    want = np.empty((n, 4, 2))
+    want[:, 0, 0], want[:, 0, 1] = cx + ax + bx, cy + ay + by
+    want[:, 1, 0], want[:, 1, 1] = cx - ax + bx, cy - ay + by
+    want[:, 2, 0], want[:, 2, 1] = cx - ax - bx, cy - ay - by
+    want[:, 3, 0], want[:, 3, 1] = cx + ax - bx, cy + ay - by
+    assert quads(cx, cy, ux, uy, h).tobytes() == want.tobytes()
+    rows = np.stack([cx, cy, ux, uy, h], axis=1)
+    assert quads(*rows.T).tobytes() == want.tobytes()
