@@ -33,7 +33,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -80,7 +80,15 @@ class Kept:
     level: int
     verdict: Verdict | str
     touches: int
-    reads: tuple[tuple[int, int], ...]
+    reads: tuple[int, ...]
+    stamps: tuple[int, ...]
+    """The stamps of the sticks `reads` when the verdict was reached."""
+    move: Move | None
+    """The candidate, for a verdict that places the pose (None: a rule refuses it)."""
+
+    def holds(self, count: int, stamps: Sequence[int]) -> bool:
+        """Whether the verdict still holds for a pose touching `count` sticks now."""
+        return self.touches == count and tuple(map(stamps.__getitem__, self.reads)) == self.stamps
 
 
 MAX_STICKS = 64
@@ -187,30 +195,28 @@ class Piles:
             return [], self
         counts = counted.tolist()
         indices = self.index[picked].tolist()
-        kept = self.kept
+        kept = self.kept.get
+        found = [kept((owner, index)) for index in indices]
+        todo = [
+            k
+            for k, (entry, count) in enumerate(zip(found, counts, strict=True))
+            if entry is None or not entry.holds(count, stamps)
+        ]
         learnt: dict[tuple[int, int], Kept] = {}
-        found: list[Kept | None] = []
-        todo: list[int] = []
-        for k, (index, count) in enumerate(zip(indices, counts, strict=True)):
-            entry = kept.get((owner, index))
-            if entry is not None and entry.touches == count and _holds(entry, stamps):
-                found.append(entry)
-            else:
-                found.append(None)
-                todo.append(k)
         if todo:
             learnt = _judged(self.index[picked[todo]], todo, counts, layout, sticks,
                              carries, force, moment, stamps, owner)  # fmt: skip
             for k in todo:
                 found[k] = learnt[(owner, indices[k])]
-        out: list[Move] = []
-        for index, entry in zip(indices, found, strict=True):
-            assert entry is not None
-            if entry.level >= floor and not isinstance(entry.verdict, str):
-                out.append((index, place(index), entry.verdict))
+        out: list[Move] = [
+            entry.move
+            for entry in found
+            if entry is not None and entry.move is not None and entry.level >= floor
+        ]
         if not learnt:
             return out, self
-        return out, replace(self, kept={**kept, **learnt})
+        return out, Piles(self.count, self.rows, self.gap, self.index, {**self.kept, **learnt},
+                          self.row_room, self.pose_room)  # fmt: skip
 
 
 def _judged(  # noqa: PLR0917 - the poses, the position's parts a verdict reads
@@ -229,34 +235,30 @@ def _judged(  # noqa: PLR0917 - the poses, the position's parts a verdict reads
     call (`candidates.judge`), as verdicts to keep."""
     got = judge(index, layout, carries, force, moment, floor=0)
     code, ab, _, _, _, dstart, dstick, _ = got
-    bounds = zip(dstart[:-1].tolist(), dstart[1:].tolist(), strict=True)
-    reads = [dstick[d0:d1] for d0, d1 in bounds]
+    starts, read_sticks = dstart.tolist(), dstick.tolist()
     learnt: dict[tuple[int, int], Kept] = {}
     for r, (k, pose_index, verdict, (a, b, falls)) in enumerate(
         zip(todo, index.tolist(), code.tolist(), ab.tolist(), strict=True)
     ):
         entry: Kept
         if verdict in (cand_kernels.SKIP, cand_kernels.REFUSED):
-            entry = Kept(-1, _REFUSED, counts[k], ())
+            entry = Kept(-1, _REFUSED, counts[k], (), (), None)
         else:
             level = sticks[a].level + 1
-            seen = sorted({a, b, *reads[r].tolist()})
-            read = tuple((s, stamps[s]) for s in seen)
+            seen = tuple(sorted({a, b, *read_sticks[starts[r] : starts[r + 1]]}))
+            read = tuple(map(stamps.__getitem__, seen))
             if verdict == cand_kernels.LEGAL:
-                lazy = Verdict.later(placement, (got, r, place(pose_index), owner, level))
-                entry = Kept(level, lazy, counts[k], read)
+                pose = place(pose_index)
+                lazy = Verdict.later(placement, (got, r, pose, owner, level))
+                entry = Kept(level, lazy, counts[k], seen, read, (pose_index, pose, lazy))
             else:
                 entry = Kept(level, falls_message(NEW if falls < 0 else falls, sticks),
-                             counts[k], read)  # fmt: skip
+                             counts[k], seen, read, None)  # fmt: skip
         learnt[(owner, pose_index)] = entry
     return learnt
 
 
 _REFUSED = "the piled rules refuse it (rules.piled)"
-
-
-def _holds(entry: Kept, stamps: Sequence[int]) -> bool:
-    return all(stamps[s] == t for s, t in entry.reads)
 
 
 def _new_rows(
