@@ -50,28 +50,28 @@ def touching(  # noqa: PLR0917 - a pair's poses against some sticks
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _touches(  # noqa: PLR0917 - a footprint against a stick, scratch space
     x: float, y: float, ux: float, uy: float, h: float, fr: float,
-    sx: float, sy: float, sux: float, suy: float, sh: float, sr: float, sq: Array,
+    sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sr: Array, sq: Array, j: int,
     deep: float, tol: float, q: Array, work: Array, filled: bool,
 ) -> tuple[bool, bool]:  # fmt: skip
-    """Whether a footprint (circumscribed radius `fr`) touches a stick (radius `sr`, quad
-    `sq`), overlap above `tol`: circumscribed circles that meet, then the separating-axis test,
-    then shrunk by `deep` and still meeting, else clipped; and whether `q` holds the
-    footprint's corners (`filled`: it did already)."""
-    r = fr + sr
-    dx = sx - x
-    dy = sy - y
+    """Whether a footprint (circumscribed radius `fr`) touches stick `j` (radius `sr[j]`,
+    quad `sq[j]`), overlap above `tol`: circumscribed circles that meet, then the
+    separating-axis test, then shrunk by `deep` and still meeting, else clipped; and whether
+    `q` holds the footprint's corners (`filled`: it did already)."""
+    r = fr + sr[j]
+    dx = sx[j] - x
+    dy = sy[j] - y
     if not dx * dx + dy * dy < r * r + 1e-6:
         return False, filled
-    if not sat_eps(x, y, ux, uy, h, sx, sy, sux, suy, sh, W):
+    if not sat_eps(x, y, ux, uy, h, sx[j], sy[j], sux[j], suy[j], sh[j], W):
         return False, filled
-    if sat_eps(x, y, ux, uy, h - deep, sx, sy, sux, suy, sh - deep, W - deep):
+    if sat_eps(x, y, ux, uy, h - deep, sx[j], sy[j], sux[j], suy[j], sh[j] - deep, W - deep):
         return True, filled
     if not filled:
         quad(x, y, ux, uy, h, W, q)
-    return clip(q, sq, work)[0] > tol, True
+    return clip(q, sq[j], work)[0] > tol, True
 
 
 @numba.njit(cache=True)
@@ -87,9 +87,9 @@ def touch_table(  # noqa: PLR0917 - footprints against sticks
     for i in range(len(fx)):
         filled = False
         for j in range(len(sx)):
-            out[i, j], filled = _touches(fx[i], fy[i], fux[i], fuy[i], fh[i], fr[i], sx[j],
-                                         sy[j], sux[j], suy[j], sh[j], sr[j], sq[j], deep, tol,
-                                         q, work, filled)  # fmt: skip
+            out[i, j], filled = _touches(fx[i], fy[i], fux[i], fuy[i], fh[i], fr[i], sx, sy,
+                                         sux, suy, sh, sr, sq, j, deep, tol, q, work,
+                                         filled)  # fmt: skip
     return out
 
 
@@ -117,9 +117,8 @@ def grow_table(  # noqa: PLR0917 - the kept table's storage, the new rows, the s
         filled = False
         for k in range(start, total):
             touched[p, k], filled = _touches(pose[p, 0], pose[p, 1], pose[p, 2], pose[p, 3],
-                                             pose[p, 4], pose[p, 5], sx[k], sy[k], sux[k],
-                                             suy[k], sh[k], sr[k], sq[k], deep, tol, q, work,
-                                             filled)  # fmt: skip
+                                             pose[p, 4], pose[p, 5], sx, sy, sux, suy, sh, sr,
+                                             sq, k, deep, tol, q, work, filled)  # fmt: skip
     m = len(new_index)
     slot = np.full(m, -1, dtype=np.int64)
     fresh = np.empty(m, dtype=np.int64)
@@ -151,9 +150,8 @@ def grow_table(  # noqa: PLR0917 - the kept table's storage, the new rows, the s
         filled = False
         for j in range(total):
             touched[p, j], filled = _touches(pose[p, 0], pose[p, 1], pose[p, 2], pose[p, 3],
-                                             pose[p, 4], pose[p, 5], sx[j], sy[j], sux[j],
-                                             suy[j], sh[j], sr[j], sq[j], deep, tol, q, work,
-                                             filled)  # fmt: skip
+                                             pose[p, 4], pose[p, 5], sx, sy, sux, suy, sh, sr,
+                                             sq, j, deep, tol, q, work, filled)  # fmt: skip
     for r in range(m):
         if slot[r] < 0:
             slot[r] = count + np.searchsorted(fresh, new_index[r])
