@@ -35,7 +35,7 @@ FAR = 1e9
 """Beyond any lattice coordinate: the end of a range with no bound on that side."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _conditions(  # noqa: PLR0917 - a pose's axis and half sizes, a stick, the room, where to
     ux: float, uy: float, h: float, w: float,
     dx: float, dy: float, vx: float, vy: float, k: float, v: float, room: float, out: Array,
@@ -53,7 +53,7 @@ def _conditions(  # noqa: PLR0917 - a pose's axis and half sizes, a stick, the r
     _write(out[3], -dx * vy + dy * vx, vy, -vx, v + h * s + w * c + room)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _write(out: Array, p: float, q: float, b: float, r: float) -> None:
     out[0] = p
     out[1] = q
@@ -61,7 +61,7 @@ def _write(out: Array, p: float, q: float, b: float, r: float) -> None:
     out[3] = r
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _solve(cond: Array, x: float, lo: float, hi: float) -> tuple[float, float]:
     """[lo, hi] narrowed to the y where the four conditions `cond` hold on the column x (an
     empty range has lo > hi)."""

@@ -26,6 +26,12 @@ def _kernel(f: F) -> F:
     return cast(F, numba.njit(cache=True)(f))
 
 
+def _inline(f: F) -> F:
+    """A helper of the kernels, compiled into each caller (`inline`: a call with array
+    arguments costs more than the few comparisons it makes)."""
+    return cast(F, numba.njit(cache=True, inline="always")(f))
+
+
 @_kernel
 def clip_quads(subject: np.ndarray, window: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Area (N,) and centroid (N, 2) of subject[i] & window[i], both (N, 4, 2) convex CCW quads."""
@@ -94,7 +100,7 @@ def sat_matrix(  # noqa: PLR0917 - two sets of footprints, five parallel columns
     return out
 
 
-@_kernel
+@_inline
 def _touches(  # noqa: PLR0917 - one pose, the sticks, the tolerances, scratch space
     cx: float, cy: float, ux: float, uy: float, h: float, w: float,
     sx: np.ndarray, sy: np.ndarray, sux: np.ndarray, suy: np.ndarray, shalf: np.ndarray,
@@ -189,7 +195,7 @@ def surely_taken(  # noqa: PLR0917 - poses, the new sticks, what to mark
     return out
 
 
-@_kernel
+@_inline
 def _deep_at(mask: np.ndarray, x: float, y: float, x0: float, y0: float) -> bool:
     """The raster's mark at the raster point nearest (x, y) (False beyond the raster)."""
     i = np.int64(np.rint(x - x0))
