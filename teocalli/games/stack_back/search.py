@@ -67,7 +67,7 @@ from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
 from .geometry import Array, Mask, box, quads
 from .rules import REST, TOL, Layout, Verdict, on_wood, piled, settle
 from .support import _HALF as EDGE_POWER
-from .wood_kernels import board_area, first_free, raster_clear, stamp, surely_taken
+from .wood_kernels import bare_wood, board_area, first_free, raster_clear, stamp, surely_taken
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -122,17 +122,12 @@ def wood_poses(colour: int) -> WoodPoses:
     ga, gx, gy = np.meshgrid(ang, xs, ys, indexing="ij")
     a, x, y = ga.ravel(), gx.ravel(), gy.ravel()
     ux, uy = np.cos(np.radians(a)), np.sin(np.radians(a))
-    q = quads(x, y, ux, uy, np.full(len(x), h))
-    on = []
-    for board in SPEC.boards:
-        area = board_areas(q, board, h)
-        inside = np.minimum.reduce([x - board[0], board[2] - x, y - board[1], board[3] - y])
-        on.append((area, inside))
-    (area_a, in_a), (area_b, in_b) = on
+    boards = np.array(SPEC.boards, dtype=np.float64)
+    windows = np.stack([box(*b) for b in SPEC.boards])
     # on one board: the support polygon is the footprint (centre 3 mm inside) and the board
-    ok = (area_a > TOL) & (area_b <= TOL) & (in_a >= SPEC.margin - 1e-9)
-    ok |= (area_b > TOL) & (area_a <= TOL) & (in_b >= SPEC.margin - 1e-9)
-    for k in np.nonzero((area_a >= REST) & (area_b >= REST))[0].tolist():
+    ok, both = bare_wood(x, y, ux, uy, h, HALF_WIDTH, boards, windows, TOL, REST,
+                         SPEC.margin - 1e-9)  # fmt: skip
+    for k in np.nonzero(both)[0].tolist():
         place = Place(Colour(colour), round(x[k] * 10), round(y[k] * 10), round(a[k] * 10))
         stick = on_wood(place, 0)
         ok[k] = isinstance(stick, Stick) and stands(stick, stick.weight, 0j)

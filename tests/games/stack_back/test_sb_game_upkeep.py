@@ -174,3 +174,39 @@ def test_compiled_corners_are_numpys_bits() -> None:
     assert quads(cx, cy, ux, uy, h).tobytes() == want.tobytes()
     rows = np.stack([cx, cy, ux, uy, h], axis=1)
     assert quads(*rows.T).tobytes() == want.tobytes()
+
+
+def test_the_bare_wood_kernel_decides_as_clipping_every_footprint() -> None:
+    """`wood_kernels.bare_wood` (the bare-wood table's flags, `search.wood_poses`) against
+    every footprint clipped with each board and the rules' thresholds applied with numpy."""
+    from teocalli.games.stack_back import search
+    from teocalli.games.stack_back.components import HALF_LENGTHS, SPEC
+    from teocalli.games.stack_back.geometry import box, clip
+    from teocalli.games.stack_back.rules import REST, TOL
+    from teocalli.games.stack_back.wood_kernels import bare_wood
+
+    x0, y0, x1, y1 = SPEC.region
+    xs = np.arange(np.ceil(x0 / 4) * 4, x1 + 1e-9, 4.0)
+    ys = np.arange(np.ceil(y0 / 4) * 4, y1 + 1e-9, 4.0)
+    ga, gx, gy = np.meshgrid(np.array(search.ANGLES[:12], dtype=float), xs, ys, indexing="ij")
+    a, x, y = np.radians(ga.ravel()), gx.ravel(), gy.ravel()
+    ux, uy = np.cos(a), np.sin(a)
+    straddling = 0
+    for h in HALF_LENGTHS:
+        q = quads(x, y, ux, uy, np.full(len(x), h))
+        areas, inside = [], []
+        for b in SPEC.boards:
+            area, _ = clip(q, np.repeat(box(*b)[None], len(x), axis=0))
+            areas.append(area)
+            inside.append(np.minimum.reduce([x - b[0], b[2] - x, y - b[1], b[3] - y]))
+        (aa, ab), (ia, ib) = areas, inside
+        need = SPEC.margin - 1e-9
+        want = ((aa > TOL) & (ab <= TOL) & (ia >= need)) | ((ab > TOL) & (aa <= TOL) & (ib >= need))
+        boards = np.array(SPEC.boards, dtype=float)
+        windows = np.stack([box(*b) for b in SPEC.boards])
+        ok, both = bare_wood(x, y, ux, uy, h, 3.0, boards, windows, TOL, REST, need)
+        assert np.array_equal(ok, want)
+        assert np.array_equal(both, (aa >= REST) & (ab >= REST))
+        assert ok.any() and not ok.all()
+        straddling += int(both.sum())
+    assert straddling  # the longest sticks reach across the gap
