@@ -196,6 +196,7 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
             ylo = (iy0 + j0) * step
             yhi = (iy0 + j1) * step
             cuts = 0
+            whole = False
             for u in range(m):
                 r = use[u]
                 ex = sx[r] - x
@@ -204,10 +205,15 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
                 if ex * ex + ey * ey >= lim * lim:
                     continue
                 c0, c1 = _solve(coef[u], x, -FAR, FAR)
+                if c0 < ylo and yhi < c1:  # one stick surely touches every pose of the column
+                    whole = True
+                    break
                 if c0 < c1:
                     cut_lo[cuts] = c0
                     cut_hi[cuts] = c1
                     cuts += 1
+            if whole:
+                continue
             for jj in range(np.int64(j0), np.int64(j1) + 1):
                 y = (iy0 + jj) * step
                 cut = False
