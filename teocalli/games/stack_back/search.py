@@ -420,12 +420,13 @@ def _touching(
 
 def find_pile(state: StackBackState, player: int, colour: int) -> tuple[Place, Verdict] | None:
     """The first lattice pose of `colour` that piles legally now (None: there is none)."""
-    sticks = state.sticks
-    floor = state.floor[player]
+    st = state.layout.statics
+    carries = np.array(state.carries, dtype=np.int64)
+    ok = (st.level + 1 >= state.floor[player]) & (st.colour != colour)
+    ok &= (carries >> colour) & 1 == 0
     by_level: dict[int, list[int]] = {}
-    for i, s in enumerate(sticks):
-        if s.level + 1 >= floor and s.colour != colour and not state.carries[i] >> colour & 1:
-            by_level.setdefault(s.level, []).append(i)
+    for i, level in zip(np.nonzero(ok)[0].tolist(), st.level[ok].tolist(), strict=True):
+        by_level.setdefault(level, []).append(i)
     dead = state.dead_pairs
     died: list[tuple[int, int, int]] = []
     left = dict(state._left.piles)
