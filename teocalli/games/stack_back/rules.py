@@ -94,9 +94,9 @@ class Layout:
     def of(room: Room, levels: tuple[int, ...]) -> Layout:
         """The Layout of the first `len(levels)` rows of `room`."""
         n = len(levels)
-        cx, cy, ux, uy, half, quad, keys, rows, reach, level, colour, sup, cont, poly, npoly = (
+        cx, cy, ux, uy, half, quad, keys, rows, reach, level, colour, sup, cont, poly, npoly = [
             c[:n] for c in room.columns
-        )
+        ]
         statics = Statics(rows, reach, level, colour, sup, cont, poly, npoly)
         return Layout(cx, cy, ux, uy, half, quad, levels, keys, statics, room)
 
