@@ -92,8 +92,9 @@ class Kept(NamedTuple):
         return self.touches == count and tuple(map(stamps.__getitem__, self.reads)) == self.stamps
 
 
-MAX_STICKS = 64
-"""Room for the touched sticks' columns (a game places at most 60 sticks)."""
+WIDTH = 64
+"""Columns for the touched sticks at first: a game places at most 60 sticks (a position played
+on beyond the supplies, as tests/games/stack_back/test_pass_search.py does, widens them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +122,7 @@ class Piles:
     def empty() -> Piles:
         row_room = Room.of(np.zeros((0, 5), dtype=np.int64), np.zeros(0))
         pose_room = Room.of(
-            np.zeros((0, 6)), np.zeros(0, dtype=np.int64), np.zeros((0, MAX_STICKS), dtype=bool)
+            np.zeros((0, 6)), np.zeros(0, dtype=np.int64), np.zeros((0, WIDTH), dtype=bool)
         )
         return Piles.of(0, row_room, 0, pose_room, 0, {})
 
@@ -142,8 +143,12 @@ class Piles:
         n, total = self.count, len(sticks)
         if n >= total:
             return self
-        if total > MAX_STICKS:
-            raise ValueError(f"at most {MAX_STICKS} sticks in a kept table, not {total}")
+        pose_room = self.pose_room
+        pose, index, touched = pose_room.columns
+        if total > touched.shape[1]:  # more sticks than the columns: wider storage, copied
+            wider = np.zeros((len(touched), 2 * total), dtype=bool)
+            wider[:, : touched.shape[1]] = touched
+            pose_room = Room((pose, index, wider), pose_room.used, NOBODY, pose_room.mark)
         new_rows = _new_rows(sticks, n, layout)
         if new_rows is None:
             ri = rj = level = colour = pose_index = _NO_INTS
@@ -153,7 +158,7 @@ class Piles:
             ri, rj, level, colour, pose_index = (_column(c) for c in (i_, j_, l_, c_, k_))
         used, poses = len(self.rows), len(self.index)
         row_room = self.row_room.room(used, len(ri), who)
-        pose_room = self.pose_room.room(poses, len(ri), who, mark=n)
+        pose_room = pose_room.room(poses, len(ri), who, mark=n)
         rows, gap = row_room.columns
         pose, index, touched = pose_room.columns
         st = layout.statics

@@ -5,6 +5,7 @@ stays its own sticks' whatever its clones and the branches of a search add."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import teocalli
 from teocalli.core import Rng
@@ -210,3 +211,36 @@ def test_the_bare_wood_kernel_decides_as_clipping_every_footprint() -> None:
         assert ok.any() and not ok.all()
         straddling += int(both.sum())
     assert straddling  # the longest sticks reach across the gap
+
+
+def test_a_table_with_more_sticks_than_its_columns_widens_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A position played on beyond the supplies may hold more sticks than `piles.WIDTH`
+    (tests/games/stack_back/test_pass_search.py plays such games): the kept table widens its
+    storage. With 8 columns at first, along a seeded game, the kept candidates are those judged
+    from nothing and the table is the one built with the usual width."""
+    from teocalli.games.stack_back import piles
+
+    monkeypatch.setattr(piles, "WIDTH", 8)
+    state = _played(2, 0)
+    assert state._piles.pose_room.columns[2].shape[1] == 8
+    rng = Rng(2)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        player = state.to_move()[0]
+        kept = state._piled_moves(player)
+        if len(state.sticks) == state._piles.count:  # the kept table answered
+            want = state.piles_from_nothing(player)
+            assert [(i, p) for i, p, _ in kept] == [(i, p) for i, p, _ in want]
+        actions = state.legal_actions(player)
+        state.apply(actions[rng.randrange(len(actions))], player)
+    assert len(state.sticks) > 8
+    rows, touched = _table(state)
+    assert state._piles.pose_room.columns[2].shape[1] > 8
+    monkeypatch.setattr(piles, "WIDTH", 64)
+    fresh = Piles.empty().with_sticks(state.sticks, state.layout)
+    index = fresh.index.tolist()
+    assert rows == sorted((i, j, lv, c, index[k]) for i, j, lv, c, k in fresh.rows.tolist())
+    assert touched == {index[p]: np.nonzero(r)[0].tolist() for p, r in enumerate(fresh.touched)}
