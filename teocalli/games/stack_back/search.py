@@ -35,9 +35,9 @@ A colour found to have no wood pose stays without one for the rest of the game (
 only takes wood away), which the state remembers (`no_wood`); for the same reason the wood poses
 before the first legal one found stay refused, so the next search starts there (`wood_from`).
 Likewise a pair of supports and a colour left with no pose once the other sticks are taken away
-(before the full judgement) stays so, as sticks only come: `dead_pairs`. What is pure geometry is
-kept per process: a pair's poses (`pair_poses`, per two poses and a colour, built only for a pair
-that keeps some). What a search rules
+(before the full judgement) stays so, as sticks only come: `dead_pairs`. A pair's poses are
+never listed by the search: the walk keeps their indices in `pair_poses`' list, and the few kept
+are computed alone (`pair_subset`). What a search rules
 out is kept on the state for the next (`Left`): the wood poses read so far (lazily, a segment at a
 time) less those found touching a stick, and per pair and colour the poses left; the next search
 tests only the sticks placed since. None of these caches or filters changes which poses are
@@ -394,6 +394,20 @@ def pair_poses(a: Stick, b: Stick, colour: int) -> PairPoses:
     return out
 
 
+def pair_subset(a: Stick, b: Stick, colour: int, keep: npt.NDArray[np.intp]) -> PairPoses:
+    """The poses `keep` (indices into `pair_poses(a, b, colour)`, ascending) alone, with the
+    numbers `pair_poses` gives them, computed without listing the pair's lattice
+    (`search_kernels.lattice_at`): the search reads only the few poses a pair keeps."""
+    h = HALF_LENGTHS[colour]
+    sup = np.array([[s.cx, s.cy, s.ux, s.uy, s.half] for s in (a, b)])
+    x, y, which, x10, y10 = search_kernels.lattice_at(
+        sup, h, _ABS_COS, _ABS_SIN, float(STEP), keep.astype(np.int64)
+    )
+    feet = quads(sup[:, 0], sup[:, 1], sup[:, 2], sup[:, 3], sup[:, 4])
+    hh = np.full(len(x), h)
+    return PairPoses(x, y, _COS[which], _SIN[which], hh, x10, y10, _A10[which], feet)
+
+
 def _radii(layout: Layout) -> Array:
     """Each placed stick's circumscribed radius (as `_touching` always computed it)."""
     out: Array = np.hypot(layout.half, HALF_WIDTH)
@@ -459,8 +473,8 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
                 count, keep = known
                 if count < n and len(keep):
                     new = others_all[others_all >= count]
-                    pp = pair_poses(sticks[i], sticks[j], colour)
-                    keep = keep[~_touching(pp, keep, layout, new)]
+                    pp = pair_subset(sticks[i], sticks[j], colour, keep)
+                    keep = keep[~_touching(pp, np.arange(len(keep)), layout, new)]
                 left[i, j, colour] = (n, keep)
             else:
                 others = others_all[(others_all != i) & (others_all != j)]
@@ -469,8 +483,8 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
             if not len(keep):  # other sticks only come, so the pair stays without a pose
                 died.append((i, j, colour))
                 continue
-            pp = pair_poses(sticks[i], sticks[j], colour)
-            found = _judge_piles(state, player, c, pp, keep, (i, j))
+            pp = pair_subset(sticks[i], sticks[j], colour, keep)
+            found = _judge_piles(state, player, c, pp, np.arange(len(keep)), (i, j))
             if found is not None:
                 return found
     return None

@@ -251,6 +251,46 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
 
 
 @numba.njit(cache=True)
+def lattice_at(  # noqa: PLR0917 - pair_lattice's arguments and the poses wanted
+    sup: Array, h: float, abs_cos: Array, abs_sin: Array, step: float, idx: Ints
+) -> tuple[Array, Array, Ints, Ints, Ints]:
+    """The poses `idx` (ascending indices into `pile_kernels.pair_lattice(sup, h, abs_cos,
+    abs_sin, step)`'s list) as it gives them (x, y, angle index, x10, y10), without listing the
+    others: its arithmetic, angle block by angle block."""
+    m = len(idx)
+    x = np.empty(m)
+    y = np.empty(m)
+    which = np.empty(m, dtype=np.int64)
+    x10 = np.empty(m, dtype=np.int64)
+    y10 = np.empty(m, dtype=np.int64)
+    t = 0
+    base = np.int64(0)
+    for k in range(len(abs_cos)):
+        if t >= m:
+            break
+        lo_x, hi_x, lo_y, hi_y = box_bounds(sup, h, abs_cos[k], abs_sin[k])
+        ix0 = np.ceil(lo_x / step)
+        iy0 = np.ceil(lo_y / step)
+        cx_ = np.floor(hi_x / step) - ix0 + 1
+        cy_ = np.floor(hi_y / step) - iy0 + 1
+        nx = np.int64(cx_) if lo_x <= hi_x and cx_ > 0 else 0
+        ny = np.int64(cy_) if lo_y <= hi_y and cy_ > 0 else 0
+        end = base + nx * ny
+        while t < m and idx[t] < end:
+            off = idx[t] - base
+            i = off // ny
+            j = off - i * ny
+            x[t] = (ix0 + i) * step
+            y[t] = (iy0 + j) * step
+            which[t] = k
+            x10[t] = np.int64(np.rint(x[t] * 10))
+            y10[t] = np.int64(np.rint(y[t] * 10))
+            t += 1
+        base = end
+    return x, y, which, x10, y10
+
+
+@numba.njit(cache=True)
 def first_standing(  # noqa: PLR0917 - the poses, where to start, the supports, the threshold
     px: Array, py: Array, pux: Array, puy: Array, h: float, at: int, windows: Array,
     power: float, need: float,
