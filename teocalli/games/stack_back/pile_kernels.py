@@ -39,12 +39,23 @@ def touching(  # noqa: PLR0917 - a pair's poses against some sticks
     rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sq: Array,
     reach: Array, deep: float, tol: float,
 ) -> npt.NDArray[np.bool_]:  # fmt: skip
-    """For each pose of `keep`, whether it touches one of the sticks `rows`."""
+    """For each pose of `keep`, whether it touches one of the sticks `rows` (`touches_any`,
+    called only for a pose whose circumscribed circle meets some stick's: its first test)."""
     out = np.zeros(len(keep), dtype=np.bool_)
     q = np.empty((4, 2))
     work = np.empty(WORK)
     for k in range(len(keep)):
         m = keep[k]
+        near = False
+        for r in rows:
+            dx = sx[r] - px[m]
+            dy = sy[r] - py[m]
+            lim = reach0 + reach[r] + 1e-6
+            if dx * dx + dy * dy < lim * lim:
+                near = True
+                break
+        if not near:
+            continue
         out[k] = touches_any(px[m], py[m], pux[m], puy[m], h, reach0, rows, sx, sy, sux, suy,
                              sh, sq, reach, deep, tol, q, work)  # fmt: skip
     return out
