@@ -852,3 +852,84 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                 flts[m, 0], flts[m, 1], flts[m, 2], flts[m, 3] = x, y, cu, su
                 m += 1
     return ints[:m], flts[:m]
+
+
+@numba.njit(cache=True)
+def new_pairs(  # noqa: PLR0917 - the new pairs, the sticks, the lattice, the filters
+    keys: npt.NDArray[np.int64], levels: npt.NDArray[np.int64], lay: Array, quads: Array,
+    lreach: Array, halves: Array, cos: Array, sin: Array, step: float, margin: float,
+    tol: float, deep: float, rest: float, inset: float, grid: npt.NDArray[np.int64],
+    table: npt.NDArray[np.int64],
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], Array, npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]:  # fmt: skip
+    """Pairs met for the first time (rows of `keys`: colour, level, i, j), in one call (a
+    call from Python per pair cost about a third as much again as its poses): each pair's
+    `pair_keep` against every other stick of its level or above, as `lattice_rows`. Returns
+    each pair's row count and their rows one after the other: poses (colour, x10, y10, a10),
+    frames (x, y, ux, uy), bins and snap ranks."""
+    k, n = len(keys), len(levels)
+    sizes = np.zeros(k, dtype=np.int64)
+    cap = 1024
+    poses = np.empty((cap, 4), dtype=np.int64)
+    frame = np.empty((cap, 4))
+    bins = np.empty(cap, dtype=np.int64)
+    ranks = np.empty(cap, dtype=np.int64)
+    others = np.empty(n, dtype=np.int64)
+    sup = np.empty((2, 5))
+    squads = np.empty((2, 4, 2))
+    m = 0
+    for p in range(k):
+        c, lev, i, j = keys[p, 0], keys[p, 1], keys[p, 2], keys[p, 3]
+        no = 0
+        for t in range(n):
+            if levels[t] >= lev and t not in (i, j):
+                others[no] = t
+                no += 1
+        sup[0], sup[1] = lay[i], lay[j]
+        squads[0], squads[1] = quads[i], quads[j]
+        ints, fr = pair_keep(sup, squads, halves[c], cos, sin, step, others[:no], lay, quads,
+                             lreach, margin, tol, deep, rest, inset)  # fmt: skip
+        got = len(ints)
+        sizes[p] = got
+        if got == 0:
+            continue
+        ps, bs, rs = lattice_rows(c, ints, grid, table)
+        if m + got > cap:
+            cap = max(2 * cap, m + got)
+            poses2, frame2 = np.empty((cap, 4), dtype=np.int64), np.empty((cap, 4))
+            bins2, ranks2 = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
+            poses2[:m], frame2[:m] = poses[:m], frame[:m]
+            bins2[:m], ranks2[:m] = bins[:m], ranks[:m]
+            poses, frame, bins, ranks = poses2, frame2, bins2, ranks2
+        poses[m : m + got] = ps
+        frame[m : m + got] = fr
+        bins[m : m + got] = bs
+        ranks[m : m + got] = rs
+        m += got
+    return sizes, poses[:m], frame[:m], bins[:m], ranks[:m]
+
+
+@numba.njit(cache=True)
+def reaching(  # noqa: PLR0917 - the sticks, the new ones, the colours' reach
+    cx: Array, cy: Array, radii: Array, levels: npt.NDArray[np.int64], start: int,
+    reach: Array,
+) -> npt.NDArray[np.int64]:  # fmt: skip
+    """The pairs of sticks of one level that a stick of some colour could overlap both
+    (`search._reach`: the centres at most both circumscribed radii and the colour's `reach`
+    apart), with j each of the sticks from `start` on: rows (colour, level, i, j), i before j,
+    by j, colour, then i."""
+    n = len(levels)
+    out = np.empty((max(n - start, 0) * len(reach) * max(n, 1), 4), dtype=np.int64)
+    m = 0
+    for k in range(start, n):
+        for c in range(len(reach)):
+            for t in range(k):
+                if levels[t] != levels[k]:
+                    continue
+                apart = np.hypot(cx[k] - cx[t], cy[k] - cy[t])
+                if apart <= radii[t] + radii[k] + reach[c]:
+                    out[m, 0], out[m, 1], out[m, 2], out[m, 3] = c, levels[k], t, k
+                    m += 1
+    return out[:m]
