@@ -52,16 +52,18 @@ def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
 ) -> bool:  # fmt: skip
     """Whether wood pose i touches the stick (cx, cy, ux, uy, half; footprint `squad`): their
     circumscribed circles (`reach` apart at most) meet, they meet by `geometry.sat_hits`, and
-    shrunk by `deep` they still meet or else overlap by more than `tol` (`ids._covers`)."""
+    shrunk by `deep` they still meet or else overlap by more than `tol` (`ids._covers`). The
+    shrunk test comes first: footprints that meet shrunk by 1 mm meet by `sat_hits` (each of
+    its bounds is 2 mm or more wider), and most poses a stick touches lie under it."""
     dx, dy, vx, vy, k = stick[0], stick[1], stick[2], stick[3], stick[4]
     ex, ey = cx[i] - dx, cy[i] - dy
     if not ex * ex + ey * ey < reach * reach:
         return False
-    if not sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k, _W):
-        return False
     if meet(cx[i], cy[i], ux[i], uy[i], half[i] - deep, _W - deep, dx, dy, vx, vy, k - deep,
             _W - deep):  # fmt: skip
         return True
+    if not sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k, _W):
+        return False
     quad(cx[i], cy[i], ux[i], uy[i], half[i], _W, q)
     return bool(clip(q, squad, work)[0] > tol)
 
@@ -661,49 +663,47 @@ def _span(c: float, r: float, lo: float, hi: float) -> float:
 
 
 @numba.njit(cache=True)
-def _band_area(e: float, sn: float, cs: float, k: float, pts: Array) -> float:
+def _ramp2(x: float) -> float:
+    """max(x, 0)² / 2: the area under a unit ramp up to x."""
+    return 0.5 * x * x if x > 0.0 else 0.0
+
+
+_FLAT = 0.05
+"""|sin| or |cos| below which `_band_area` does not answer: its closed form divides by both."""
+
+
+@numba.njit(cache=True)
+def _band_area(e: float, sn: float, cs: float, k: float) -> float:
     """The area of {(s, w): |w| <= W, |s| <= k, |e + s sn + w cs| <= W}: a footprint (length
     2 k along s, 2 W across) within another's band (2 W wide, crossing at sin sn, cos cs),
-    which holds their overlap. Across w the length inside is piecewise linear: summed exactly
-    by trapezoids between its breakpoints (`pts`: scratch for 6)."""
-    a = _W / abs(sn)
-    pts[0], pts[1] = -_W, _W
-    n = 2
-    if abs(cs) > 1e-12:
-        for s1 in (-1.0, 1.0):
-            for s2 in (-1.0, 1.0):
-                w = (-(s2 * k - s1 * a) * sn - e) / cs
-                if -_W < w < _W:
-                    pts[n] = w
-                    n += 1
-    for i in range(1, n):  # insertion sort: at most 6
-        v = pts[i]
-        j = i - 1
-        while j >= 0 and pts[j] > v:
-            pts[j + 1] = pts[j]
-            j -= 1
-        pts[j + 1] = v
+    which holds their overlap; infinity (no bound) when |sn| or |cs| is below `_FLAT`.
+
+    In closed form: with a = |sn|, b = |cs| (the footprint is symmetric), the footprint's area
+    where a s + b w <= t is the box function of s convolved with that of w, summed up to t:
+    (R(t + ak + bW) - R(t + ak - bW) - R(t - ak + bW) + R(t - ak - bW)) / (a b), R = `_ramp2`;
+    the band is that at W - e less that at -W - e. Its rounding (terms of some 10³ mm², divided
+    by a b >= `_FLAT`²) stays far below `_SURE`."""
+    a, b = abs(sn), abs(cs)
+    if a < _FLAT or b < _FLAT:
+        return np.inf
+    p, q = a * k, b * _W
     total = 0.0
-    prev = 0.0
-    for i in range(n):
-        m = -(e + pts[i] * cs) / sn
-        f = max(min(m + a, k) - max(m - a, -k), 0.0)
-        if i:
-            total += (prev + f) * 0.5 * (pts[i] - pts[i - 1])
-        prev = f
-    return total
+    for t, sign in ((_W - e, 1.0), (-_W - e, -1.0)):
+        total += sign * (_ramp2(t + p + q) - _ramp2(t + p - q) - _ramp2(t - p + q)
+                         + _ramp2(t - p - q))  # fmt: skip
+    return total / (a * b)
 
 
 @numba.njit(cache=True)
 def _rest_sure(  # noqa: PLR0917 - a pose, a support, scratch
-    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float, pts: Array
+    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float
 ) -> int:
     """Whether the pose (centre x, y, axis cu, su, half-length h) rests at least `rest` mm² on
     the support (a row: cx, cy, ux, uy, half), decided without clipping where it is sure: 1 when
     the two bands (each 2 W wide) cross wholly within both lengths (the overlap is then their
     parallelogram, (2 W)² / |sin| >= (2 W)² mm² > rest), -1 when the overlap's bounding box in
     either frame, or either footprint's part within the other's band (`_band_area`), is smaller
-    than `rest` less `_SURE`, 0 otherwise (clip it). `pts`: scratch for 6."""
+    than `rest` less `_SURE`, 0 otherwise (clip it)."""
     dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
     cos = cu * vx + su * vy
     sin = cu * vy - su * vx
@@ -718,9 +718,9 @@ def _rest_sure(  # noqa: PLR0917 - a pose, a support, scratch
         return -1
     if as_ >= 0.1 and rest <= 4 * _W * _W - _SURE and _crossing(x, y, cu, su, h, sup, cos, sin):
         return 1  # the overlap is the whole parallelogram: both band areas hold it
-    if as_ > 1e-6 and (
-        _band_area(dn, sin, cos, k, pts) < rest - _SURE
-        or _band_area(-(dy * vx - dx * vy), -sin, cos, h, pts) < rest - _SURE
+    if (
+        _band_area(dn, sin, cos, k) < rest - _SURE
+        or _band_area(-(dy * vx - dx * vy), -sin, cos, h) < rest - _SURE
     ):  # the pose within the support's band, the support within the pose's: too little
         return -1
     return 0
@@ -760,7 +760,6 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     `search.pair_poses`), and one lattice step more each way (the filters refuse those).
     Returns their (x10, y10, a10 index) and (x, y, ux, uy), in lattice order."""
     cap = 256
-    pts = np.empty(6)
     ints = np.empty((cap, 3), dtype=np.int64)
     flts = np.empty((cap, 4))
     m = 0
@@ -826,10 +825,10 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     continue
                 # rests on both (clipped only where `_rest_sure` is not sure; its sure
                 # refusals first, as they are cheap), touching none of the sticks `rows`
-                sure0 = _rest_sure(x, y, cu, su, h, sup[0], rest, pts)
+                sure0 = _rest_sure(x, y, cu, su, h, sup[0], rest)
                 if sure0 < 0:
                     continue
-                sure1 = _rest_sure(x, y, cu, su, h, sup[1], rest, pts)
+                sure1 = _rest_sure(x, y, cu, su, h, sup[1], rest)
                 if sure1 < 0:
                     continue
                 if touches_any(x, y, cu, su, h, reach_p, rows, lx, ly, lux, luy, lh, quads,
@@ -852,3 +851,84 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                 flts[m, 0], flts[m, 1], flts[m, 2], flts[m, 3] = x, y, cu, su
                 m += 1
     return ints[:m], flts[:m]
+
+
+@numba.njit(cache=True)
+def new_pairs(  # noqa: PLR0917 - the new pairs, the sticks, the lattice, the filters
+    keys: npt.NDArray[np.int64], levels: npt.NDArray[np.int64], lay: Array, quads: Array,
+    lreach: Array, halves: Array, cos: Array, sin: Array, step: float, margin: float,
+    tol: float, deep: float, rest: float, inset: float, grid: npt.NDArray[np.int64],
+    table: npt.NDArray[np.int64],
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], Array, npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]:  # fmt: skip
+    """Pairs met for the first time (rows of `keys`: colour, level, i, j), in one call (a
+    call from Python per pair cost about a third as much again as its poses): each pair's
+    `pair_keep` against every other stick of its level or above, as `lattice_rows`. Returns
+    each pair's row count and their rows one after the other: poses (colour, x10, y10, a10),
+    frames (x, y, ux, uy), bins and snap ranks."""
+    k, n = len(keys), len(levels)
+    sizes = np.zeros(k, dtype=np.int64)
+    cap = 1024
+    poses = np.empty((cap, 4), dtype=np.int64)
+    frame = np.empty((cap, 4))
+    bins = np.empty(cap, dtype=np.int64)
+    ranks = np.empty(cap, dtype=np.int64)
+    others = np.empty(n, dtype=np.int64)
+    sup = np.empty((2, 5))
+    squads = np.empty((2, 4, 2))
+    m = 0
+    for p in range(k):
+        c, lev, i, j = keys[p, 0], keys[p, 1], keys[p, 2], keys[p, 3]
+        no = 0
+        for t in range(n):
+            if levels[t] >= lev and t not in (i, j):
+                others[no] = t
+                no += 1
+        sup[0], sup[1] = lay[i], lay[j]
+        squads[0], squads[1] = quads[i], quads[j]
+        ints, fr = pair_keep(sup, squads, halves[c], cos, sin, step, others[:no], lay, quads,
+                             lreach, margin, tol, deep, rest, inset)  # fmt: skip
+        got = len(ints)
+        sizes[p] = got
+        if got == 0:
+            continue
+        ps, bs, rs = lattice_rows(c, ints, grid, table)
+        if m + got > cap:
+            cap = max(2 * cap, m + got)
+            poses2, frame2 = np.empty((cap, 4), dtype=np.int64), np.empty((cap, 4))
+            bins2, ranks2 = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
+            poses2[:m], frame2[:m] = poses[:m], frame[:m]
+            bins2[:m], ranks2[:m] = bins[:m], ranks[:m]
+            poses, frame, bins, ranks = poses2, frame2, bins2, ranks2
+        poses[m : m + got] = ps
+        frame[m : m + got] = fr
+        bins[m : m + got] = bs
+        ranks[m : m + got] = rs
+        m += got
+    return sizes, poses[:m], frame[:m], bins[:m], ranks[:m]
+
+
+@numba.njit(cache=True)
+def reaching(  # noqa: PLR0917 - the sticks, the new ones, the colours' reach
+    cx: Array, cy: Array, radii: Array, levels: npt.NDArray[np.int64], start: int,
+    reach: Array,
+) -> npt.NDArray[np.int64]:  # fmt: skip
+    """The pairs of sticks of one level that a stick of some colour could overlap both
+    (`search._reach`: the centres at most both circumscribed radii and the colour's `reach`
+    apart), with j each of the sticks from `start` on: rows (colour, level, i, j), i before j,
+    by j, colour, then i."""
+    n = len(levels)
+    out = np.empty((max(n - start, 0) * len(reach) * max(n, 1), 4), dtype=np.int64)
+    m = 0
+    for k in range(start, n):
+        for c in range(len(reach)):
+            for t in range(k):
+                if levels[t] != levels[k]:
+                    continue
+                apart = np.hypot(cx[k] - cx[t], cy[k] - cy[t])
+                if apart <= radii[t] + radii[k] + reach[c]:
+                    out[m, 0], out[m, 1], out[m, 2], out[m, 3] = c, levels[k], t, k
+                    m += 1
+    return out[:m]

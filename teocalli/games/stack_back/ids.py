@@ -328,20 +328,11 @@ class _Memo:
         sup, cont = np.full((k, 2), -1, np.int64), np.zeros((k, 2, 2))
         poly, npoly = np.zeros((k, _EDGES, 3)), np.zeros(k, np.int64)
         lay = state.layout
-        levels = np.asarray(lay.levels, dtype=np.int64)
-        radii = np.hypot(lay.half, HALF_WIDTH)
-        reaching = [self.reaching]
+        reaching = id_kernels.reaching(
+            lay.cx, lay.cy, np.hypot(lay.half, HALF_WIDTH),
+            np.asarray(lay.levels, dtype=np.int64), self.count, _PILE_REACH_A,
+        )  # fmt: skip
         for n, stick in enumerate(new):
-            k = self.count + n
-            # search._reach on arrays: a stick of `colour` could overlap both
-            apart = np.hypot(lay.cx[k] - lay.cx[:k], lay.cy[k] - lay.cy[:k])
-            both = radii[:k] + radii[k]
-            same = levels[:k] == levels[k]
-            for colour in range(NUM_COLOURS):
-                t = np.flatnonzero(same & (apart <= both + _PILE_REACH[colour]))
-                got = np.empty((len(t), 4), dtype=np.int64)
-                got[:, 0], got[:, 1], got[:, 2], got[:, 3] = colour, levels[k], t, k
-                reaching.append(got)
             if stick.supports:
                 sup[n] = stick.supports
                 cont[n] = [(c.real, c.imag) for c in stick.contacts]
@@ -353,14 +344,14 @@ class _Memo:
             len(sticks), first, pool,
             np.concatenate((self.sup, sup)), np.concatenate((self.cont, cont)),
             np.concatenate((self.poly, poly)), np.concatenate((self.npoly, npoly)),
-            np.concatenate(reaching),
+            np.concatenate((self.reaching, reaching)),
             np.concatenate((self.colours, np.array([s.colour for s in new], np.int64))),
         )  # fmt: skip
         pool.head = made
         return made
 
 
-_PILE_REACH = tuple(math.hypot(LENGTHS[c], SPEC.width) for c in range(NUM_COLOURS))
+_PILE_REACH_A = np.array([math.hypot(LENGTHS[c], SPEC.width) for c in range(NUM_COLOURS)])
 """Per colour, `search._reach`'s bound on how far a stick of it reaches."""
 
 
@@ -400,35 +391,14 @@ def _new_pairs(
     sticks: tuple[Array, Array, Array],
 ) -> npt.NDArray[np.int64]:
     """Pairs met for the first time (rows of `keys`: colour, level, i, j): their lattice poses
-    through the three per-pose filters (`id_kernels.pair_keep`), added to the pool; returns
-    their ids."""
+    through the three per-pose filters (`id_kernels.pair_keep`, every new pair in one call:
+    `id_kernels.new_pairs`), added to the pool; returns their ids."""
     rows, quads_, reach = sticks
-    n = len(levels)
-    sizes: list[int] = []
-    got: list[tuple[npt.NDArray[np.int64], Array, npt.NDArray[np.int64], npt.NDArray[np.int64]]]
-    got = []
-    table_ = _rank_table()
-    above: dict[int, npt.NDArray[np.int64]] = {}
-    for colour, level, i, j in keys.tolist():
-        up = above.get(level)
-        if up is None:
-            up = above[level] = np.flatnonzero(levels >= level)
-        others = up[(up != i) & (up != j)]
-        ints, frame = id_kernels.pair_keep(
-            rows[[i, j]], quads_[[i, j]], HALF_LENGTHS[colour], _COS, _SIN, float(search.STEP),
-            others, rows, quads_, reach, _MARGIN, TOL, search.DEEP, REST,
-            search.REST_INSET,
-        )  # fmt: skip
-        sizes.append(len(ints))
-        if len(ints):
-            poses, bins, ranks = id_kernels.lattice_rows(colour, ints, _GRID, table_)
-            got.append((poses, frame, bins, ranks))
-    if got:
-        poses, frame, bins, ranks = (np.concatenate(v) for v in zip(*got, strict=True))
-    else:
-        poses, frame = np.zeros((0, 4), np.int64), np.zeros((0, 4))
-        bins = ranks = np.zeros(0, np.int64)
-    return memo.pool.add(keys, np.array(sizes, dtype=np.int64), poses, frame, bins, ranks, n)
+    sizes, poses, frame, bins, ranks = id_kernels.new_pairs(
+        keys, levels, rows, quads_, reach, _HALF, _COS, _SIN, float(search.STEP), _MARGIN, TOL,
+        search.DEEP, REST, search.REST_INSET, _GRID, _rank_table(),
+    )  # fmt: skip
+    return memo.pool.add(keys, sizes, poses, frame, bins, ranks, len(levels))
 
 
 _GRID = np.array([_STEP10, _ASTEP10, _X010, _Y010, _BIN10, _ABIN10, X_BINS, Y_BINS, A_BINS],

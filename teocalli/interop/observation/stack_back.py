@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from teocalli.games.stack_back import actions
+from teocalli.games.stack_back import actions, ids
 from teocalli.games.stack_back.components import SPEC
 
 from .base import ZEROS, Array, Encoder, FloatView, Layout, Memo, one_hot, scaled
@@ -129,6 +129,12 @@ class StackBackEncoder(Encoder):
             mv[self.f_piled.start + p] = scaled(state.piled_plays[p], 30)
             mv[self.f_passes.start + p] = scaled(state.passes[p], 30)
             mv[self.f_fumbles.start + p] = scaled(state.fumbles[p], 30)
+
+    def mark_legal(self, state: Any, player: int, marks: bytearray) -> None:
+        """`Encoder.mark_legal` from the id table's own array (`ids.table`: the same ids as
+        `State.legal_ids`): a mask holds some thousand ids, whose list NumPy would convert back
+        to an array."""
+        np.frombuffer(marks, np.int8)[ids.table(state, player).ids] = 1
 
     def _slot(self, mv: FloatView, i: int, stick: Stick) -> None:
         """Write stick slot i as `_encode` does, clipped to the fields' bounds as `encode`

@@ -198,13 +198,13 @@ def test_the_kept_table_equals_a_fresh_one(monkeypatch: pytest.MonkeyPatch) -> N
     mask and snaps equal those of a table made from nothing at every step, and the memo saves
     work (counted in pairs whose poses are generated and filtered from nothing)."""
     made = [0]
-    pair_keep = ids.id_kernels.pair_keep
+    new_pairs = ids.id_kernels.new_pairs
 
-    def counted(*args: Any) -> Any:
-        made[0] += 1
-        return pair_keep(*args)
+    def counted(keys: Any, *args: Any) -> Any:
+        made[0] += len(keys)
+        return new_pairs(keys, *args)
 
-    monkeypatch.setattr(ids.id_kernels, "pair_keep", counted)
+    monkeypatch.setattr(ids.id_kernels, "new_pairs", counted)
     game = teocalli.load("stack-back")
     state = game.new_state(11)
     rng = Rng(4)

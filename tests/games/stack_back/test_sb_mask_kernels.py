@@ -47,11 +47,36 @@ def test_rest_sure_agrees_with_the_clipped_area(seed: int) -> None:
         x = 100.0 + along * math.cos(a) + rng.uniform(-8, 8)
         y = 50.0 + along * math.sin(a) + rng.uniform(-8, 8)
         pose = (x, y, math.cos(b), math.sin(b), h)
-        sure = id_kernels._rest_sure(*pose, sup, REST, np.empty(6))
+        sure = id_kernels._rest_sure(*pose, sup, REST)
         counts[sure] += 1
         if sure:
             assert (sure > 0) == (_clipped(pose, sup) >= REST), (pose, sup, sure)
     assert min(counts.values()) > 200, counts
+
+
+def test_band_area_is_the_clipped_area_of_the_footprint_within_the_band() -> None:
+    """`_band_area`'s closed form against clipping the footprint (2 k by 2 W, centred at the
+    origin along x) by the band (2 W wide, normal (sn, cs), offset -e; a long rectangle), at
+    random offsets and slants: equal within 1e-9 mm², and no bound (infinity) when nearly
+    parallel or perpendicular."""
+    rng = np.random.default_rng(5)
+    met = 0
+    for _ in range(3000):
+        k = float(rng.choice(np.array(HALF_LENGTHS)))
+        t = rng.uniform(0, 2 * math.pi)
+        sn, cs = math.sin(t), math.cos(t)
+        e = rng.uniform(-k - 8, k + 8)
+        got = id_kernels._band_area(e, sn, cs, k)
+        if min(abs(sn), abs(cs)) < id_kernels._FLAT:
+            assert got == math.inf
+            continue
+        q, band = np.empty((4, 2)), np.empty((4, 2))
+        quad(0.0, 0.0, 1.0, 0.0, k, HALF_WIDTH, q)
+        quad(-e * sn, -e * cs, -cs, sn, 1000.0, HALF_WIDTH, band)
+        want = clip(q, band, np.empty(WORK))[0]
+        assert abs(got - want) < 1e-9, (e, sn, cs, k, got, want)
+        met += want > 0
+    assert met > 1000
 
 
 def test_rest_sure_at_a_right_angle_crossing() -> None:
@@ -59,11 +84,11 @@ def test_rest_sure_at_a_right_angle_crossing() -> None:
     sure to rest; slid off so that 5 mm of the green's width lies under it: sure not to."""
     green = np.array([50.0, 50.0, 1.0, 0.0, HALF_LENGTHS[2]])
     h = HALF_LENGTHS[0]
-    assert id_kernels._rest_sure(50.0, 50.0, 0.0, 1.0, h, green, REST, np.empty(6)) == 1
-    assert id_kernels._rest_sure(50.0, 50.0 + h + 2.0, 0.0, 1.0, h, green, REST, np.empty(6)) == -1
+    assert id_kernels._rest_sure(50.0, 50.0, 0.0, 1.0, h, green, REST) == 1
+    assert id_kernels._rest_sure(50.0, 50.0 + h + 2.0, 0.0, 1.0, h, green, REST) == -1
     edge = 50.0 + HALF_LENGTHS[2] + HALF_WIDTH - 5.0  # 5 mm of the yellow's width on the green
     assert _clipped((edge, 50.0, 0.0, 1.0, h), green) < REST
-    assert id_kernels._rest_sure(edge, 50.0, 0.0, 1.0, h, green, REST, np.empty(6)) == -1
+    assert id_kernels._rest_sure(edge, 50.0, 0.0, 1.0, h, green, REST) == -1
 
 
 def test_catch_up_takes_the_rows_touching_rows_finds() -> None:
