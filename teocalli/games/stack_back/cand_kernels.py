@@ -325,6 +325,33 @@ def first_loads(  # noqa: PLR0917 - the new stick on its two supports
         inside[s] = True
 
 
+Scratch = tuple[
+    Array, Array, Array, Array, Array, Array, Array, Array, Array, npt.NDArray[np.bool_], Array
+]
+"""`balance_scratch`'s buffers."""
+
+
+@numba.njit(cache=True)
+def balance_scratch(n: int) -> Scratch:
+    """The scratch buffers of a compiled judge of piles over `n` sticks, made once per call:
+    a footprint `q`, `clip`'s `work`, the support polygon's points, hull edges, clips and hulls
+    (`clip_into`, `hull_edges`), the loads passed down (`df`, `dmx`, `dmy`, `inside`) and a
+    split `sh` (`first_loads`, `pass_down`)."""
+    return (
+        np.empty((4, 2)),
+        np.empty(WORK),
+        np.empty((2 * MOST, 2)),
+        np.empty((2 * MOST, 3)),
+        np.empty((5, MOST)),
+        np.empty((3, 2 * MOST, 2)),
+        np.zeros(n),
+        np.zeros(n),
+        np.zeros(n),
+        np.zeros(n, dtype=np.bool_),
+        np.empty(6),
+    )
+
+
 @numba.njit(cache=True)
 def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
     index: Ints, axes: Array, halves: Array, weights: Array, reaches: Array, cells: Ints,
@@ -357,17 +384,7 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
     dstick = np.empty(cap, dtype=np.int64)
     dval = np.empty((cap, 3))
     nd = 0
-    q = np.empty((4, 2))
-    work = np.empty(WORK)
-    pts = np.empty((2 * MOST, 2))
-    hull = np.empty((2 * MOST, 3))
-    clips = np.empty((5, MOST))
-    hulls = np.empty((3, 2 * MOST, 2))
-    df = np.zeros(n)
-    dmx = np.zeros(n)
-    dmy = np.zeros(n)
-    inside = np.zeros(n, dtype=np.bool_)
-    sh = np.empty(6)
+    q, work, pts, hull, clips, hulls, df, dmx, dmy, inside, sh = balance_scratch(n)
     yc, xc, ac = cells[3], cells[2], cells[4]
     order = np.empty(n, dtype=np.int64)  # by level down, each level in index order
     at = 0
