@@ -152,6 +152,16 @@ def _beyond(gap: float, ha: float, hb: float, most: float, reach: float) -> bool
 
 
 @numba.njit(cache=True)
+def _far(  # noqa: PLR0917 - two sticks
+    dx: float, dy: float, ha: float, hb: float, most: float, reach: float
+) -> bool:
+    """`_beyond` for centres (dx, dy) apart told without a square root (gap + ha + hb is the
+    centres' distance), with 1 mm more of room: a pair it rules out `_beyond` rules out."""
+    d = reach + 2.0 + most * (abs(ha - 3) + abs(hb - 3))
+    return dx * dx + dy * dy > d * d
+
+
+@numba.njit(cache=True)
 def _bridges(  # noqa: PLR0917 - the sticks, what the player may use, the lattice
     cx: Array, cy: Array, ux: Array, uy: Array, half: Array, levels: Ints, refuses: Ints,
     have: int, floor: int, lengths: Array, offsets: Array, cells: Ints,
@@ -186,13 +196,16 @@ def _bridges(  # noqa: PLR0917 - the sticks, what the player may use, the lattic
             allowed = have & ~(refuses[i] | refuses[j])
             if allowed == 0:
                 continue
-            gap, sure = _gap(cx[j] - cx[i], cy[j] - cy[i], half[i], half[j], limits)
-            if sure and not gap <= limit:
-                continue
             reach = 0.0
             for c in range(len(lengths)):
                 if (allowed >> c) & 1:
                     reach = max(reach, lengths[c] - 6)
+            dx, dy = cx[j] - cx[i], cy[j] - cy[i]
+            if _far(dx, dy, half[i], half[j], most, reach):
+                continue
+            gap, sure = _gap(dx, dy, half[i], half[j], limits)
+            if sure and not gap <= limit:
+                continue
             if _beyond(gap, half[i], half[j], most, reach):
                 continue
             if not (sure and _pair(i, j, cx, cy, ux, uy, half, lengths, offsets, cells, allowed,
@@ -251,7 +264,10 @@ def pair_rows(  # noqa: PLR0917 - the sticks, where the new ones start, the latt
         for i in range(j):
             if levels[i] != levels[j]:
                 continue
-            gap, sure = _gap(cx[j] - cx[i], cy[j] - cy[i], half[i], half[j], limits)
+            dx, dy = cx[j] - cx[i], cy[j] - cy[i]
+            if _far(dx, dy, half[i], half[j], most_f, limits[0]):
+                continue
+            gap, sure = _gap(dx, dy, half[i], half[j], limits)
             if sure and not gap <= limits[0]:
                 continue
             if _beyond(gap, half[i], half[j], most_f, limits[0]):

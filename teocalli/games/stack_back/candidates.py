@@ -22,6 +22,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import repeat
+from operator import itemgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -141,11 +143,18 @@ def _wood_position() -> dict[Place, int]:
 
 def wood_moves(free: Mask, supply: Sequence[int], owner: int) -> list[Move]:
     """The free wood candidates in colours the player still holds."""
-    wood = wood_lattice()
-    have = np.array([supply[c] > 0 for c in range(NUM_COLOURS)])
-    ok = np.nonzero(free & have[wood.colours])[0]
-    moves = wood.moves[owner]
-    return [moves[i] for i in ok.tolist()]
+    ok = np.flatnonzero(free & _wood_colours()[_have(supply)]).tolist()
+    moves = wood_lattice().moves[owner]
+    if len(ok) > 1:
+        return list(itemgetter(*ok)(moves))  # in C: no Python loop over the candidates
+    return [moves[i] for i in ok]
+
+
+@cache
+def _wood_colours() -> npt.NDArray[np.bool_]:
+    """Per set of colours held (bits), which wood candidates are of those colours."""
+    colours = wood_lattice().colours
+    return np.array([(1 << colours) & bits != 0 for bits in range(1 << NUM_COLOURS)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,13 +356,12 @@ def moves_of(
 ) -> list[Move]:
     """The candidates of the legal bridges `index`, rows `rows` of `judge`'s answer `got`, at
     `levels`: each placement made when first read (`Verdict.later`, `placement`): most are
-    never placed."""
-    later = Verdict.later
-    places = _PLACES
-    return [
-        (k, places[k], later(placement, (got, r, places[k], owner, level)))
-        for k, r, level in zip(index.tolist(), rows, levels, strict=True)
-    ]
+    never placed. Built with `map` and `zip` (C loops; only `Verdict.later` runs Python)."""
+    keys = index.tolist()
+    poses = list(map(_PLACES.__getitem__, keys))
+    recipes = zip(repeat(got), rows, poses, repeat(owner), levels, strict=False)  # repeat: endless
+    verdicts = map(Verdict.later, repeat(placement), recipes)
+    return list(zip(keys, poses, verdicts, strict=True))
 
 
 class _Places(dict[int, Place]):
