@@ -90,7 +90,8 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where
     turn = -1.0 if ux[i] * ux[j] + uy[i] * uy[j] < 0 else 1.0
     for k in range(len(offsets)):
         f = offsets[k]
-        out[k, :] = -1
+        for c in range(len(lengths)):  # (a slice would make a view: a reference count)
+            out[k, c] = -1
         pax = cx[i] + f * (half[i] - 3) * ux[i]
         pay = cy[i] + f * (half[i] - 3) * uy[i]
         pbx = cx[j] + f * turn * (half[j] - 3) * ux[j]
@@ -166,13 +167,14 @@ def _bridges(  # noqa: PLR0917 - the sticks, what the player may use, the lattic
     cx: Array, cy: Array, ux: Array, uy: Array, half: Array, levels: Ints, refuses: Ints,
     have: int, floor: int, lengths: Array, offsets: Array, cells: Ints,
 ) -> tuple[Ints, int, Ints]:  # fmt: skip
-    """The bridging poses to try (`candidates.bridge_index`), sorted, each once, in out[:count]:
-    for every two sticks of one level at or above the floor less one whose ends lie within the
-    reach of the longest colour the player holds (`have`: bits), the bridges `_pair` makes, in
-    the colours held that neither refuses (`refuses`: bits per stick). And the pairs (rows i, j)
-    with a distance within a rounding of a threshold (`math.hypot` may round it otherwise):
-    Python decides those. A pair no colour may bridge is skipped, and so is one no bridge of an
-    allowed colour can span (`_beyond`)."""
+    """The bridging poses to try (`candidates.bridge_index`), in out[:m] (a pose two pairs
+    make comes twice: `_once` sorts them and keeps each once): for every two sticks of one level
+    at or above the floor less one whose ends lie within the reach of the longest colour the
+    player holds (`have`: bits), the bridges `_pair` makes, in the colours held that neither
+    refuses (`refuses`: bits per stick). And the pairs (rows i, j) with a distance within a
+    rounding of a threshold (`math.hypot` may round it otherwise): Python decides those. A pair
+    no colour may bridge is skipped, and so is one no bridge of an allowed colour can span
+    (`_beyond`)."""
     n = len(cx)
     limit = 0.0
     for c in range(len(lengths)):
@@ -218,13 +220,19 @@ def _bridges(  # noqa: PLR0917 - the sticks, what the player may use, the lattic
                     if made[k, c] >= 0:
                         out[m] = made[k, c]
                         m += 1
-    _shell_sort(out, m)
+    return out, m, unsure[:u]
+
+
+@numba.njit(cache=True)
+def _once(a: Ints, n: int) -> int:
+    """Sort a[:n] and keep each value once, in a[:count]; returns count."""
+    _shell_sort(a, n)
     count = 0
-    for k in range(m):  # each once
-        if count == 0 or out[k] != out[count - 1]:
-            out[count] = out[k]
+    for k in range(n):
+        if count == 0 or a[k] != a[count - 1]:
+            a[count] = a[k]
             count += 1
-    return out, count, unsure[:u]
+    return count
 
 
 @numba.njit(cache=True)
@@ -233,9 +241,9 @@ def bridge_poses(  # noqa: PLR0917 - the sticks, what the player may use, the la
     have: int, floor: int, lengths: Array, offsets: Array, cells: Ints,
 ) -> tuple[Ints, Ints]:  # fmt: skip
     """`_bridges`' poses (sorted, each once) and its unsure pairs."""
-    out, count, unsure = _bridges(cx, cy, ux, uy, half, levels, refuses, have, floor, lengths,
-                                  offsets, cells)  # fmt: skip
-    return out[:count], unsure
+    out, m, unsure = _bridges(cx, cy, ux, uy, half, levels, refuses, have, floor, lengths,
+                              offsets, cells)  # fmt: skip
+    return out[: _once(out, m)], unsure
 
 
 @numba.njit(cache=True)
@@ -422,6 +430,52 @@ def balance_scratch(n: int) -> Scratch:
 
 
 @numba.njit(cache=True)
+def _by_level_and_x(sticks: Array, level: Ints) -> tuple[Ints, Array, Ints]:
+    """The sticks grouped by level (level lv: order[starts[lv]:starts[lv + 1]]), each level by
+    centre x (`xs`, ascending), for the judges' scan of the sticks near a pose."""
+    n = len(level)
+    top = level.max() if n else -1
+    starts = np.zeros(top + 2, dtype=np.int64)
+    for t in range(n):
+        starts[level[t] + 1] += 1
+    for lv in range(top + 1):
+        starts[lv + 1] += starts[lv]
+    order = np.empty(n, dtype=np.int64)
+    xs = np.empty(n)
+    fill = starts[:-1].copy()
+    for t in range(n):  # insertion sort within the level
+        lv = level[t]
+        k = fill[lv]
+        fill[lv] += 1
+        x = sticks[t, 0]
+        while k > starts[lv] and xs[k - 1] > x:
+            xs[k], order[k] = xs[k - 1], order[k - 1]
+            k -= 1
+        xs[k], order[k] = x, t
+    return order, xs, starts
+
+
+@numba.njit(cache=True)
+def _row(quads: Array, j: int, out: Array) -> None:
+    """Copy footprint quads[j] into `out`."""
+    for k in range(4):
+        out[k, 0], out[k, 1] = quads[j, k, 0], quads[j, k, 1]
+
+
+@numba.njit(cache=True)
+def _clipped(  # noqa: PLR0917 - a footprint, a stick, what the scan clipped, scratch
+    q: Array, quads: Array, j: int, seen: Ints, seen_at: Array, nseen: int, win: Array,
+    work: Array,
+) -> tuple[float, float, float]:  # fmt: skip
+    """`clip(q, quads[j])`: from the scan's own clipping of stick j where it made one."""
+    for k in range(nseen):
+        if seen[k] == j:
+            return seen_at[k, 0], seen_at[k, 1], seen_at[k, 2]
+    _row(quads, j, win)
+    return clip(q, win, work)
+
+
+@numba.njit(cache=True)
 def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
     index: Ints, count: int, legal_only: bool, axes: Array, halves: Array, weights: Array,
     reaches: Array, cells: Ints, sticks: Array, sreach: Array, squads: Array, level: Ints,
@@ -445,14 +499,14 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
     dval = np.empty((cap, 3))
     nd = 0
     q, work, pts, hull, clips, hulls, df, dmx, dmy, inside, sh = balance_scratch(n)
+    win = np.empty((4, 2))  # a stick's footprint, copied (a view would count references)
+    seen = np.empty(4, dtype=np.int64)  # the sticks the scan clipped, and what it found
+    seen_at = np.empty((4, 3))
     yc, xc, ac = cells[3], cells[2], cells[4]
-    order = np.empty(n, dtype=np.int64)  # by level down, each level in index order
-    at = 0
-    for lv in range(level.max() if n else -1, -1, -1):
-        for t in range(n):
-            if level[t] == lv:
-                order[at] = t
-                at += 1
+    order, xs, starts = _by_level_and_x(sticks, level)
+    wide = 0.01  # the scan's window: any stick whose circle meets the pose's lies within it
+    for t in range(n):
+        wide = max(wide, sreach[t])
     w = 0  # the row written
     for r in range(count):
         rest_, yi = divmod(index[r], yc)
@@ -463,41 +517,61 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
         reach = reaches[colour]
         top, at_top, a, b = -1, 0, -1, -1
         filled = False
-        for o in range(n):  # highest level first: below the highest level touched, none matters
-            j = int(order[o])
-            if (top >= 0 and level[j] < top) or at_top > 2:
-                break
-            rr = reach + sreach[j]
-            dx = sticks[j, 0] - cx
-            dy = sticks[j, 1] - cy
-            if not dx * dx + dy * dy < rr * rr + 1e-6:
-                continue
-            if not sat_eps(cx, cy, ux, uy, h, sticks[j, 0], sticks[j, 1], sticks[j, 2],
-                           sticks[j, 3], sticks[j, 4], W):  # fmt: skip
-                continue
-            hit = sat_eps(cx, cy, ux, uy, h - deep, sticks[j, 0], sticks[j, 1], sticks[j, 2],
-                          sticks[j, 3], sticks[j, 4] - deep, W - deep)  # fmt: skip
-            if not hit:
-                if not filled:
-                    quad(cx, cy, ux, uy, h, W, q)
-                    filled = True
-                hit = clip(q, squads[j], work)[0] > tol
-            if not hit:
-                continue
-            if level[j] > top:
-                top, at_top, a, b = level[j], 1, j, -1
-            elif level[j] == top:
+        nseen = 0
+        for lv in range(len(starts) - 2, -1, -1):  # the highest level touched is the top
+            lo, hi = starts[lv], starts[lv + 1]
+            left = cx - (reach + wide + 0.01)
+            while lo < hi:  # the first stick of the level at or right of `left`
+                mid = (lo + hi) // 2
+                if xs[mid] < left:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            for o in range(lo, starts[lv + 1]):
+                if xs[o] > cx + (reach + wide + 0.01) or at_top > 2:
+                    break
+                j = order[o]
+                rr = reach + sreach[j]
+                dx = sticks[j, 0] - cx
+                dy = sticks[j, 1] - cy
+                if not dx * dx + dy * dy < rr * rr + 1e-6:
+                    continue
+                if not sat_eps(cx, cy, ux, uy, h, sticks[j, 0], sticks[j, 1], sticks[j, 2],
+                               sticks[j, 3], sticks[j, 4], W):  # fmt: skip
+                    continue
+                hit = sat_eps(cx, cy, ux, uy, h - deep, sticks[j, 0], sticks[j, 1],
+                              sticks[j, 2], sticks[j, 3], sticks[j, 4] - deep,
+                              W - deep)  # fmt: skip
+                if not hit:
+                    if not filled:
+                        quad(cx, cy, ux, uy, h, W, q)
+                        filled = True
+                    _row(squads, j, win)
+                    area, gx, gy = clip(q, win, work)
+                    if nseen < 4:
+                        seen[nseen] = j
+                        seen_at[nseen, 0], seen_at[nseen, 1] = area, gx
+                        seen_at[nseen, 2] = gy
+                        nseen += 1
+                    hit = area > tol
+                if not hit:
+                    continue
+                top = lv
                 at_top += 1
-                if at_top == 2:
-                    b = j
+                if at_top == 1:
+                    a = j
+                elif at_top == 2:  # the supports in index order, as the rules list touches
+                    a, b = min(a, j), max(a, j)
+            if top >= 0:
+                break
         verdict, falls, judged = SKIP, -1, False
         if not (top >= 0 and at_top == 2 and top + 1 >= floor):
             a = b = -1
         else:
             if not filled:
                 quad(cx, cy, ux, uy, h, W, q)
-            area_a, gax, gay = clip(q, squads[a], work)
-            area_b, gbx, gby = clip(q, squads[b], work)
+            area_a, gax, gay = _clipped(q, squads, a, seen, seen_at, nseen, win, work)
+            area_b, gbx, gby = _clipped(q, squads, b, seen, seen_at, nseen, win, work)
             verdict = REFUSED
             if (
                 min(area_a, area_b) >= rest
@@ -508,8 +582,10 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
             ):
                 contacts[w, 0], contacts[w, 1] = gax - cx, gay - cy
                 contacts[w, 2], contacts[w, 3] = gbx - cx, gby - cy
-                m = clip_into(q, squads[a], pts, 0, clips)
-                m = clip_into(q, squads[b], pts, m, clips)
+                _row(squads, a, win)
+                m = clip_into(q, win, pts, 0, clips)
+                _row(squads, b, win)
+                m = clip_into(q, win, pts, m, clips)
                 ne = hull_edges(pts, m, cx, cy, power, hull, hulls)
                 if ne > EDGES:  # never: the hull of two clipped rectangles has at most 16 edges
                     verdict = UNSURE
@@ -557,6 +633,30 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
 
 
 @numba.njit(cache=True)
+def _by_key(kept: Ints, levels: Ints) -> tuple[Ints, Ints, Ints]:
+    """The rows of `kept` (dense indices, a few dozen) in index order, each index once: the
+    indices, their levels and their rows (insertion sort)."""
+    w = len(kept)
+    rows = np.empty(w, dtype=np.int64)
+    for k in range(w):
+        r = k
+        while r > 0 and kept[rows[r - 1]] > kept[k]:
+            rows[r] = rows[r - 1]
+            r -= 1
+        rows[r] = k
+    count = 0
+    for k in range(w):  # a pose two pairs made: judged alike twice, kept once
+        if count == 0 or kept[rows[k]] != kept[rows[count - 1]]:
+            rows[count] = rows[k]
+            count += 1
+    out_index = np.empty(count, dtype=np.int64)
+    out_levels = np.empty(count, dtype=np.int64)
+    for k in range(count):
+        out_index[k], out_levels[k] = kept[rows[k]], levels[rows[k]]
+    return out_index, out_levels, rows[:count]
+
+
+@numba.njit(cache=True)
 def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
     index: Ints, axes: Array, halves: Array, weights: Array, reaches: Array, cells: Ints,
     sticks: Array, sreach: Array, squads: Array, level: Ints, colours: Ints, carries: Ints,
@@ -589,24 +689,29 @@ def pile_candidates(  # noqa: PLR0917 - the sticks, what the player may use, the
     have: int, lengths: Array, offsets: Array, axes: Array, halves: Array, weights: Array,
     reaches: Array, cells: Ints, sticks: Array, sreach: Array, squads: Array, level: Ints,
     colours: Ints, carries: Ints, sup: Ints, cont: Array, poly: Array, npoly: Ints,
-    load: Array, floor: int, tol: float, rest: float, thr: float, power: float, deep: float,
-) -> tuple[Ints, Ints, Judged, Ints]:  # fmt: skip
-    """The legal bridges from nothing in one call: `_bridges` (the poses to try, sorted, each
-    once; a stick refuses its colour and those it carries), then each judged as
-    `judge_bridges` judges it, only the legal ones kept. Returns their dense indices, their
-    levels, `judge_bridges`' answer for them (all LEGAL), and the unsure pairs of `_bridges`
-    (if any, nothing is judged: the caller makes the poses with Python's `math.hypot` and
-    calls `judge_bridges`)."""
+    force: Array, moment: npt.NDArray[np.complex128], floor: int, tol: float, rest: float,
+    thr: float, power: float, deep: float,
+) -> tuple[Ints, Ints, Ints, Judged, Ints]:  # fmt: skip
+    """The legal bridges from nothing in one call: `_bridges` (the poses to try; a stick
+    refuses its colour and those it carries), then each judged as `judge_bridges` judges it,
+    only the legal ones kept, then put in index order, each once (`_by_key`: sorting the few
+    legal ones, not the poses tried). Returns their dense indices, their levels, their rows in
+    `judge_bridges`' answer (all LEGAL), that answer, and the unsure pairs of `_bridges` (if
+    any, nothing is judged: the caller makes the poses with Python's `math.hypot` and calls
+    `judge_bridges`). The sticks' loads come as `force` and `moment` (x + iy)."""
     n = len(level)
     refuses = np.empty(n, dtype=np.int64)
+    load = np.empty((n, 3))  # force, moment x, y
     for s in range(n):
         refuses[s] = (1 << colours[s]) | carries[s]
+        load[s, 0], load[s, 1], load[s, 2] = force[s], moment[s].real, moment[s].imag
     index, count, unsure = _bridges(sticks[:, 0], sticks[:, 1], sticks[:, 2], sticks[:, 3],
                                     sticks[:, 4], level, refuses, have, floor, lengths, offsets,
                                     cells)  # fmt: skip
     if len(unsure):
         count = 0
-    got, legal, levels = _judge(index, count, True, axes, halves, weights, reaches, cells, sticks,
-                                sreach, squads, level, colours, carries, sup, cont, poly, npoly,
-                                load, floor, tol, rest, thr, power, deep)  # fmt: skip
-    return legal, levels, got, unsure
+    got, kept, at = _judge(index, count, True, axes, halves, weights, reaches, cells, sticks,
+                           sreach, squads, level, colours, carries, sup, cont, poly, npoly, load,
+                           floor, tol, rest, thr, power, deep)  # fmt: skip
+    legal, levels, rows = _by_key(kept, at)
+    return legal, levels, rows, got, unsure

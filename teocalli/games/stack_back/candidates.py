@@ -295,15 +295,14 @@ def pile_moves(
     if not have or not len(sticks):
         return []
     st = layout.statics
-    carried = np.array(carries, dtype=np.int64)
-    load = _loads(force, moment)
-    index, levels, got, unsure = cand_kernels.pile_candidates(
+    index, levels, rows, got, unsure = cand_kernels.pile_candidates(
         have, _LENGTHS, _OFFSETS, _AXES_ROWS, _HALVES, _WEIGHTS, _REACHES, _CELLS, st.rows,
-        st.reach, layout.quads, st.level, st.colour, carried, st.sup, st.cont, st.poly, st.npoly,
-        load, floor, TOL, REST, _THRESHOLD, 0.5, DEEP,
+        st.reach, layout.quads, st.level, st.colour, np.array(carries, dtype=np.int64), st.sup,
+        st.cont, st.poly, st.npoly, np.array(force, dtype=np.float64),
+        np.array(moment, dtype=np.complex128), floor, TOL, REST, _THRESHOLD, 0.5, DEEP,
     )  # fmt: skip
     if not len(unsure):
-        return moves_of(index, range(len(index)), levels.tolist(), got, owner)
+        return moves_of(index, rows.tolist(), levels.tolist(), got, owner)
     index = bridge_index(sticks, carries, supply, floor, layout)
     got = judge(index, layout, carries, force, moment, floor=floor)
     rows = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
