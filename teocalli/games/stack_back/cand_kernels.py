@@ -41,14 +41,21 @@ EDGES = 24
 
 
 @numba.njit(cache=True)
-def _lattice(colour: int, x10: int, y10: int, a10: int, cells: Ints) -> int:
-    """`actions.lattice_index` (-1 off the lattice); cells: step10, astep10, x, y, angle cells."""
-    if x10 % cells[0] or y10 % cells[0] or a10 % cells[1]:
+def _cell(xr: int, yr: int, ar: int, cells: Ints) -> int:
+    """`actions.lattice_index` of colour 0 (add colour x `_colour_stride` for the others) of
+    the pose at x = xr, y = yr steps and the angle ar angle steps (folded into the half turn),
+    -1 off the lattice; cells: step10, astep10, x, y, angle cells. The pose `_pair` rounds to
+    is on the lattice's steps already: no remainders to test."""
+    ai = ar % cells[4]
+    if not (0 <= xr < cells[2] and 0 <= yr < cells[3]):
         return -1
-    xi, yi, ai = x10 // cells[0], y10 // cells[0], a10 // cells[1]
-    if not (0 <= xi < cells[2] and 0 <= yi < cells[3] and 0 <= ai < cells[4]):
-        return -1
-    return ((colour * cells[4] + ai) * cells[2] + xi) * cells[3] + yi
+    return (ai * cells[2] + xr) * cells[3] + yr
+
+
+@numba.njit(cache=True)
+def _colour_stride(cells: Ints) -> int:
+    """How far apart the same pose in two successive colours lies in `lattice_index`."""
+    return cells[4] * cells[2] * cells[3]
 
 
 @numba.njit(cache=True)
@@ -87,6 +94,7 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where
     cannot tell that `math.hypot` decides it alike (Python decides). An offset no allowed
     colour spans costs no `atan2`."""
     step10, astep10 = cells[0], cells[1]
+    stride = _colour_stride(cells)
     turn = -1.0 if ux[i] * ux[j] + uy[i] * uy[j] < 0 else 1.0
     for k in range(len(offsets)):
         f = offsets[k]
@@ -109,13 +117,15 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where
             spans = spans or not dist + 6 > lengths[c]
         if dist < 1.0 or not spans:
             continue
-        x10 = np.int64(np.rint((pax + pbx) / 2 * 10 / step10)) * step10
-        y10 = np.int64(np.rint((pay + pby) / 2 * 10 / step10)) * step10
+        xr = np.int64(np.rint((pax + pbx) / 2 * 10 / step10))  # x10 = xr x step10, and so on
+        yr = np.int64(np.rint((pay + pby) / 2 * 10 / step10))
         deg = math.degrees(math.atan2(pby - pay, pbx - pax)) % 180
-        a10 = (np.int64(np.rint(deg * 10 / astep10)) * astep10) % 1800
+        cell = _cell(xr, yr, np.int64(np.rint(deg * 10 / astep10)), cells)
+        if cell < 0:
+            continue
         for c in range(len(lengths)):
             if (allowed >> c) & 1 and not dist + 6 > lengths[c]:
-                out[k, c] = _lattice(c, x10, y10, a10, cells)
+                out[k, c] = c * stride + cell
     return True
 
 

@@ -29,7 +29,17 @@ import numpy as np
 import numpy.typing as npt
 
 from . import balance, cand_kernels, pile_kernels
-from .actions import A10, A_CELLS, X_CELLS, XY10, Y_CELLS, Colour, Place, lattice_index
+from .actions import (
+    A10,
+    A_CELLS,
+    HALF_TURN10,
+    X_CELLS,
+    XY10,
+    Y_CELLS,
+    Colour,
+    Place,
+    lattice_index,
+)
 from .balance import Load, Stick
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC, WEIGHTS
 from .geometry import DEEP, Array, Mask, axis
@@ -245,6 +255,7 @@ _LENGTHS = np.array(LENGTHS, dtype=np.float64)
 _OFFSETS = np.array(SPEC.pile_offsets, dtype=np.float64)
 _CELLS = np.array([XY10, A10, X_CELLS, Y_CELLS, A_CELLS], dtype=np.int64)
 """The lattice as the kernels read it: step and angle step (tenths), cells on x, y, angle."""
+assert A_CELLS * A10 == HALF_TURN10, "the angle cells cover the half turn (cand_kernels._cell)"
 
 
 def _pair(a: Stick, b: Stick) -> Bridges:
