@@ -715,8 +715,9 @@ def pile_candidates(  # noqa: PLR0917 - the sticks, what the player may use, the
     for s in range(n):
         refuses[s] = (1 << colours[s]) | carries[s]
         load[s, 0], load[s, 1], load[s, 2] = force[s], moment[s].real, moment[s].imag
-    index, count, unsure = _bridges(sticks[:, 0], sticks[:, 1], sticks[:, 2], sticks[:, 3],
-                                    sticks[:, 4], level, refuses, have, floor, lengths, offsets,
+    columns = sticks.T.copy()  # contiguous, as `pair_rows` passes them: `_pair` compiled once
+    index, count, unsure = _bridges(columns[0], columns[1], columns[2], columns[3], columns[4],
+                                    level, refuses, have, floor, lengths, offsets,
                                     cells)  # fmt: skip
     if len(unsure):
         count = 0
