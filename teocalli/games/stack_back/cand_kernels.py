@@ -41,7 +41,7 @@ EDGES = 24
 
 
 @numba.njit(cache=True)
-def _cell(xr: int, yr: int, ar: int, cells: Ints) -> int:
+def _cell(xr: np.int64, yr: np.int64, ar: np.int64, cells: Ints) -> int:
     """`actions.lattice_index` of colour 0 (add colour x `_colour_stride` for the others) of
     the pose at x = xr, y = yr steps and the angle ar angle steps (folded into the half turn),
     -1 off the lattice; cells: step10, astep10, x, y, angle cells. The pose `_pair` rounds to
