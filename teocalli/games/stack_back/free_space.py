@@ -402,21 +402,23 @@ BLOCK = 8
 
 class _GroupSure:
     """Per group of intervals, the centres where its poses surely touch each stick (`_sure`),
-    made `BLOCK` groups at a time as the search reaches them: a search that finds a pose in an
-    early group never builds the polygons of the later ones (each row is its group's alone, so
-    the polygons are the same)."""
+    made as the search reaches them, the first group alone, then `BLOCK` groups at a time: a
+    search that finds a pose in an early group never builds the polygons of the later ones
+    (each row is its group's alone, so the polygons are the same)."""
 
     def __init__(self, colour: int, sticks: list[Stick], centres: Array, delta: float) -> None:
         self.colour, self.sticks, self.centres, self.delta = colour, sticks, centres, delta
         self.blocks: dict[int, npt.NDArray[np.object_]] = {}
 
     def __getitem__(self, g: int) -> npt.NDArray[np.object_]:
-        b = g // BLOCK
-        block = self.blocks.get(b)
+        # the first group alone (a search that finds a pose finds it there most often), then
+        # BLOCK at a time
+        start = 0 if g == 0 else 1 + (g - 1) // BLOCK * BLOCK
+        block = self.blocks.get(start)
         if block is None:
-            centres = self.centres[b * BLOCK : (b + 1) * BLOCK]
-            block = self.blocks[b] = _sure(self.colour, self.sticks, centres, self.delta)
-        out: npt.NDArray[np.object_] = block[g - b * BLOCK]
+            centres = self.centres[start : 1 if g == 0 else start + BLOCK]
+            block = self.blocks[start] = _sure(self.colour, self.sticks, centres, self.delta)
+        out: npt.NDArray[np.object_] = block[g - start]
         return out
 
 

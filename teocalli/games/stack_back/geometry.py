@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .components import HALF_WIDTH
-from .wood_kernels import clip_quads, sat_matrix
+from .wood_kernels import clip_quads, quad_rows, sat_matrix
 
 Array = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
@@ -31,15 +31,10 @@ def axis(a10: int) -> tuple[float, float]:
 
 
 def quads(cx: Array, cy: Array, ux: Array, uy: Array, h: Array) -> Array:
-    """Footprint corners, counter-clockwise, shape (N, 4, 2)."""
-    w = HALF_WIDTH
-    ax, ay = ux * h, uy * h  # half the long side
-    bx, by = -uy * w, ux * w  # half the short side
-    out = np.empty((len(cx), 4, 2))
-    out[:, 0, 0], out[:, 0, 1] = cx + ax + bx, cy + ay + by
-    out[:, 1, 0], out[:, 1, 1] = cx - ax + bx, cy - ay + by
-    out[:, 2, 0], out[:, 2, 1] = cx - ax - bx, cy - ay - by
-    out[:, 3, 0], out[:, 3, 1] = cx + ax - bx, cy + ay - by
+    """Footprint corners, counter-clockwise, shape (N, 4, 2) (compiled:
+    `wood_kernels.quad_rows`)."""
+    c = _columns
+    out: Array = quad_rows(c(cx), c(cy), c(ux), c(uy), c(h), HALF_WIDTH)
     return out
 
 

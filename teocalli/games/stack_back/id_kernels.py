@@ -135,53 +135,32 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
 
 
 @numba.njit(cache=True)
-def walk(
-    bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
-    limit: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
-    """Pile rows (in the order they were met) with their bins, snap ranks and what is known of
-    each (0 unknown, 1 legal, 2 refused); per bin, only ranks below `limit[bin]` count (the
-    bin's wood pose or candidate comes first). Per bin, in snap order (rank, then the order
-    met): its first legal row if no unknown row comes before it (the snap), else its first
-    unknown row (to judge). Returns (snaps, unknown), row indices. `scratch` (4 x bins) holds
-    the per-bin minima: it must hold `fresh_scratch`'s values, and is left so."""
+def _decide(
+    rows: npt.NDArray[np.int64], limit: int, ranks: npt.NDArray[np.int64],
+    verdict: npt.NDArray[np.int8],
+) -> tuple[int, int]:  # fmt: skip
+    """One bin's walk: of its `rows` (ascending), those ranked below `limit` and not refused,
+    in snap order (rank, then row): (its first legal row, -1) if no unknown row comes before it
+    (the snap), (-1, its first unknown row) if one does (to judge), (-1, -1) if neither."""
     big = np.iinfo(np.int64).max
-    legal, open_, legal_row, open_row = scratch[0], scratch[1], scratch[2], scratch[3]
-    for r in range(len(bins)):
-        b, k, v = bins[r], ranks[r], verdict[r]
-        if k >= limit[b] or v == 2:
+    legal_k, legal_r, open_k, open_r = big, -1, big, -1
+    for r in rows:
+        k, v = ranks[r], verdict[r]
+        if k >= limit or v == 2:
             continue
-        if v == 1 and k < legal[b]:
-            legal[b], legal_row[b] = k, r
-        elif v == 0 and k < open_[b]:
-            open_[b], open_row[b] = k, r
-    snaps = np.empty(len(bins), dtype=np.int64)
-    unknown = np.empty(len(bins), dtype=np.int64)
-    ns = nu = 0
-    for r in range(len(bins)):
-        b = bins[r]
-        if legal_row[b] != r and open_row[b] != r:
-            continue
-        first_open = legal_row[b] < 0 or open_[b] < legal[b]
-        first_open = first_open or (open_[b] == legal[b] and open_row[b] < legal_row[b])
-        if open_row[b] >= 0 and first_open:
-            if open_row[b] == r:
-                unknown[nu] = r
-                nu += 1
-        elif legal_row[b] == r:
-            snaps[ns] = r
-            ns += 1
-    for r in range(len(bins)):
-        b = bins[r]
-        legal[b], open_[b], legal_row[b], open_row[b] = big, big, -1, -1
-    return snaps[:ns], unknown[:nu]
+        if v == 1 and k < legal_k:
+            legal_k, legal_r = k, r
+        elif v == 0 and k < open_k:
+            open_k, open_r = k, r
+    first_open = legal_r < 0 or open_k < legal_k or (open_k == legal_k and open_r < legal_r)
+    if open_r >= 0 and first_open:
+        return -1, open_r
+    return legal_r, -1
 
 
 def fresh_scratch(count: int) -> npt.NDArray[np.int64]:
-    """`walk`'s scratch for `count` bins."""
-    out = np.full((4, count), np.iinfo(np.int64).max, dtype=np.int64)
-    out[2:] = -1
-    return out
+    """`walk_judge`'s scratch for `count` bins: each bin's slot among the bins met (-1)."""
+    return np.full(count, -1, dtype=np.int64)
 
 
 # --- judging a pile pose: a compiled balance with a margin, the rules' own code where near -------
@@ -271,44 +250,92 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:  # fmt: skip
-    """`walk` and `judge_piles` in turn until every bin has its snap, in one call: the rows'
-    poses (colour, x10, y10, a10; on the supports `held`) built as the rules build them
-    (x10 / 10, `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour), their verdicts
-    written into `verdict`. Returns (snaps, unsure, judged): when a round meets poses
-    `judge_piles` is unsure of, it stops with those rows (the caller judges them by the rules
-    and calls again), else with the snaps and no unsure row; `judged`, the rows judged."""
+    """Pile rows (in the order they were met) with their bins, snap ranks and what is known of
+    each (`verdict`: 0 unknown, 1 legal, 2 refused), per bin only the ranks below `limit[bin]`
+    counting (its wood pose or candidate comes first): per bin, in snap order (rank, then the
+    order met), its first unknown row is judged (`judge_piles`, in rounds over the bins) until
+    its first legal row comes before any unknown one (its snap). The rows' poses (colour, x10,
+    y10, a10; on the supports `held`) are built as the rules build them (x10 / 10,
+    `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour); their verdicts are written
+    into `verdict`. After the first round only the bins whose row was judged are walked again.
+    Returns (snaps, unsure, judged): when a round meets poses `judge_piles` is unsure of, it
+    stops with those rows (the caller judges them by the rules and calls again), else with the
+    snaps (ascending) and no unsure row; `judged`, the rows judged. `scratch` (one slot per
+    bin) must hold `fresh_scratch`'s values, and is left so."""
+    n = len(bins)
+    slot = scratch
+    # the rows grouped by bin (ascending within each): a counting sort over the bins met
+    met = np.empty(n, dtype=np.int64)
+    nb = 0
+    counts = np.zeros(n + 1, dtype=np.int64)
+    for r in range(n):
+        b = bins[r]
+        if slot[b] < 0:
+            slot[b] = nb
+            met[nb] = b
+            nb += 1
+        counts[slot[b] + 1] += 1
+    for d in range(nb):
+        counts[d + 1] += counts[d]
+    by_bin = np.empty(n, dtype=np.int64)
+    fill = counts[:nb].copy()
+    for r in range(n):
+        d = slot[bins[r]]
+        by_bin[fill[d]] = r
+        fill[d] += 1
+    snap = np.full(nb, -1, dtype=np.int64)
+    pending = np.arange(nb)
+    unknown = np.empty(nb, dtype=np.int64)
+    which = np.empty(nb, dtype=np.int64)
     judged = 0
-    while True:
-        found, unknown = walk(bins, ranks, verdict, limit, scratch)
-        m = len(unknown)
+    unsure = np.empty(0, dtype=np.int64)
+    while len(pending):
+        m = 0
+        for g in pending:
+            s, o = _decide(by_bin[counts[g] : counts[g + 1]], limit[met[g]], ranks, verdict)
+            snap[g] = s
+            if o >= 0:
+                unknown[m], which[m] = o, g
+                m += 1
         if m == 0:
-            return found, unknown, judged
+            break
         pose = np.empty((m, 6))
         pi = np.empty(m, dtype=np.int64)
         pj = np.empty(m, dtype=np.int64)
-        for r in range(m):
-            row = unknown[r]
+        for t in range(m):
+            row = unknown[t]
             c, a10 = poses[row, 0], poses[row, 3]
-            pose[r, 0] = poses[row, 1] / 10
-            pose[r, 1] = poses[row, 2] / 10
-            pose[r, 2] = axes[a10, 0]
-            pose[r, 3] = axes[a10, 1]
-            pose[r, 4] = halves[c]
-            pose[r, 5] = weights[c]
-            pi[r], pj[r] = held[row, 0], held[row, 1]
+            pose[t, 0] = poses[row, 1] / 10
+            pose[t, 1] = poses[row, 2] / 10
+            pose[t, 2] = axes[a10, 0]
+            pose[t, 3] = axes[a10, 1]
+            pose[t, 4] = halves[c]
+            pose[t, 5] = weights[c]
+            pi[t], pj[t] = held[row, 0], held[row, 1]
         got = judge_piles(pose, pi, pj, sticks, quads, level, sup, cont, poly, npoly, load, tol,
                           rest, margin, delta)  # fmt: skip
         unsure = np.empty(m, dtype=np.int64)
         nu = 0
-        for r in range(m):
-            if got[r] == UNSURE:
-                unsure[nu] = unknown[r]
+        again = np.empty(m, dtype=np.int64)
+        na = 0
+        for t in range(m):
+            if got[t] == UNSURE:
+                unsure[nu] = unknown[t]
                 nu += 1
             else:
-                verdict[unknown[r]] = got[r]
+                verdict[unknown[t]] = got[t]
                 judged += 1
+                again[na] = which[t]
+                na += 1
+        unsure = unsure[:nu]
         if nu:
-            return found, unsure[:nu], judged
+            break
+        pending = again[:na]
+    for d in range(nb):
+        slot[met[d]] = -1
+    if len(unsure):
+        return np.empty(0, dtype=np.int64), unsure, judged
+    return np.sort(snap[snap >= 0]), unsure, judged
 
 
 @numba.njit(cache=True)
@@ -375,69 +402,207 @@ def touching_rows(  # noqa: PLR0917 - poses, sticks
     return out
 
 
+ALIVE = np.iinfo(np.int64).max
+"""A pool row no stick takes (`catch_up`: else the index of the first stick that takes it)."""
+
+
 @numba.njit(cache=True)
-def touching_pairs(  # noqa: PLR0917 - the pairs' poses, the sticks
-    frame: Array, offs: npt.NDArray[np.int64], hs: Array, reach_p: Array,
-    since: npt.NDArray[np.int64], floor: npt.NDArray[np.int64], held: npt.NDArray[np.int64],
-    levels: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array, tol: float,
-    deep: float,
-) -> npt.NDArray[np.bool_]:  # fmt: skip
-    """`touching_rows` for several pairs in one call: the poses of pair p (rows offs[p] to
-    offs[p + 1] of `frame`: x, y, ux, uy; half-length hs[p], circumscribed radius reach_p[p];
-    resting on the sticks held[p]) against the sticks from since[p] on whose level is at least
-    floor[p]. A pose overlaps both its supports, so a stick farther from either than the pose's
-    circle can reach across, beyond both circles, touches none of the pair's poses: skipped."""
-    out = np.zeros(len(frame), dtype=np.bool_)
+def pairs_due(  # noqa: PLR0917 - the pairs in reach, the sticks, the player, the pool's index
+    reach: npt.NDArray[np.int64], colour: npt.NDArray[np.int64], level: npt.NDArray[np.int64],
+    carries: npt.NDArray[np.int64], floor: int, supply: npt.NDArray[np.int64],
+    index: npt.NDArray[np.int64], dead: npt.NDArray[np.bool_],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """The pairs the search would try now, of the pairs in reach (rows of `reach`: colour,
+    level, i, j): a colour in the supply, differing from both sticks' and carried by neither,
+    their level at or above the floor less one, not dead. Returns (met, new): the pool's ids of
+    those met before (`index[i, j, colour]`), and the rows of `reach` of those never met."""
+    met = np.empty(len(reach), dtype=np.int64)
+    new = np.empty(len(reach), dtype=np.int64)
+    nm = nn = 0
+    for r in range(len(reach)):
+        c, i, j = reach[r, 0], reach[r, 2], reach[r, 3]
+        if supply[c] <= 0 or dead[i, j, c]:
+            continue
+        ok = True
+        for s in (i, j):
+            if level[s] + 1 < floor or colour[s] == c or (carries[s] >> c) & 1:
+                ok = False
+        if not ok:
+            continue
+        p = index[i, j, c]
+        if p < 0:
+            new[nn] = r
+            nn += 1
+        else:
+            met[nm] = p
+            nm += 1
+    return met[:nm], new[:nn]
+
+
+@numba.njit(cache=True)
+def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stamps
+    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
+    count: npt.NDArray[np.int64], stamp: npt.NDArray[np.int64], halves: Array,
+    frame: Array, taken: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+    levels: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
+    cones: npt.NDArray[np.int64], tol: float, deep: float,
+) -> None:  # fmt: skip
+    """Bring the pool's pairs `met` (rows of `key`: colour, level, i, j; their rows span[p, 0]
+    to span[p, 1]) up to all the sticks: only the sticks from count[p] on, of the pair's level
+    or above, are tested against its rows left (a new stick only takes poses away), and a row
+    taken gets the index of the first stick that takes it (`taken`, else ALIVE). A pose
+    overlaps both its supports, so a stick farther from either than the pose's circle can reach
+    across, beyond both circles, touches none of the pair's poses: skipped. Then a pair whose
+    supports' cone stamp (`cones`: max over i, j) changed forgets its verdicts."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
     lx, ly, lux, luy, lh = _columns(lay)
     n = len(levels)
     rows = np.empty(n, dtype=np.int64)
-    for p in range(len(hs)):
-        m = 0
-        for k in range(since[p], n):
-            if levels[k] < floor[p]:
-                continue
-            near = True
-            for t in range(2):
-                b = held[p, t]
-                far = lreach[k] + 2 * reach_p[p] + lreach[b] + 1e-6
-                ex, ey = lay[k, 0] - lay[b, 0], lay[k, 1] - lay[b, 1]
-                if ex * ex + ey * ey >= far * far:
-                    near = False
-            if near:
-                rows[m] = k
+    top = np.empty(n + 1, dtype=np.int64)  # the highest level from k on
+    top[n] = -1
+    for k in range(n - 1, -1, -1):
+        top[k] = max(top[k + 1], levels[k])
+    for p in met:
+        lev, i, j = key[p, 1], key[p, 2], key[p, 3]
+        lo, hi = span[p, 0], span[p, 1]
+        since = count[p]
+        if since < n and top[since] >= lev and lo < hi:
+            h = halves[key[p, 0]]
+            reach_p = (h * h + _W * _W) ** 0.5
+            m = 0
+            for k in range(since, n):
+                if levels[k] < lev:
+                    continue
+                near = True
+                for b in (i, j):
+                    far = lreach[k] + 2 * reach_p + lreach[b] + 1e-6
+                    ex, ey = lay[k, 0] - lay[b, 0], lay[k, 1] - lay[b, 1]
+                    if ex * ex + ey * ey >= far * far:
+                        near = False
+                if near:
+                    rows[m] = k
+                    m += 1
+            if m:
+                some = rows[:m]
+                for r in range(lo, hi):
+                    if taken[r] != ALIVE:
+                        continue
+                    x, y, ux, uy = frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3]
+                    if not touches_any(x, y, ux, uy, h, reach_p, some, lx, ly, lux, luy, lh,
+                                       quads, lreach, deep, tol, q, work):  # fmt: skip
+                        continue
+                    for t in range(m):  # the first stick that takes it
+                        if touches_any(x, y, ux, uy, h, reach_p, some[t : t + 1], lx, ly, lux,
+                                       luy, lh, quads, lreach, deep, tol, q, work):  # fmt: skip
+                            taken[r] = some[t]
+                            break
+        count[p] = max(since, n)
+        cone = max(cones[i], cones[j])
+        if stamp[p] != cone:
+            stamp[p] = cone
+            verdict[lo:hi] = 0
+
+
+@numba.njit(cache=True)
+def compact(  # noqa: PLR0917 - the pool's pairs and rows, the bins' limits
+    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
+    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
+    verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64], limit: npt.NDArray[np.int64],
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int8], npt.NDArray[np.int64],
+]:  # fmt: skip
+    """The pool's rows `walk_judge` reads now, in the search's order (the pairs by colour, level, i,
+    j; each pair's rows in lattice order): the rows of the pairs `met` no stick takes, not
+    refused, whose rank lies below their bin's `limit`. Returns the rows, their supports, and
+    their bins, ranks, verdicts and poses (copies)."""
+    order = np.empty(len(met), dtype=np.int64)
+    for t in range(len(met)):
+        p = met[t]
+        order[t] = ((key[p, 0] * 4096 + key[p, 1]) * 4096 + key[p, 2]) * 4096 + key[p, 3]
+    total = 0
+    for p in met:
+        total += span[p, 1] - span[p, 0]
+    out = np.empty(total, dtype=np.int64)
+    held = np.empty((total, 2), dtype=np.int64)
+    m = 0
+    for t in np.argsort(order, kind="mergesort"):
+        p = met[t]
+        for r in range(span[p, 0], span[p, 1]):
+            if taken[r] == ALIVE and verdict[r] != 2 and ranks[r] < limit[bins[r]]:
+                out[m] = r
+                held[m, 0], held[m, 1] = key[p, 2], key[p, 3]
                 m += 1
-        if m == 0:
-            continue
-        some = rows[:m]
-        for r in range(offs[p], offs[p + 1]):
-            out[r] = touches_any(frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3], hs[p],
-                                 reach_p[p], some, lx, ly, lux, luy, lh, quads, lreach, deep, tol,
-                                 q, work)  # fmt: skip
-    return out
+    out = out[:m]
+    return (out, held[:m], bins[out], ranks[out], verdict[out], poses[out])
+
+
+@numba.njit(cache=True)
+def open_bins(
+    first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
+    supply: npt.NDArray[np.int64], taken: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """Per bin, its first wood pose for a player (`first` less the colours out of `supply`
+    and the bins holding a candidate, `taken`: -1) and the rank below which a pile pose may
+    come before it (`limit`: the wood pose's rank, no bound without one, -1 in a bin holding
+    a candidate, whose candidate comes first)."""
+    out = first.copy()
+    size = len(first) // len(supply)
+    for c in range(len(supply)):
+        if supply[c] <= 0:
+            out[c * size : (c + 1) * size] = -1
+    for b in taken:
+        out[b] = -1
+    limit = np.empty(len(first), dtype=np.int64)
+    big = np.iinfo(np.int64).max
+    for b in range(len(first)):
+        limit[b] = wood_ranks[out[b]] if out[b] >= 0 else big
+    for b in taken:
+        limit[b] = -1
+    return out, limit
+
+
+@numba.njit(cache=True)
+def marked(
+    first: npt.NDArray[np.int64], piles: npt.NDArray[np.int64], taken: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """The bins holding a wood pose (`first`), a pile snap (`piles`) or a candidate (`taken`),
+    in order."""
+    mark = np.zeros(len(first), dtype=np.bool_)
+    for b in taken:
+        mark[b] = True
+    out = np.empty(len(first), dtype=np.int64)
+    m = 0
+    for b in range(len(first)):
+        if first[b] >= 0 or piles[b] >= 0 or mark[b]:
+            out[m] = b
+            m += 1
+    return out[:m]
 
 
 @numba.njit(cache=True)
 def _overlap_span(  # noqa: PLR0917 - a line of centres, the pose, the supports
-    x: float, cu: float, su: float, h: float, sup: Array, lo: float, hi: float
+    x: float, cu: float, su: float, h: float, sup: Array, lo: float, hi: float, inset: float
 ) -> tuple[float, float]:
     """The centres (x, y) with y in [lo, hi] of a footprint (axis cu, su; half-length h) that
-    meets both supports by the separating-axis test, as an interval of y widened by 1e-6 (a
-    superset: the exact tests follow): each of the test's eight inequalities is a slab."""
+    meets both supports by the separating-axis test, both shrunk by `inset` (as `meet` is
+    called with them), as an interval of y widened by 1e-6 (a superset: the exact tests
+    follow): each of the test's eight inequalities is a slab."""
+    hh, ww = h - inset, _W - inset
     for s in range(2):
-        sx, sy, vx, vy, k = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4]
+        sx, sy, vx, vy, k = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4] - inset
         c = abs(cu * vx + su * vy)
         sn = abs(cu * vy - su * vx)
         for t in range(4):
             if t == 0:
-                ax, ay, bound = cu, su, h + k * c + _W * sn
+                ax, ay, bound = cu, su, hh + k * c + ww * sn
             elif t == 1:
-                ax, ay, bound = -su, cu, _W + k * sn + _W * c
+                ax, ay, bound = -su, cu, ww + k * sn + ww * c
             elif t == 2:
-                ax, ay, bound = vx, vy, k + h * c + _W * sn
+                ax, ay, bound = vx, vy, k + hh * c + ww * sn
             else:
-                ax, ay, bound = -vy, vx, _W + h * sn + _W * c
+                ax, ay, bound = -vy, vx, ww + hh * sn + ww * c
             base = ax * (sx - x) + ay * sy  # |base - ay * y| < bound
             if abs(ay) < 1e-9:
                 if abs(ax * (sx - x)) >= bound + 1e-6:
@@ -448,6 +613,29 @@ def _overlap_span(  # noqa: PLR0917 - a line of centres, the pose, the supports
                 y0, y1 = y1, y0
             lo, hi = max(lo, y0 - 1e-6), min(hi, y1 + 1e-6)
     return lo, hi
+
+
+@numba.njit(cache=True)
+def _stand_span(  # noqa: PLR0917 - a line of centres, the axis, the supports, the range
+    x: float, cu: float, su: float, sup: Array, margin: float, lo: float, hi: float
+) -> tuple[float, float]:
+    """[lo, hi] narrowed to the y of the centres (x, y) that may stand (`pair_keep`'s test: the
+    centre `margin` inside the supports' extent along the axis), widened by 1e-6 (the exact
+    test follows). Along the axis a support's offset d_s = A_s - y su is linear in y, so
+    "some d_s - r_s <= -margin" and "some d_s + r_s >= margin" are each a half-line of y."""
+    if abs(su) < 1e-3:  # nearly along x: the offsets hardly move with y
+        return lo, hi
+    low, high = np.inf, -np.inf  # the bounds on y su: y su >= low, y su <= high
+    for s in range(2):
+        a = (sup[s, 0] - x) * cu + sup[s, 1] * su
+        rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + _W * abs(
+            sup[s, 2] * su - sup[s, 3] * cu
+        )
+        low = min(low, a - rr + margin)
+        high = max(high, a + rr - margin)
+    if su > 0:
+        return max(lo, low / su - 1e-6), min(hi, high / su + 1e-6)
+    return max(lo, high / su - 1e-6), min(hi, low / su + 1e-6)
 
 
 _SURE = 1e-6
@@ -517,24 +705,33 @@ def _rest_sure(  # noqa: PLR0917 - a pose, a support, scratch
     box_p = _span(du, k * ac + _W * as_, -h, h) * _span(dn, k * as_ + _W * ac, -_W, _W)
     if min(box_s, box_p) < rest - _SURE:
         return -1
+    if as_ >= 0.1 and rest <= 4 * _W * _W - _SURE and _crossing(x, y, cu, su, h, sup, cos, sin):
+        return 1  # the overlap is the whole parallelogram: both band areas hold it
     if as_ > 1e-6 and (
         _band_area(dn, sin, cos, k, pts) < rest - _SURE
         or _band_area(-(dy * vx - dx * vy), -sin, cos, h, pts) < rest - _SURE
     ):  # the pose within the support's band, the support within the pose's: too little
         return -1
-    if as_ < 0.1 or rest > 4 * _W * _W - _SURE:
-        return 0
-    # the bands' crossing: its corners X = t u + a n (n = u turned a quarter), a = +-W across
-    # the pose's axis, (X - d) . m = b = +-W across the support's (m = v turned a quarter):
-    # t (u . m) + a (n . m) - d . m = b, with u . m = -sin, n . m = cos
+    return 0
+
+
+@numba.njit(cache=True)
+def _crossing(  # noqa: PLR0917 - a pose, a support, their angle
+    x: float, y: float, cu: float, su: float, h: float, sup: Array, cos: float, sin: float
+) -> bool:
+    """Whether the two bands (each 2 W wide) cross wholly within both lengths, `_SURE` inside:
+    the crossing's corners X = t u + a n (n = u turned a quarter), a = +-W across the pose's
+    axis, (X - d) . m = b = +-W across the support's (m = v turned a quarter):
+    t (u . m) + a (n . m) - d . m = b, with u . m = -sin, n . m = cos."""
+    dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
     dm = dy * vx - dx * vy
     for a in (-_W, _W):
         for b in (-_W, _W):
             t = (a * cos - b - dm) / sin
             along_s = (t * cu - a * su - dx) * vx + (t * su + a * cu - dy) * vy
             if not (abs(t) <= h - _SURE and abs(along_s) <= k - _SURE):
-                return 0
-    return 1
+                return False
+    return True
 
 
 @numba.njit(cache=True)
@@ -594,7 +791,8 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
         lo_y, hi_y = lo_y - step, hi_y + step
         for ix in range(int(np.ceil(lo_x / step)) - 1, int(np.floor(hi_x / step)) + 2):
             x = ix * step
-            ylo, yhi = _overlap_span(x, cu, su, h, sup, lo_y, hi_y)
+            ylo, yhi = _overlap_span(x, cu, su, h, sup, lo_y, hi_y, inset)
+            ylo, yhi = _stand_span(x, cu, su, sup, margin, ylo, yhi)
             for iy in range(int(np.ceil(ylo / step)), int(np.floor(yhi / step)) + 1):
                 y = iy * step
                 # may stand: the centre `margin` inside the supports' extent along the axis

@@ -41,7 +41,8 @@ and never move, so each step works only on what the new sticks change):
   pair's lattice poses whose centre lies inside the supports' extent along the stick (a new
   stick carries nothing, so elsewhere it falls), resting 6 x 6 mm on both and touching no other
   stick of that level or above (`id_kernels.pair_keep`, at the pair's first visit; later only
-  the sticks added since are tested, `id_kernels.touching_pairs`); then judged in full, bin by
+  the sticks added since are tested, `id_kernels.catch_up`), every pair's poses kept in one
+  pool of flat arrays along the game (id_pool.py); then judged in full, bin by
   bin in snap order, only until the bin has its snap, and only the poses before the bin's wood
   pose (`id_kernels.walk_judge`). A verdict reads only the two supports and the loads of the
   sticks beneath them, so it is kept until one of those sticks gets a new stamp
@@ -67,8 +68,9 @@ from teocalli.core import IllegalAction, InvalidAction
 
 from . import id_kernels, search
 from .actions import PASS, Action, Colour, Pass, Place
-from .components import HALF_LENGTHS, HALF_WIDTH, NUM_COLOURS, SPEC, WEIGHTS
-from .geometry import Array, Mask, axis
+from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC, WEIGHTS
+from .geometry import Array, axis
+from .id_pool import Pool
 from .rules import REST, TOL, Footprints, piled, settle, touches
 
 if TYPE_CHECKING:
@@ -265,55 +267,18 @@ axis (`id_kernels.may_stand`): a bound that only skips poses the rules refuse.""
 
 
 @dataclass(frozen=True, slots=True)
-class _Pair:
-    """A pair of supports (i, j) and a colour along a game: its lattice poses that rest on both,
-    may stand, and touch none of the other sticks of their level or above among the game's first
-    `count` (`poses`: rows of colour, x10, y10, a10; `frame`: rows of x, y, ux, uy), with their
-    bins and snap ranks; and what is known of each (`verdict`: 0 not judged, 1 legal, 2
-    refused), reached when the sticks beneath the two supports had the stamp `stamp`
-    (`_cone_stamps`)."""
-
-    supports: tuple[int, int]
-    colour: int
-    count: int
-    poses: npt.NDArray[np.int64]
-    frame: Array
-    bins: npt.NDArray[np.int64]
-    ranks: npt.NDArray[np.int64]
-    verdict: npt.NDArray[np.int8]
-    stamp: int
-
-    def without(self, out: Mask, count: int) -> _Pair:
-        """This pair at `count` sticks, less the poses `out`."""
-        left = ~out
-        return _Pair(self.supports, self.colour, count, self.poses[left], self.frame[left],
-                     self.bins[left], self.ranks[left], self.verdict[left], self.stamp)  # fmt: skip
-
-    def restamped(self, stamp: int) -> _Pair:
-        """This pair with its verdicts forgotten, reached at `stamp`."""
-        verdict = np.zeros(len(self.poses), dtype=np.int8)
-        return _Pair(self.supports, self.colour, self.count, self.poses, self.frame, self.bins,
-                     self.ranks, verdict, stamp)  # fmt: skip
-
-    def at(self, count: int) -> _Pair:
-        """This pair at `count` sticks, none of its poses taken."""
-        return _Pair(self.supports, self.colour, count, self.poses, self.frame, self.bins,
-                     self.ranks, self.verdict, self.stamp)  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
 class _Memo:
-    """What the mask keeps along a game, for the game's first `count` sticks: the wood poses
-    they touch (`covered`, indices of `wood()`), per bin the first wood pose left (`first`, an
-    index of `wood()`, or -1), and the pairs of supports met so far by (i, j, colour), each
-    brought up to date when next met. Sticks only come (a state's sticks are only ever
-    appended, and a clone copies them), so a memo made at an earlier step of a state holds for
-    it, and its clones' (they share it, `StackBackState._id_table`)."""
+    """What the mask keeps along a game, for the game's first `count` sticks: per bin the first
+    wood pose left (`first`, an index of `wood()`, or -1), and the pairs of supports met so far
+    with their poses left and verdicts (`pool`, id_pool.py), each brought up to date when next
+    met. Sticks only come (a state's sticks are only ever appended, and a clone copies them), so
+    a memo made at an earlier step of a state holds for it, and its clones' (they share it,
+    `StackBackState._id_table`); the pool is changed in place by its head memo only, the others
+    fork it (`owned`)."""
 
     count: int
     first: npt.NDArray[np.int64]
-    pairs: dict[tuple[int, int, int], _Pair | None]
-    """None: a pair without lattice poses."""
+    pool: Pool
     sup: npt.NDArray[np.int64]
     """Per stick, what balance reads of it that never changes (`id_kernels.judge_piles`):
     its supports (-1: none), its contact centroids (x, y relative to its centre), its support
@@ -321,24 +286,38 @@ class _Memo:
     cont: Array
     poly: Array
     npoly: npt.NDArray[np.int64]
-    reaching: tuple[list[tuple[int, int, int]], ...]
-    """Per colour, the pairs of sticks of one level a stick of that colour could overlap both of
-    (`search._reach`), as (level, i, j), i before j, in that order."""
+    reaching: npt.NDArray[np.int64]
+    """The pairs of sticks of one level a stick of some colour could overlap both of
+    (`search._reach`), as rows (colour, level, i, j), i before j."""
+    colours: npt.NDArray[np.int64]
+    """Per stick, its colour."""
 
     @staticmethod
     def empty() -> _Memo:
         w = wood()
         first = np.where(w.start[:-1] < w.start[1:], w.start[:-1], -1).astype(np.int64)
-        return _Memo(0, first, {}, np.zeros((0, 2), np.int64), np.zeros((0, 2, 2)),
+        pool = Pool()
+        made = _Memo(0, first, pool, np.zeros((0, 2), np.int64), np.zeros((0, 2, 2)),
                      np.zeros((0, _EDGES, 3)), np.zeros(0, np.int64),
-                     tuple([] for _ in range(NUM_COLOURS)))  # fmt: skip
+                     np.zeros((0, 4), np.int64), np.zeros(0, np.int64))  # fmt: skip
+        pool.head = made
+        return made
+
+    def owned(self) -> _Memo:
+        """This memo, or, when another memo now heads its pool, this memo with a copy of the
+        pool rolled back to its sticks (`Pool.fork`)."""
+        if self.pool.head is self:
+            return self
+        made = replace(self, pool=self.pool.fork(self.count))
+        made.pool.head = made
+        return made
 
     def to(self, state: StackBackState, arrays: tuple[Array, Array, Array] | None = None) -> _Memo:
         """This memo brought up to all of the state's sticks (the wood; the pairs when next
         met); `arrays`: `_sticks(state)` if known."""
         sticks = state.sticks
         if self.count >= len(sticks):
-            return self
+            return self.owned()
         w = wood()
         first = self.first.copy()
         rows, quads_, _ = _sticks(state) if arrays is None else arrays
@@ -348,27 +327,41 @@ class _Memo:
         k = len(new)
         sup, cont = np.full((k, 2), -1, np.int64), np.zeros((k, 2, 2))
         poly, npoly = np.zeros((k, _EDGES, 3)), np.zeros(k, np.int64)
-        reaching = tuple(list(r) for r in self.reaching)
+        lay = state.layout
+        levels = np.asarray(lay.levels, dtype=np.int64)
+        radii = np.hypot(lay.half, HALF_WIDTH)
+        reaching = [self.reaching]
         for n, stick in enumerate(new):
             k = self.count + n
+            # search._reach on arrays: a stick of `colour` could overlap both
+            apart = np.hypot(lay.cx[k] - lay.cx[:k], lay.cy[k] - lay.cy[:k])
+            both = radii[:k] + radii[k]
+            same = levels[:k] == levels[k]
             for colour in range(NUM_COLOURS):
-                reaching[colour].extend(
-                    (stick.level, t, k)
-                    for t in range(k)
-                    if sticks[t].level == stick.level and search._reach(sticks[t], stick, colour)
-                )
+                t = np.flatnonzero(same & (apart <= both + _PILE_REACH[colour]))
+                got = np.empty((len(t), 4), dtype=np.int64)
+                got[:, 0], got[:, 1], got[:, 2], got[:, 3] = colour, levels[k], t, k
+                reaching.append(got)
             if stick.supports:
                 sup[n] = stick.supports
                 cont[n] = [(c.real, c.imag) for c in stick.contacts]
             npoly[n] = len(stick.polygon)
             if stick.polygon:
                 poly[n, : len(stick.polygon)] = stick.polygon
-        return _Memo(
-            len(sticks), first, dict(self.pairs),
+        pool = self.pool if self.pool.head is self else self.pool.fork(self.count)
+        made = _Memo(
+            len(sticks), first, pool,
             np.concatenate((self.sup, sup)), np.concatenate((self.cont, cont)),
             np.concatenate((self.poly, poly)), np.concatenate((self.npoly, npoly)),
-            tuple(sorted(r) for r in reaching),
+            np.concatenate(reaching),
+            np.concatenate((self.colours, np.array([s.colour for s in new], np.int64))),
         )  # fmt: skip
+        pool.head = made
+        return made
+
+
+_PILE_REACH = tuple(math.hypot(LENGTHS[c], SPEC.width) for c in range(NUM_COLOURS))
+"""Per colour, `search._reach`'s bound on how far a stick of it reaches."""
 
 
 def _cone_stamps(state: StackBackState) -> list[int]:
@@ -400,29 +393,42 @@ def _sticks(state: StackBackState) -> tuple[Array, Array, Array]:
     return rows, lay.quads, np.hypot(lay.half, HALF_WIDTH)
 
 
-def _new_pair(
-    state: StackBackState,
-    key: tuple[int, int, int],
-    level: int,
+def _new_pairs(
+    memo: _Memo,
+    keys: npt.NDArray[np.int64],
+    levels: npt.NDArray[np.int64],
     sticks: tuple[Array, Array, Array],
-) -> _Pair | None:
-    """A pair met for the first time: its lattice poses through the three per-pose filters
-    (`id_kernels.pair_keep`); None if none is left."""
-    i, j, colour = key
+) -> npt.NDArray[np.int64]:
+    """Pairs met for the first time (rows of `keys`: colour, level, i, j): their lattice poses
+    through the three per-pose filters (`id_kernels.pair_keep`), added to the pool; returns
+    their ids."""
     rows, quads_, reach = sticks
-    levels = state.layout.levels
-    up = np.flatnonzero(np.asarray(levels, dtype=np.int64) >= level)
-    others = up[(up != i) & (up != j)]
-    ints, frame = id_kernels.pair_keep(
-        rows[[i, j]], quads_[[i, j]], HALF_LENGTHS[colour], _COS, _SIN, float(search.STEP),
-        others, rows, quads_, reach, _MARGIN, TOL, search.DEEP, REST,
-        search.REST_INSET,
-    )  # fmt: skip
-    if not len(ints):
-        return None
-    poses, bins, ranks = id_kernels.lattice_rows(colour, ints, _GRID, _rank_table())
-    return _Pair((i, j), colour, len(levels), poses, frame, bins, ranks,
-                 np.zeros(len(ints), dtype=np.int8), -1)  # fmt: skip
+    n = len(levels)
+    sizes: list[int] = []
+    got: list[tuple[npt.NDArray[np.int64], Array, npt.NDArray[np.int64], npt.NDArray[np.int64]]]
+    got = []
+    table_ = _rank_table()
+    above: dict[int, npt.NDArray[np.int64]] = {}
+    for colour, level, i, j in keys.tolist():
+        up = above.get(level)
+        if up is None:
+            up = above[level] = np.flatnonzero(levels >= level)
+        others = up[(up != i) & (up != j)]
+        ints, frame = id_kernels.pair_keep(
+            rows[[i, j]], quads_[[i, j]], HALF_LENGTHS[colour], _COS, _SIN, float(search.STEP),
+            others, rows, quads_, reach, _MARGIN, TOL, search.DEEP, REST,
+            search.REST_INSET,
+        )  # fmt: skip
+        sizes.append(len(ints))
+        if len(ints):
+            poses, bins, ranks = id_kernels.lattice_rows(colour, ints, _GRID, table_)
+            got.append((poses, frame, bins, ranks))
+    if got:
+        poses, frame, bins, ranks = (np.concatenate(v) for v in zip(*got, strict=True))
+    else:
+        poses, frame = np.zeros((0, 4), np.int64), np.zeros((0, 4))
+        bins = ranks = np.zeros(0, np.int64)
+    return memo.pool.add(keys, np.array(sizes, dtype=np.int64), poses, frame, bins, ranks, n)
 
 
 _GRID = np.array([_STEP10, _ASTEP10, _X010, _Y010, _BIN10, _ABIN10, X_BINS, Y_BINS, A_BINS],
@@ -430,51 +436,49 @@ _GRID = np.array([_STEP10, _ASTEP10, _X010, _Y010, _BIN10, _ABIN10, X_BINS, Y_BI
 """The lattice and the squares as `id_kernels.lattice_rows` reads them."""
 
 
-_REACH_P = tuple(math.hypot(h, HALF_WIDTH) for h in HALF_LENGTHS)
-"""Per colour, a pose's circumscribed radius (as `id_kernels.touching_pairs` is given it)."""
-
-
-def _catch_up(
+def _met_pairs(
+    state: StackBackState,
+    player: int,
     memo: _Memo,
-    stale: list[tuple[tuple[int, int, int], int]],
-    levels: npt.NDArray[np.int64],
-    sticks: tuple[Array, Array, Array],
-) -> None:
-    """Bring the pairs `stale` (key, level; met before, at fewer sticks) up to all the sticks:
-    only the sticks added since, of their level or above, tested against the poses left (a new
-    stick only takes poses away), for every pair in one compiled call."""
-    pairs, n = memo.pairs, len(levels)
-    top = np.maximum.accumulate(levels[::-1])[::-1].tolist()  # the highest level from k on
-    tested: list[tuple[tuple[int, int, int], int]] = []
-    for key, level in stale:
-        p = pairs[key]
-        assert p is not None
-        if top[p.count] >= level and len(p.poses):
-            tested.append((key, level))
-        else:  # no new stick of its level or above: nothing taken
-            pairs[key] = p.at(n)
-    if not tested:
-        return
-    got = [pairs[key] for key, _ in tested]
-    offs = np.zeros(len(got) + 1, dtype=np.int64)
-    np.cumsum([len(p.poses) for p in got], out=offs[1:])  # type: ignore[union-attr]
-    rows, quads_, reach = sticks
-    out = id_kernels.touching_pairs(
-        np.concatenate([p.frame for p in got]),  # type: ignore[union-attr]
-        offs, np.array([HALF_LENGTHS[k[2]] for k, _ in tested]),
-        np.array([_REACH_P[k[2]] for k, _ in tested]),
-        np.array([p.count for p in got], dtype=np.int64),  # type: ignore[union-attr]
-        np.array([lv for _, lv in tested], dtype=np.int64),
-        np.array([k[:2] for k, _ in tested], dtype=np.int64), levels, rows, quads_, reach, TOL,
-        search.DEEP,
+    sticks: tuple[Array, Array, Array] | None = None,
+) -> npt.NDArray[np.int64]:
+    """The pool's ids of every pair of supports and colour the search would try now (same
+    level, at or above the floor less one, a colour in the supply differing from both that
+    neither carries, within reach, not dead; `id_kernels.pairs_due`), brought up to date: met
+    for the first time, its poses filtered (`_new_pairs`); met before, only the sticks added
+    since tested (`id_kernels.catch_up`); its verdicts forgotten when the sticks beneath its
+    supports changed. `memo` must head its pool (`_Memo.owned`)."""
+    if sticks is None:
+        sticks = _sticks(state)
+    pool = memo.pool
+    assert pool.head is memo
+    levels = np.asarray(state.layout.levels, dtype=np.int64)
+    n = len(levels)
+    pool.fit(n, state.dead_pairs)
+    met, new = id_kernels.pairs_due(
+        memo.reaching, memo.colours, levels, np.array(state.carries, dtype=np.int64),
+        state.floor[player], np.array(state.supply[player], dtype=np.int64), pool.index,
+        pool.dead,
     )  # fmt: skip
-    taken = np.zeros(len(out) + 1, dtype=np.int64)
-    np.cumsum(out, out=taken[1:])
-    hits = (taken[offs[1:]] - taken[offs[:-1]]).tolist()
-    for (key, _), p, lo, hi, hit in zip(tested, got, offs[:-1].tolist(), offs[1:].tolist(), hits,
-                                        strict=True):  # fmt: skip
-        assert p is not None
-        pairs[key] = p.without(out[lo:hi], n) if hit else p.at(n)
+    if len(new):
+        met = np.concatenate((met, _new_pairs(memo, memo.reaching[new], levels, sticks)))
+    rows, quads_, reach = sticks
+    id_kernels.catch_up(
+        met, pool.key, pool.span, pool.count, pool.stamp, _HALF, pool.frame, pool.taken,
+        pool.verdict, levels, rows, quads_, reach,
+        np.array(_cone_stamps(state), dtype=np.int64), TOL, search.DEEP,
+    )  # fmt: skip
+    return met
+
+
+@dataclass(frozen=True, slots=True)
+class PairPoses:
+    """A pair of supports and a colour with its lattice poses left (rows of colour, x10, y10,
+    a10), as `_pile_pairs` lists them."""
+
+    supports: tuple[int, int]
+    colour: int
+    poses: npt.NDArray[np.int64]
 
 
 def _pile_pairs(
@@ -482,50 +486,19 @@ def _pile_pairs(
     player: int,
     memo: _Memo,
     sticks: tuple[Array, Array, Array] | None = None,
-) -> list[_Pair]:
-    """Every pair of supports and colour the search would try now (same level, at or above the
-    floor less one, a colour in the supply differing from both that neither carries, within
-    reach, not dead), brought up to date, in the search's order: met for the first time, its
-    poses filtered (`_new_pair`); met before, only the sticks added since tested (`_catch_up`);
-    its verdicts forgotten when the sticks beneath its supports changed."""
-    placed, floor, supply = state.sticks, state.floor[player], state.supply[player]
-    if sticks is None:
-        sticks = _sticks(state)
-    cones = _cone_stamps(state)
-    levels = np.asarray(state.layout.levels, dtype=np.int64)
-    n = len(levels)
-    pairs = memo.pairs
-    met: list[tuple[tuple[int, int, int], int]] = []
-    stale: list[tuple[tuple[int, int, int], int]] = []
-    dead, carries = state.dead_pairs, state.carries
-    for colour in range(NUM_COLOURS):
-        if supply[colour] <= 0:
-            continue
-        ok = [s.level + 1 >= floor and s.colour != colour and not carries[i] >> colour & 1
-              for i, s in enumerate(placed)]  # fmt: skip
-        for level, i, j in memo.reaching[colour]:  # the order of search._reaching, by level
-            key = (i, j, colour)
-            if not (ok[i] and ok[j]) or key in dead:
-                continue
-            if key in pairs:
-                pair = pairs[key]
-            else:
-                pair = pairs[key] = _new_pair(state, key, level, sticks)
-            if pair is None:
-                continue
-            if pair.count < n:
-                stale.append((key, level))
-            met.append((key, max(cones[i], cones[j])))
-    if stale:
-        _catch_up(memo, stale, levels, sticks)
-    out: list[_Pair] = []
-    for key, stamp in met:
-        p = pairs[key]
-        assert p is not None
-        if p.stamp != stamp:
-            p = pairs[key] = p.restamped(stamp)
-        if len(p.poses):
-            out.append(p)
+) -> list[PairPoses]:
+    """Every pair of supports and colour the search would try now with poses left, brought up
+    to date (`_met_pairs`), in the search's order (colour, level, i, j)."""
+    memo = memo.owned()
+    pool = memo.pool
+    met = _met_pairs(state, player, memo, sticks)
+    out = []
+    for p in sorted(met.tolist(), key=lambda p: tuple(pool.key[p].tolist())):
+        colour, _, i, j = pool.key[p].tolist()
+        lo, hi = pool.span[p].tolist()
+        left = pool.taken[lo:hi] == id_kernels.ALIVE
+        if left.any():
+            out.append(PairPoses((i, j), colour, pool.poses[lo:hi][left]))
     return out
 
 
@@ -683,17 +656,23 @@ def table(state: StackBackState, player: int) -> Table:
     return made
 
 
+_PER_COLOUR = A_BINS * X_BINS * Y_BINS
+
+
 def _candidate_bins(candidates: Sequence[object]) -> dict[int, Action]:
-    """The bins holding a candidate, each with its first candidate (`bin_of` on arrays)."""
-    rows, places = [], []
+    """The bins holding a candidate, each with its first candidate (`bin_of`, written out: a
+    step lists some 150 candidates)."""
+    out: dict[int, Action] = {}
+    top_x, top_y = X_BINS - 1, Y_BINS - 1
     for action in candidates:
         assert isinstance(action, Place), action
-        rows.append((action.colour, action.x10, action.y10, action.a10))
-        places.append(action)
-    got = np.array(rows, dtype=np.int64).reshape(-1, 4)
-    bins = _bins(0, got[:, 1], got[:, 2], got[:, 3] % 1800) + got[:, 0] * (A_BINS * X_BINS * Y_BINS)
-    uniq, first = np.unique(bins, return_index=True)
-    return {b: places[i] for b, i in zip(uniq.tolist(), first.tolist(), strict=True)}
+        xb = (action.x10 - _X010) // _BIN10
+        yb = (action.y10 - _Y010) // _BIN10
+        xb = 0 if xb < 0 else top_x if xb > top_x else xb
+        yb = 0 if yb < 0 else top_y if yb > top_y else yb
+        ab = (action.a10 % 1800) // _ABIN10
+        out.setdefault(action.colour * _PER_COLOUR + (ab * X_BINS + xb) * Y_BINS + yb, action)
+    return out
 
 
 def _table(
@@ -703,6 +682,7 @@ def _table(
     arrays: tuple[Array, Array, Array] | None = None,
 ) -> Table:
     step = len(state.history)
+    memo = memo.owned()
     candidates = state.legal_actions(player)
     if candidates == [PASS]:
         none = np.full(NUM_PLACES, -1, dtype=np.int64)
@@ -713,32 +693,20 @@ def _table(
     snaps = _candidate_bins(candidates)
     taken = np.array(list(snaps), dtype=np.int64)
     # the wood: per bin, its first pose no stick touches, in a colour of the supply
-    w = wood()
-    size = A_BINS * X_BINS * Y_BINS
-    first = memo.first.copy()
-    for colour in range(NUM_COLOURS):
-        if state.supply[player][colour] <= 0:
-            first[colour * size : (colour + 1) * size] = -1
-    first[taken] = -1
-    limit = np.where(first >= 0, w.ranks[first], np.iinfo(np.int64).max)
-    limit[taken] = -1
+    first, limit = id_kernels.open_bins(
+        memo.first, wood().ranks, np.array(state.supply[player], dtype=np.int64), taken
+    )
     # the piles: only the poses before their bin's wood pose in snap order (nearer the centre:
     # at equal rank the wood pose comes first), in open bins, judged until each bin has its snap
-    pairs = _pile_pairs(state, player, memo, arrays)
+    met = _met_pairs(state, player, memo, arrays)
     piles = np.full(NUM_PLACES, -1, dtype=np.int64)
     pile_poses = np.zeros((0, 4), np.int64)
-    if pairs:
-        sizes = np.array([len(p.poses) for p in pairs])
-        ends = np.cumsum(sizes)
-        bins = np.concatenate([p.bins for p in pairs])
-        ranks = np.concatenate([p.ranks for p in pairs])
-        rows = np.nonzero(ranks < limit[bins])[0]
-        bins, ranks = bins[rows], ranks[rows]
-        known = np.concatenate([p.verdict for p in pairs])
-        verdict = known[rows]
-        poses = np.concatenate([p.poses for p in pairs])[rows]
-        held = np.repeat(np.array([p.supports for p in pairs], dtype=np.int64), sizes, axis=0)
-        held = held[rows]
+    pool = memo.pool
+    rows, held, bins, ranks, verdict, poses = id_kernels.compact(
+        met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, pool.verdict, pool.poses,
+        limit,
+    )  # fmt: skip
+    if len(rows):
         scene = _scene(state, arrays[0])
         judged = 0
         while True:  # compiled, but for the poses the kernel leaves to the rules
@@ -754,16 +722,13 @@ def _table(
             ok = _judge(state, player, lattices)
             verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
             judged += len(unsure)
-        if judged:  # the verdicts kept with their pairs
-            known[rows] = verdict
-            for p, hi, n in zip(pairs, ends.tolist(), sizes.tolist(), strict=True):
-                p.verdict[:] = known[hi - n : hi]
+        if judged:  # the verdicts kept in the pool
+            pool.verdict[rows] = verdict
         piles[bins[found]] = np.arange(len(found))
         pile_poses = poses[found]
         first[bins[found]] = -1
-    marked = (first >= 0) | (piles >= 0)
-    marked[taken] = True
-    return Table(step, player, np.nonzero(marked)[0], snaps, first, piles, pile_poses, memo)
+    ids = id_kernels.marked(first, piles, taken)
+    return Table(step, player, ids, snaps, first, piles, pile_poses, memo)
 
 
 def legal_ids(state: StackBackState, player: int) -> list[int]:

@@ -39,15 +39,50 @@ def touching(  # noqa: PLR0917 - a pair's poses against some sticks
     rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sq: Array,
     reach: Array, deep: float, tol: float,
 ) -> npt.NDArray[np.bool_]:  # fmt: skip
-    """For each pose of `keep`, whether it touches one of the sticks `rows`."""
+    """For each pose of `keep`, whether it touches one of the sticks `rows` (`touches_any`,
+    called only for a pose whose circumscribed circle meets some stick's: its first test)."""
     out = np.zeros(len(keep), dtype=np.bool_)
     q = np.empty((4, 2))
     work = np.empty(WORK)
     for k in range(len(keep)):
         m = keep[k]
+        near = False
+        for r in rows:
+            dx = sx[r] - px[m]
+            dy = sy[r] - py[m]
+            lim = reach0 + reach[r] + 1e-6
+            if dx * dx + dy * dy < lim * lim:
+                near = True
+                break
+        if not near:
+            continue
         out[k] = touches_any(px[m], py[m], pux[m], puy[m], h, reach0, rows, sx, sy, sux, suy,
                              sh, sq, reach, deep, tol, q, work)  # fmt: skip
     return out
+
+
+@numba.njit(cache=True, inline="always")
+def _touches(  # noqa: PLR0917 - a footprint against a stick, scratch space
+    x: float, y: float, ux: float, uy: float, h: float, fr: float,
+    sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sr: Array, sq: Array, j: int,
+    deep: float, tol: float, q: Array, work: Array, filled: bool,
+) -> tuple[bool, bool]:  # fmt: skip
+    """Whether a footprint (circumscribed radius `fr`) touches stick `j` (radius `sr[j]`,
+    quad `sq[j]`), overlap above `tol`: circumscribed circles that meet, then the
+    separating-axis test, then shrunk by `deep` and still meeting, else clipped; and whether
+    `q` holds the footprint's corners (`filled`: it did already)."""
+    r = fr + sr[j]
+    dx = sx[j] - x
+    dy = sy[j] - y
+    if not dx * dx + dy * dy < r * r + 1e-6:
+        return False, filled
+    if not sat_eps(x, y, ux, uy, h, sx[j], sy[j], sux[j], suy[j], sh[j], W):
+        return False, filled
+    if sat_eps(x, y, ux, uy, h - deep, sx[j], sy[j], sux[j], suy[j], sh[j] - deep, W - deep):
+        return True, filled
+    if not filled:
+        quad(x, y, ux, uy, h, W, q)
+    return clip(q, sq[j], work)[0] > tol, True
 
 
 @numba.njit(cache=True)
@@ -56,32 +91,88 @@ def touch_table(  # noqa: PLR0917 - footprints against sticks
     sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sr: Array, sq: Array,
     deep: float, tol: float,
 ) -> npt.NDArray[np.bool_]:  # fmt: skip
-    """(K, M): whether footprint i touches stick j (overlap above `tol`): circumscribed
-    circles (radii `fr`, `sr`) that meet, then the separating-axis test, then shrunk by `deep`
-    and still meeting, else clipped."""
+    """(K, M): whether footprint i touches stick j (overlap above `tol`, `_touches`)."""
     out = np.zeros((len(fx), len(sx)), dtype=np.bool_)
     q = np.empty((4, 2))
     work = np.empty(WORK)
     for i in range(len(fx)):
-        x, y, ux, uy, h = fx[i], fy[i], fux[i], fuy[i], fh[i]
         filled = False
         for j in range(len(sx)):
-            r = fr[i] + sr[j]
-            dx = sx[j] - x
-            dy = sy[j] - y
-            if not dx * dx + dy * dy < r * r + 1e-6:
-                continue
-            if not sat_eps(x, y, ux, uy, h, sx[j], sy[j], sux[j], suy[j], sh[j], W):
-                continue
-            if sat_eps(x, y, ux, uy, h - deep, sx[j], sy[j], sux[j], suy[j], sh[j] - deep,
-                       W - deep):  # fmt: skip
-                out[i, j] = True
-                continue
-            if not filled:
-                quad(x, y, ux, uy, h, W, q)
-                filled = True
-            out[i, j] = clip(q, sq[j], work)[0] > tol
+            out[i, j], filled = _touches(fx[i], fy[i], fux[i], fuy[i], fh[i], fr[i], sx, sy,
+                                         sux, suy, sh, sr, sq, j, deep, tol, q, work,
+                                         filled)  # fmt: skip
     return out
+
+
+@numba.njit(cache=True)
+def grow_table(  # noqa: PLR0917 - the kept table's storage, the new rows, the sticks
+    pose: Array, index: Ints, touched: npt.NDArray[np.bool_], count: int, start: int,
+    rows: Ints, gap: Array, used: int, new_i: Ints, new_j: Ints, new_level: Ints,
+    new_colour: Ints, new_index: Ints, new_gap: Array,
+    sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sr: Array, sq: Array,
+    axes: Array, halves: Array, reaches: Array, cells: Ints, deep: float, tol: float,
+) -> tuple[int, int]:  # fmt: skip
+    """`piles.Piles.with_sticks` in one call, writing into the table's storage past what is in
+    use: the kept poses (`count` of them; `pose` rows cx, cy, ux, uy, half, radius; `index`
+    their dense indices) against the sticks from `start` on (`touched` columns); the new rows
+    (i, j, level, colour, pose index, gap: `new_i` to `new_gap`) appended after the `used` rows of
+    `rows` (i, j, level, colour, slot) and `gap`, each with the slot of its pose: a kept one,
+    else one of the new poses, which get slots in index order, their footprints as
+    `candidates.Bridge.of` makes them (x10 / 10 and y10 / 10, the axis of its angle, the
+    colour's half-length) and their touches of every stick. Returns the poses and rows then
+    in use."""
+    q = np.empty((4, 2))
+    work = np.empty(WORK)
+    total = len(sx)
+    for p in range(count):
+        filled = False
+        for k in range(start, total):
+            touched[p, k], filled = _touches(pose[p, 0], pose[p, 1], pose[p, 2], pose[p, 3],
+                                             pose[p, 4], pose[p, 5], sx, sy, sux, suy, sh, sr,
+                                             sq, k, deep, tol, q, work, filled)  # fmt: skip
+    m = len(new_index)
+    slot = np.full(m, -1, dtype=np.int64)
+    fresh = np.empty(m, dtype=np.int64)
+    nf = 0
+    for r in range(m):
+        want = new_index[r]
+        for p in range(count):
+            if index[p] == want:
+                slot[r] = p
+                break
+        if slot[r] < 0:
+            fresh[nf] = want
+            nf += 1
+    fresh = np.unique(fresh[:nf])
+    xy10, nx, ny, na = cells[0], cells[2], cells[3], cells[4]
+    for f in range(len(fresh)):
+        p = count + f
+        k = fresh[f]
+        rest, yi = k // ny, k % ny
+        rest, xi = rest // nx, rest % nx
+        colour, ai = rest // na, rest % na
+        index[p] = k
+        pose[p, 0] = (xi * xy10) / 10
+        pose[p, 1] = (yi * xy10) / 10
+        pose[p, 2] = axes[ai, 0]
+        pose[p, 3] = axes[ai, 1]
+        pose[p, 4] = halves[colour]
+        pose[p, 5] = reaches[colour]
+        filled = False
+        for j in range(total):
+            touched[p, j], filled = _touches(pose[p, 0], pose[p, 1], pose[p, 2], pose[p, 3],
+                                             pose[p, 4], pose[p, 5], sx, sy, sux, suy, sh, sr,
+                                             sq, j, deep, tol, q, work, filled)  # fmt: skip
+    for r in range(m):
+        if slot[r] < 0:
+            slot[r] = count + np.searchsorted(fresh, new_index[r])
+        rows[used + r, 0] = new_i[r]
+        rows[used + r, 1] = new_j[r]
+        rows[used + r, 2] = new_level[r]
+        rows[used + r, 3] = new_colour[r]
+        rows[used + r, 4] = slot[r]
+        gap[used + r] = new_gap[r]
+    return count + len(fresh), used + m
 
 
 @numba.njit(cache=True)
@@ -182,22 +273,23 @@ def support_edges(subject: Array, windows: Array, cx: float, cy: float, power: f
 
 @numba.njit(cache=True)
 def pick_bridges(  # noqa: PLR0917 - the kept table's rows and what the player may use
-    row_i: Ints, row_j: Ints, row_level: Ints, row_gap: Array, row_colour: Ints, row_slot: Ints,
-    index: Ints, touched: npt.NDArray[np.bool_], levels: Ints, refuses: Ints,
-    allowed: npt.NDArray[np.bool_], floor: int, limit: float,
+    rows: Ints, gaps: Array, index: Ints, touched: npt.NDArray[np.bool_], levels: Ints,
+    refuses: Ints, allowed: npt.NDArray[np.bool_], floor: int, limit: float,
 ) -> tuple[Ints, Ints]:  # fmt: skip
     """The bridges `piles.Piles.moves` judges: the poses (slots, in pose index order) of the
-    rows the player may use (colour held and allowed on both supports, the pair at or above
-    the floor less one and within `limit`) that touch exactly two sticks of the highest level
-    they touch, that level plus one at or above the floor; and how many sticks each touches."""
+    rows (i, j, level, colour, slot; the pair's gap) the player may use (colour held and
+    allowed on both supports, the pair at or above the floor less one and within `limit`) that
+    touch exactly two sticks of the highest level they touch, that level plus one at or above
+    the floor; and how many sticks each touches (`touched`: a row per pose, a column per
+    stick, the first `len(levels)` read)."""
     use = np.zeros(len(index), dtype=np.bool_)
-    for r in range(len(row_slot)):
-        c = row_colour[r]
-        if not allowed[c] or row_level[r] + 1 < floor or not row_gap[r] <= limit:
+    for r in range(len(rows)):
+        c = rows[r, 3]
+        if not allowed[c] or rows[r, 2] + 1 < floor or not gaps[r] <= limit:
             continue
-        if ((refuses[row_i[r]] | refuses[row_j[r]]) >> c) & 1:
+        if ((refuses[rows[r, 0]] | refuses[rows[r, 1]]) >> c) & 1:
             continue
-        use[row_slot[r]] = True
+        use[rows[r, 4]] = True
     slots = np.empty(len(index), dtype=np.int64)
     n = 0
     for k in range(len(index)):
@@ -220,15 +312,16 @@ def pick_bridges(  # noqa: PLR0917 - the kept table's rows and what the player m
 def two_at_top(
     touched: npt.NDArray[np.bool_], slots: Ints, levels: Ints, floor: int
 ) -> tuple[Ints, Ints]:
-    """Those of `slots` (rows of `touched`, which sticks each pose touches) that touch exactly
-    two sticks of the highest level they touch, that level plus one at or above the floor (any
-    other `piled` refuses, or the level rule), in order; and how many sticks each touches."""
+    """Those of `slots` (rows of `touched`, which sticks each pose touches: its first
+    `len(levels)` columns) that touch exactly two sticks of the highest level they touch, that
+    level plus one at or above the floor (any other `piled` refuses, or the level rule), in
+    order; and how many sticks each touches."""
     picked = np.empty(len(slots), dtype=np.int64)
     counts = np.empty(len(slots), dtype=np.int64)
     n = 0
     for s in slots:
         top, at_top, total = -1, 0, 0
-        for k in range(touched.shape[1]):
+        for k in range(len(levels)):
             if touched[s, k]:
                 total += 1
                 if levels[k] > top:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -26,6 +26,7 @@ from .actions import Place, lattice_index
 from .balance import NEW, Load, Stick, try_add
 from .components import HALF_LENGTHS, HALF_WIDTH, SPEC, WEIGHTS
 from .geometry import DEEP, Array, axis, box, clip, quads, sat_hits
+from .grow import NOBODY, Room
 from .support import Edge, Point, corners, rectangle, support
 
 TOL = SPEC.touch_tolerance
@@ -56,35 +57,22 @@ class Statics:
     poly: Array
     npoly: npt.NDArray[np.int64]
 
-    @staticmethod
-    def empty() -> Statics:
-        i = np.zeros(0, dtype=np.int64)
-        return Statics(np.zeros((0, 5)), np.zeros(0), i, i, np.zeros((0, 2), dtype=np.int64),
-                       np.zeros((0, 2, 2)), np.zeros((0, EDGES, 3)), i)  # fmt: skip
 
-    def with_stick(self, s: Stick) -> Statics:
-        sup = np.array([s.supports if s.supports else (-1, -1)], dtype=np.int64)
-        cont = np.zeros((1, 2, 2))
-        for k, c in enumerate(s.contacts[:2] if s.supports else ()):
-            cont[0, k] = c.real, c.imag
-        poly = np.zeros((1, EDGES, 3))
-        if s.polygon:
-            poly[0, : len(s.polygon)] = s.polygon
-        return Statics(
-            np.concatenate((self.rows, [[s.cx, s.cy, s.ux, s.uy, s.half]])),
-            np.append(self.reach, np.hypot(np.array([s.half]), HALF_WIDTH)),
-            np.append(self.level, s.level),
-            np.append(self.colour, s.colour),
-            np.concatenate((self.sup, sup)),
-            np.concatenate((self.cont, cont)),
-            np.concatenate((self.poly, poly)),
-            np.append(self.npoly, len(s.polygon)),
-        )
+def _no_sticks() -> Room:
+    """Storage for the per-stick columns of a `Layout`, no stick in it (see `Layout.with_stick`
+    for what each column holds)."""
+    f, i = np.float64, np.int64
+    shapes: tuple[tuple[tuple[int, ...], type], ...] = (
+        ((), f), ((), f), ((), f), ((), f), ((), f), ((4, 2), f), ((), i), ((5,), f),
+        ((), f), ((), i), ((), i), ((2,), i), ((2, 2), f), ((EDGES, 3), f), ((), i),
+    )  # fmt: skip
+    return Room.of(*(np.zeros((0, *shape), dtype=dtype) for shape, dtype in shapes))
 
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """The placed sticks' footprints as arrays (a new Layout per placement; never changed)."""
+    """The placed sticks' footprints as arrays (a new Layout per placement; never changed: its
+    arrays are the first rows of storage that grows in place past them, grow.py)."""
 
     cx: Array
     cy: Array
@@ -93,34 +81,56 @@ class Layout:
     half: Array
     quads: Array
     levels: tuple[int, ...]
-    keys: npt.NDArray[np.int64] | None = None
+    keys: npt.NDArray[np.int64] | None
     """Each stick's `pose_key`, for the overlap memo of `touches`."""
-    statics: Statics = field(default_factory=Statics.empty)
+    statics: Statics
+    room: Room
 
     @staticmethod
     def empty() -> Layout:
-        z = np.zeros(0)
-        return Layout(z, z, z, z, z, np.zeros((0, 4, 2)), (), np.zeros(0, dtype=np.int64))
+        return Layout.of(_no_sticks(), ())
 
-    def with_stick(self, s: Stick) -> Layout:
-        one = quads(
-            np.array([s.cx]),
-            np.array([s.cy]),
-            np.array([s.ux]),
-            np.array([s.uy]),
-            np.array([s.half]),
+    @staticmethod
+    def of(room: Room, levels: tuple[int, ...]) -> Layout:
+        """The Layout of the first `len(levels)` rows of `room`."""
+        n = len(levels)
+        cx, cy, ux, uy, half, quad, keys, rows, reach, level, colour, sup, cont, poly, npoly = [
+            c[:n] for c in room.columns
+        ]
+        statics = Statics(rows, reach, level, colour, sup, cont, poly, npoly)
+        return Layout(cx, cy, ux, uy, half, quad, levels, keys, statics, room)
+
+    def with_stick(self, s: Stick, who: int = NOBODY) -> Layout:
+        """This layout and `s`: its row written in place past this layout's rows when `who` owns
+        the storage and nothing lies there yet (grow.py), else in a copy. The corners are
+        `geometry.quads`' arithmetic in Python floats (the same doubles), the radius numpy's
+        hypot, as before."""
+        n = len(self.levels)
+        room = self.room.room(n, 1, who)
+        cx, cy, ux, uy, half, quad, keys, rows, reach, level, colour, sup, cont, poly, npoly = (
+            room.columns
         )
-        return Layout(
-            np.append(self.cx, s.cx),
-            np.append(self.cy, s.cy),
-            np.append(self.ux, s.ux),
-            np.append(self.uy, s.uy),
-            np.append(self.half, s.half),
-            np.concatenate((self.quads, one)),
-            (*self.levels, s.level),
-            None if self.keys is None else np.append(self.keys, pose_key(s.pose)),
-            self.statics.with_stick(s),
-        )
+        x, y, vx, vy, h = s.cx, s.cy, s.ux, s.uy, s.half
+        cx[n], cy[n], ux[n], uy[n], half[n] = x, y, vx, vy, h
+        ax, ay = vx * h, vy * h  # half the long side
+        bx, by = -vy * HALF_WIDTH, vx * HALF_WIDTH  # half the short side
+        quad[n] = ((x + ax + bx, y + ay + by), (x - ax + bx, y - ay + by),
+                   (x - ax - bx, y - ay - by), (x + ax - bx, y + ay - by))  # fmt: skip
+        keys[n] = pose_key(s.pose)
+        rows[n] = (x, y, vx, vy, h)
+        reach[n] = np.hypot(h, HALF_WIDTH)
+        level[n] = s.level
+        colour[n] = s.colour
+        sup[n] = s.supports if s.supports else (-1, -1)
+        cont[n] = 0.0
+        for k, c in enumerate(s.contacts[:2] if s.supports else ()):
+            cont[n, k] = c.real, c.imag
+        poly[n] = 0.0
+        if s.polygon:
+            poly[n, : len(s.polygon)] = s.polygon
+        npoly[n] = len(s.polygon)
+        room.used = n + 1
+        return Layout.of(room, (*self.levels, s.level))
 
 
 @dataclass(frozen=True, slots=True)

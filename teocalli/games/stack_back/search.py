@@ -35,9 +35,9 @@ A colour found to have no wood pose stays without one for the rest of the game (
 only takes wood away), which the state remembers (`no_wood`); for the same reason the wood poses
 before the first legal one found stay refused, so the next search starts there (`wood_from`).
 Likewise a pair of supports and a colour left with no pose once the other sticks are taken away
-(before the full judgement) stays so, as sticks only come: `dead_pairs`. What is pure geometry is
-kept per process: a pair's poses (`pair_poses`, per two poses and a colour, built only for a pair
-that keeps some). What a search rules
+(before the full judgement) stays so, as sticks only come: `dead_pairs`. A pair's poses are
+never listed by the search: the walk keeps their indices in `pair_poses`' list, and the few kept
+are computed alone (`pair_subset`). What a search rules
 out is kept on the state for the next (`Left`): the wood poses read so far (lazily, a segment at a
 time) less those found touching a stick, and per pair and colour the poses left; the next search
 tests only the sticks placed since. None of these caches or filters changes which poses are
@@ -64,10 +64,10 @@ from .balance import EPS as BALANCE_EPS
 from .balance import Stick, stands
 from .candidates import _AXES
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC
-from .geometry import Array, Mask, box, clip, quads
+from .geometry import Array, Mask, box, quads
 from .rules import REST, TOL, Layout, Verdict, on_wood, piled, settle
 from .support import _HALF as EDGE_POWER
-from .wood_kernels import first_free, raster_clear, stamp, surely_taken
+from .wood_kernels import bare_wood, board_area, first_free, raster_clear, stamp, surely_taken
 
 if TYPE_CHECKING:
     from .state import StackBackState
@@ -122,17 +122,12 @@ def wood_poses(colour: int) -> WoodPoses:
     ga, gx, gy = np.meshgrid(ang, xs, ys, indexing="ij")
     a, x, y = ga.ravel(), gx.ravel(), gy.ravel()
     ux, uy = np.cos(np.radians(a)), np.sin(np.radians(a))
-    q = quads(x, y, ux, uy, np.full(len(x), h))
-    on = []
-    for board in SPEC.boards:
-        area = board_areas(q, board, h)
-        inside = np.minimum.reduce([x - board[0], board[2] - x, y - board[1], board[3] - y])
-        on.append((area, inside))
-    (area_a, in_a), (area_b, in_b) = on
+    boards = np.array(SPEC.boards, dtype=np.float64)
+    windows = np.stack([box(*b) for b in SPEC.boards])
     # on one board: the support polygon is the footprint (centre 3 mm inside) and the board
-    ok = (area_a > TOL) & (area_b <= TOL) & (in_a >= SPEC.margin - 1e-9)
-    ok |= (area_b > TOL) & (area_a <= TOL) & (in_b >= SPEC.margin - 1e-9)
-    for k in np.nonzero((area_a >= REST) & (area_b >= REST))[0].tolist():
+    ok, both = bare_wood(x, y, ux, uy, h, HALF_WIDTH, boards, windows, TOL, REST,
+                         SPEC.margin - 1e-9)  # fmt: skip
+    for k in np.nonzero(both)[0].tolist():
         place = Place(Colour(colour), round(x[k] * 10), round(y[k] * 10), round(a[k] * 10))
         stick = on_wood(place, 0)
         ok[k] = isinstance(stick, Stick) and stands(stick, stick.weight, 0j)
@@ -153,22 +148,9 @@ def board_areas(q: Array, board: tuple[float, float, float, float], h: float) ->
     comparisons with TOL and REST: only footprints crossing the board's edges are clipped; one
     whose box lies inside the board lies whole on it (4 h w, at least 108 mm², far above REST),
     one whose box lies apart from it not at all (0)."""
-    # the corners' least and greatest coordinates (numpy's min over the axis of 4 corners gives
-    # the same numbers, several times slower on these strided arrays)
-    x0, x1, x2, x3 = (q[:, k, 0] for k in range(4))
-    y0, y1, y2, y3 = (q[:, k, 1] for k in range(4))
-    lo = np.stack((np.minimum(np.minimum(x0, x1), np.minimum(x2, x3)),
-                   np.minimum(np.minimum(y0, y1), np.minimum(y2, y3))), axis=1)  # fmt: skip
-    hi = np.stack((np.maximum(np.maximum(x0, x1), np.maximum(x2, x3)),
-                   np.maximum(np.maximum(y0, y1), np.maximum(y2, y3))), axis=1)  # fmt: skip
-    within = (lo[:, 0] > board[0] + 1e-6) & (lo[:, 1] > board[1] + 1e-6)
-    within &= (hi[:, 0] < board[2] - 1e-6) & (hi[:, 1] < board[3] - 1e-6)
-    apart = (hi[:, 0] < board[0] - 1e-6) | (hi[:, 1] < board[1] - 1e-6)
-    apart |= (lo[:, 0] > board[2] + 1e-6) | (lo[:, 1] > board[3] + 1e-6)
-    area: Array = np.where(within, 4 * h * HALF_WIDTH, 0.0)
-    edge = np.nonzero(~within & ~apart)[0]
-    area[edge], _ = clip(q[edge], np.repeat(box(*board)[None], len(edge), axis=0))
-    return area
+    x0, y0, x1, y1 = map(float, board)
+    out: Array = board_area(q, x0, y0, x1, y1, box(*board), 4 * h * HALF_WIDTH)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,6 +394,20 @@ def pair_poses(a: Stick, b: Stick, colour: int) -> PairPoses:
     return out
 
 
+def pair_subset(a: Stick, b: Stick, colour: int, keep: npt.NDArray[np.intp]) -> PairPoses:
+    """The poses `keep` (indices into `pair_poses(a, b, colour)`, ascending) alone, with the
+    numbers `pair_poses` gives them, computed without listing the pair's lattice
+    (`search_kernels.lattice_at`): the search reads only the few poses a pair keeps."""
+    h = HALF_LENGTHS[colour]
+    sup = np.array([[s.cx, s.cy, s.ux, s.uy, s.half] for s in (a, b)])
+    x, y, which, x10, y10 = search_kernels.lattice_at(
+        sup, h, _ABS_COS, _ABS_SIN, float(STEP), keep.astype(np.int64)
+    )
+    feet = quads(sup[:, 0], sup[:, 1], sup[:, 2], sup[:, 3], sup[:, 4])
+    hh = np.full(len(x), h)
+    return PairPoses(x, y, _COS[which], _SIN[which], hh, x10, y10, _A10[which], feet)
+
+
 def _radii(layout: Layout) -> Array:
     """Each placed stick's circumscribed radius (as `_touching` always computed it)."""
     out: Array = np.hypot(layout.half, HALF_WIDTH)
@@ -438,12 +434,13 @@ def _touching(
 
 def find_pile(state: StackBackState, player: int, colour: int) -> tuple[Place, Verdict] | None:
     """The first lattice pose of `colour` that piles legally now (None: there is none)."""
-    sticks = state.sticks
-    floor = state.floor[player]
+    st = state.layout.statics
+    carries = np.array(state.carries, dtype=np.int64)
+    ok = (st.level + 1 >= state.floor[player]) & (st.colour != colour)
+    ok &= (carries >> colour) & 1 == 0
     by_level: dict[int, list[int]] = {}
-    for i, s in enumerate(sticks):
-        if s.level + 1 >= floor and s.colour != colour and not state.carries[i] >> colour & 1:
-            by_level.setdefault(s.level, []).append(i)
+    for i, level in zip(np.nonzero(ok)[0].tolist(), st.level[ok].tolist(), strict=True):
+        by_level.setdefault(level, []).append(i)
     dead = state.dead_pairs
     died: list[tuple[int, int, int]] = []
     left = dict(state._left.piles)
@@ -462,10 +459,7 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
 ) -> tuple[Place, Verdict] | None:  # fmt: skip
     sticks = state.sticks
     n = len(sticks)
-    pairs = {
-        level: [p for p in _reaching(sticks, group, colour) if (*p, colour) not in dead]
-        for level, group in by_level.items()
-    }
+    pairs = {level: _reaching(sticks, group, colour, dead) for level, group in by_level.items()}
     if not any(pairs.values()):
         return None
     layout = state.layout
@@ -479,8 +473,8 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
                 count, keep = known
                 if count < n and len(keep):
                     new = others_all[others_all >= count]
-                    pp = pair_poses(sticks[i], sticks[j], colour)
-                    keep = keep[~_touching(pp, keep, layout, new)]
+                    pp = pair_subset(sticks[i], sticks[j], colour, keep)
+                    keep = keep[~_touching(pp, np.arange(len(keep)), layout, new)]
                 left[i, j, colour] = (n, keep)
             else:
                 others = others_all[(others_all != i) & (others_all != j)]
@@ -489,8 +483,8 @@ def _find_pile(  # noqa: PLR0917 - the loop of find_pile, with what it prepared
             if not len(keep):  # other sticks only come, so the pair stays without a pose
                 died.append((i, j, colour))
                 continue
-            pp = pair_poses(sticks[i], sticks[j], colour)
-            found = _judge_piles(state, player, c, pp, keep, (i, j))
+            pp = pair_subset(sticks[i], sticks[j], colour, keep)
+            found = _judge_piles(state, player, c, pp, np.arange(len(keep)), (i, j))
             if found is not None:
                 return found
     return None
@@ -561,14 +555,28 @@ def _fresh_keep(
     return out
 
 
-def _reaching(sticks: Sequence[Stick], group: list[int], colour: int) -> list[tuple[int, int]]:
-    """The pairs (i before j in `group`) that `_reach` lets through, in that order."""
-    return [
-        (i, j)
-        for k, i in enumerate(group)
-        for j in group[k + 1 :]
-        if _reach(sticks[i], sticks[j], colour)
-    ]
+def _reaching(
+    sticks: Sequence[Stick],
+    group: list[int],
+    colour: int,
+    dead: frozenset[tuple[int, int, int]] = frozenset(),
+) -> list[tuple[int, int]]:
+    """The pairs (i before j in `group`) that `_reach` lets through and `dead` does not hold
+    (as (i, j, colour)), in that order: `_reach`'s arithmetic, each stick's radius and the
+    colour's computed once."""
+    radius = [math.hypot(sticks[i].half, HALF_WIDTH) for i in group]
+    rc = math.hypot(LENGTHS[colour], SPEC.width)
+    out = []
+    for k, i in enumerate(group):
+        a, ra = sticks[i], radius[k]
+        for m in range(k + 1, len(group)):
+            j = group[m]
+            if (i, j, colour) in dead:
+                continue
+            b = sticks[j]
+            if math.hypot(b.cx - a.cx, b.cy - a.cy) <= ra + radius[m] + rc:
+                out.append((i, j))
+    return out
 
 
 def find(state: StackBackState, player: int) -> list[tuple[Place, Verdict]]:

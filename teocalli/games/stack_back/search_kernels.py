@@ -35,7 +35,7 @@ FAR = 1e9
 """Beyond any lattice coordinate: the end of a range with no bound on that side."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _conditions(  # noqa: PLR0917 - a pose's axis and half sizes, a stick, the room, where to
     ux: float, uy: float, h: float, w: float,
     dx: float, dy: float, vx: float, vy: float, k: float, v: float, room: float, out: Array,
@@ -53,7 +53,7 @@ def _conditions(  # noqa: PLR0917 - a pose's axis and half sizes, a stick, the r
     _write(out[3], -dx * vy + dy * vx, vy, -vx, v + h * s + w * c + room)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _write(out: Array, p: float, q: float, b: float, r: float) -> None:
     out[0] = p
     out[1] = q
@@ -61,7 +61,7 @@ def _write(out: Array, p: float, q: float, b: float, r: float) -> None:
     out[3] = r
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _solve(cond: Array, x: float, lo: float, hi: float) -> tuple[float, float]:
     """[lo, hi] narrowed to the y where the four conditions `cond` hold on the column x (an
     empty range has lo > hi)."""
@@ -196,6 +196,7 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
             ylo = (iy0 + j0) * step
             yhi = (iy0 + j1) * step
             cuts = 0
+            whole = False
             for u in range(m):
                 r = use[u]
                 ex = sx[r] - x
@@ -204,10 +205,15 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
                 if ex * ex + ey * ey >= lim * lim:
                     continue
                 c0, c1 = _solve(coef[u], x, -FAR, FAR)
+                if c0 < ylo and yhi < c1:  # one stick surely touches every pose of the column
+                    whole = True
+                    break
                 if c0 < c1:
                     cut_lo[cuts] = c0
                     cut_hi[cuts] = c1
                     cuts += 1
+            if whole:
+                continue
             for jj in range(np.int64(j0), np.int64(j1) + 1):
                 y = (iy0 + jj) * step
                 cut = False
@@ -242,6 +248,46 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
                     out[n] = first + i * ny + jj
                     n += 1
     return out[:n]
+
+
+@numba.njit(cache=True)
+def lattice_at(  # noqa: PLR0917 - pair_lattice's arguments and the poses wanted
+    sup: Array, h: float, abs_cos: Array, abs_sin: Array, step: float, idx: Ints
+) -> tuple[Array, Array, Ints, Ints, Ints]:
+    """The poses `idx` (ascending indices into `pile_kernels.pair_lattice(sup, h, abs_cos,
+    abs_sin, step)`'s list) as it gives them (x, y, angle index, x10, y10), without listing the
+    others: its arithmetic, angle block by angle block."""
+    m = len(idx)
+    x = np.empty(m)
+    y = np.empty(m)
+    which = np.empty(m, dtype=np.int64)
+    x10 = np.empty(m, dtype=np.int64)
+    y10 = np.empty(m, dtype=np.int64)
+    t = 0
+    base = np.int64(0)
+    for k in range(len(abs_cos)):
+        if t >= m:
+            break
+        lo_x, hi_x, lo_y, hi_y = box_bounds(sup, h, abs_cos[k], abs_sin[k])
+        ix0 = np.ceil(lo_x / step)
+        iy0 = np.ceil(lo_y / step)
+        cx_ = np.floor(hi_x / step) - ix0 + 1
+        cy_ = np.floor(hi_y / step) - iy0 + 1
+        nx = np.int64(cx_) if lo_x <= hi_x and cx_ > 0 else 0
+        ny = np.int64(cy_) if lo_y <= hi_y and cy_ > 0 else 0
+        end = base + nx * ny
+        while t < m and idx[t] < end:
+            off = idx[t] - base
+            i = off // ny
+            j = off - i * ny
+            x[t] = (ix0 + i) * step
+            y[t] = (iy0 + j) * step
+            which[t] = k
+            x10[t] = np.int64(np.rint(x[t] * 10))
+            y10[t] = np.int64(np.rint(y[t] * 10))
+            t += 1
+        base = end
+    return x, y, which, x10, y10
 
 
 @numba.njit(cache=True)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from teocalli.core import Effect, Outcome, State, ranks_from_keys
 from teocalli.core.outcome import Part
 
-from . import ids, search
+from . import grow, ids, search
 from .actions import PASS, Action, Colour, Pass, Place, malformed, pose
 from .balance import Stick
 from .candidates import Move, all_free, is_free_wood, pile_moves, still_free, wood_moves
@@ -79,6 +79,8 @@ class StackBackState(State):
         self.moment: list[complex] = []
         self.carries: list[int] = []
         self._layout = Layout.empty()
+        self._owner = grow.owner()
+        """Who may grow the storage of the per-stick arrays in place (grow.py): this state alone."""
         self._free: Mask = all_free()
         self._folded = 0  # how many sticks _layout and _free account for (folded in lazily)
         self._depths = Depths.empty()
@@ -123,6 +125,7 @@ class StackBackState(State):
         other.piled_plays = self.piled_plays.copy()
         other.passes = self.passes.copy()
         other.fumbles = self.fumbles.copy()
+        other._owner = grow.owner()  # grows its arrays in storage of its own (grow.py)
         # _layout, _free, _piles, _cache and _pending are replaced, never changed: shared safely.
 
     @property
@@ -146,7 +149,7 @@ class StackBackState(State):
     def _fold(self) -> None:
         while self._folded < len(self.sticks):
             stick = self.sticks[self._folded]
-            self._layout = self._layout.with_stick(stick)
+            self._layout = self._layout.with_stick(stick, self._owner)
             self._free = still_free(self._free, stick)
             self._folded += 1
 
@@ -210,7 +213,7 @@ class StackBackState(State):
         if len(self.sticks) - self._piles.count > 1 and not self._piles_due:
             self._piles_due = True
             return self.piles_from_nothing(player)
-        piles = self._piles.with_sticks(self.sticks, self.layout)
+        piles = self._piles.with_sticks(self.sticks, self.layout, self._owner)
         moves, self._piles = piles.moves(
             self.sticks,
             self.layout,

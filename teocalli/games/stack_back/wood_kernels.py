@@ -26,6 +26,12 @@ def _kernel(f: F) -> F:
     return cast(F, numba.njit(cache=True)(f))
 
 
+def _inline(f: F) -> F:
+    """A helper of the kernels, compiled into each caller (`inline`: a call with array
+    arguments costs more than the few comparisons it makes)."""
+    return cast(F, numba.njit(cache=True, inline="always")(f))
+
+
 @_kernel
 def clip_quads(subject: np.ndarray, window: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Area (N,) and centroid (N, 2) of subject[i] & window[i], both (N, 4, 2) convex CCW quads."""
@@ -39,6 +45,79 @@ def clip_quads(subject: np.ndarray, window: np.ndarray) -> tuple[np.ndarray, np.
         cent[i, 0] = gx
         cent[i, 1] = gy
     return area, cent
+
+
+@_kernel
+def quad_rows(  # noqa: PLR0917 - five parallel columns and the half-width
+    cx: np.ndarray, cy: np.ndarray, ux: np.ndarray, uy: np.ndarray, h: np.ndarray, w: float
+) -> np.ndarray:
+    """(N, 4, 2): footprint corners, counter-clockwise (`geom_kernels.quad`, element by
+    element: the arithmetic numpy's `geometry.quads` did)."""
+    out = np.empty((cx.shape[0], 4, 2))
+    for i in range(cx.shape[0]):
+        quad(cx[i], cy[i], ux[i], uy[i], h[i], w, out[i])
+    return out
+
+
+@_inline
+def _on_board(  # noqa: PLR0917 - a footprint, a board as bounds and as a quad, scratch
+    q: np.ndarray, x0: float, y0: float, x1: float, y1: float, window: np.ndarray,
+    whole: float, work: np.ndarray,
+) -> float:  # fmt: skip
+    """The overlap of the footprint `q` (4, 2) with the board (x0, y0, x1, y1; `window` its
+    quad): `whole` when the corners' box lies inside the board (1e-6 mm in), 0 when it lies
+    apart from it (1e-6 mm out), else clipped (`search.board_areas` documents why)."""
+    lx = min(q[0, 0], q[1, 0], q[2, 0], q[3, 0])
+    ly = min(q[0, 1], q[1, 1], q[2, 1], q[3, 1])
+    hx = max(q[0, 0], q[1, 0], q[2, 0], q[3, 0])
+    hy = max(q[0, 1], q[1, 1], q[2, 1], q[3, 1])
+    if lx > x0 + 1e-6 and ly > y0 + 1e-6 and hx < x1 - 1e-6 and hy < y1 - 1e-6:
+        return whole
+    if hx < x0 - 1e-6 or hy < y0 - 1e-6 or lx > x1 + 1e-6 or ly > y1 + 1e-6:
+        return 0.0
+    return clip(q, window, work)[0]
+
+
+@_kernel
+def board_area(  # noqa: PLR0917 - footprints, a board as bounds and as a quad, its full area
+    q: np.ndarray, x0: float, y0: float, x1: float, y1: float, window: np.ndarray, whole: float
+) -> np.ndarray:  # fmt: skip
+    """The overlap of each footprint `q` (N, 4, 2) with the board (`_on_board`)."""
+    out = np.empty(q.shape[0])
+    work = np.empty(WORK)
+    for i in range(q.shape[0]):
+        out[i] = _on_board(q[i], x0, y0, x1, y1, window, whole, work)
+    return out
+
+
+@_kernel
+def bare_wood(  # noqa: PLR0917 - the poses, the boards, the thresholds
+    x: np.ndarray, y: np.ndarray, ux: np.ndarray, uy: np.ndarray, h: float, w: float,
+    boards: np.ndarray, windows: np.ndarray, tol: float, rest: float, need: float,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """For each pose (half-length `h`, half-width `w`) on the two boards (`boards` rows x0,
+    y0, x1, y1; `windows` their quads): whether it lies on one board alone (overlap above
+    `tol` with it, at most `tol` with the other) with its centre `need` mm or more inside
+    it, and whether it rests `rest` mm² or more on both (judged by the caller)."""
+    n = x.shape[0]
+    ok = np.zeros(n, dtype=np.bool_)
+    both = np.zeros(n, dtype=np.bool_)
+    q = np.empty((4, 2))
+    work = np.empty(WORK)
+    whole = 4 * h * w
+    for i in range(n):
+        quad(x[i], y[i], ux[i], uy[i], h, w, q)
+        b = boards[0]
+        area_a = _on_board(q, b[0], b[1], b[2], b[3], windows[0], whole, work)
+        in_a = min(x[i] - b[0], b[2] - x[i], y[i] - b[1], b[3] - y[i])
+        b = boards[1]
+        area_b = _on_board(q, b[0], b[1], b[2], b[3], windows[1], whole, work)
+        in_b = min(x[i] - b[0], b[2] - x[i], y[i] - b[1], b[3] - y[i])
+        ok[i] = (area_a > tol and area_b <= tol and in_a >= need) or (
+            area_b > tol and area_a <= tol and in_b >= need
+        )
+        both[i] = area_a >= rest and area_b >= rest
+    return ok, both
 
 
 @_kernel
@@ -57,7 +136,7 @@ def sat_matrix(  # noqa: PLR0917 - two sets of footprints, five parallel columns
     return out
 
 
-@_kernel
+@_inline
 def _touches(  # noqa: PLR0917 - one pose, the sticks, the tolerances, scratch space
     cx: float, cy: float, ux: float, uy: float, h: float, w: float,
     sx: np.ndarray, sy: np.ndarray, sux: np.ndarray, suy: np.ndarray, shalf: np.ndarray,
@@ -152,7 +231,7 @@ def surely_taken(  # noqa: PLR0917 - poses, the new sticks, what to mark
     return out
 
 
-@_kernel
+@_inline
 def _deep_at(mask: np.ndarray, x: float, y: float, x0: float, y0: float) -> bool:
     """The raster's mark at the raster point nearest (x, y) (False beyond the raster)."""
     i = np.int64(np.rint(x - x0))

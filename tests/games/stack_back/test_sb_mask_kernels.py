@@ -4,7 +4,7 @@
 where it is sure (a sure refusal by the overlap's bounding box, a sure acceptance where the two
 bands cross wholly within both lengths): where it answers, the answer must be the clipped area's
 verdict (`geom_kernels.clip` on the footprints as the layout and `pair_keep` build them).
-`touching_pairs` must give exactly what `touching_rows` gives pair by pair.
+`catch_up` must take exactly the rows `touching_rows` finds, pair by pair.
 """
 
 from __future__ import annotations
@@ -66,11 +66,13 @@ def test_rest_sure_at_a_right_angle_crossing() -> None:
     assert id_kernels._rest_sure(edge, 50.0, 0.0, 1.0, h, green, REST, np.empty(6)) == -1
 
 
-def test_touching_pairs_is_touching_rows_pair_by_pair() -> None:
-    """Poses of three pairs (each overlapping both its supports, as a pair's poses do) against
-    random sticks, each pair from its own first stick and level on: the same verdicts as
-    `touching_rows` on each pair's sticks (`touching_pairs` skips the sticks too far from the
-    supports to touch any of their poses)."""
+def test_catch_up_takes_the_rows_touching_rows_finds() -> None:
+    """Poses of three pairs (each overlapping both its supports, as a pair's poses do) in one
+    pool against random sticks, each pair from its own count and level on: `catch_up` takes
+    exactly the rows `touching_rows` finds touching the pair's sticks (it skips the sticks too
+    far from the supports to touch any of their poses), records for each the first stick that
+    takes it (what a fork gives back), leaves the rows taken before alone, and forgets a pair's
+    verdicts only when its supports' cone stamp changed."""
     rng = np.random.default_rng(7)
     n = 16
     a = rng.uniform(0, math.pi, n)
@@ -78,10 +80,10 @@ def test_touching_pairs_is_touching_rows_pair_by_pair() -> None:
                     rng.choice(np.array(HALF_LENGTHS), n)), axis=1)  # fmt: skip
     squads = quads(lay[:, 0], lay[:, 1], lay[:, 2], lay[:, 3], lay[:, 4])
     lreach = np.hypot(lay[:, 4], HALF_WIDTH)
-    levels = rng.integers(0, 3, n)
-    frames, hs, since, floor, held = [], [], [], [], []
-    expected = []
-    for colour, first, level in ((0, 3, 0), (1, 6, 1), (2, 0, 2)):
+    levels = rng.integers(0, 3, n).astype(np.int64)
+    frames, keys, since = [], [], []
+    expected, first = [], []
+    for colour, start, level in ((0, 3, 0), (1, 6, 1), (2, 0, 2)):
         h = HALF_LENGTHS[colour]
         i, j = min(range(n), key=lambda k: math.dist(lay[k, :2], lay[colour, :2]) or 1e9), colour
         mid = (lay[i, :2] + lay[j, :2]) / 2
@@ -93,25 +95,46 @@ def test_touching_pairs_is_touching_rows_pair_by_pair() -> None:
             if _clipped(pose, lay[i]) > 0 and _clipped(pose, lay[j]) > 0:
                 poses.append(pose[:4])
         frame = np.array(poses)
-        rows = np.array([k for k in range(first, n) if levels[k] >= level], dtype=np.int64)
+        cols = [frame[:, c].copy() for c in range(4)]
+        rows = np.array([k for k in range(start, n) if levels[k] >= level], dtype=np.int64)
         expected.append(id_kernels.touching_rows(
-            frame[:, 0].copy(), frame[:, 1].copy(), frame[:, 2].copy(), frame[:, 3].copy(), h,
-            math.hypot(h, HALF_WIDTH), rows, lay, squads, lreach, TOL, 0.5,
+            *cols, h, math.hypot(h, HALF_WIDTH), rows, lay, squads, lreach, TOL, 0.5,
         ))  # fmt: skip
+        each = [id_kernels.touching_rows(*cols, h, math.hypot(h, HALF_WIDTH), rows[t : t + 1],
+                                         lay, squads, lreach, TOL, 0.5)
+                for t in range(len(rows))]  # fmt: skip
+        first.append([next((int(rows[t]) for t in range(len(rows)) if each[t][r]), -1)
+                      for r in range(len(frame))])  # fmt: skip
         frames.append(frame)
-        hs.append(h)
-        since.append(first)
-        floor.append(level)
-        held.append((i, j))
-    offs = np.array([0, 200, 400, 600], dtype=np.int64)
-    got = id_kernels.touching_pairs(
-        np.concatenate(frames), offs, np.array(hs), np.hypot(np.array(hs), HALF_WIDTH),
-        np.array(since, dtype=np.int64), np.array(floor, dtype=np.int64),
-        np.array(held, dtype=np.int64), levels.astype(np.int64), lay, squads, lreach, TOL, 0.5,
+        keys.append((colour, level, i, j))
+        since.append(start)
+    span = np.array([[0, 200], [200, 400], [400, 600]], dtype=np.int64)
+    taken = np.full(600, id_kernels.ALIVE, dtype=np.int64)
+    taken[5] = 2  # taken before (by stick 2): left as it is
+    verdict = np.ones(600, dtype=np.int8)
+    cones = np.arange(n, dtype=np.int64)
+    key = np.array(keys, dtype=np.int64)
+    stamp = np.array([max(cones[k[2]], cones[k[3]]) for k in keys], dtype=np.int64)
+    stamp[1] = -1  # pair 1's verdicts are from an older stamp
+    count = np.array(since, dtype=np.int64)
+    id_kernels.catch_up(
+        np.arange(3, dtype=np.int64), key, span, count, stamp, np.array(HALF_LENGTHS),
+        np.concatenate(frames), taken, verdict, levels, lay, squads, lreach, cones, TOL, 0.5,
     )  # fmt: skip
     want = np.concatenate(expected)
+    want_first = np.concatenate(first)
+    assert taken[5] == 2
+    got = taken != id_kernels.ALIVE
+    got[5] = want[5]
     assert np.array_equal(got, want)
     assert 0 < want.sum() < len(want)
+    hit = np.nonzero(want)[0]
+    hit = hit[hit != 5]
+    assert np.array_equal(taken[hit], want_first[hit])
+    assert count.tolist() == [n, n, n]
+    assert stamp[1] == max(cones[keys[1][2]], cones[keys[1][3]])
+    assert verdict[200:400].tolist() == [0] * 200
+    assert verdict[:200].all() and verdict[400:].all()
 
 
 def test_lattice_rows_are_the_ids_bins_and_ranks() -> None:

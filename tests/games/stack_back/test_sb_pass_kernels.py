@@ -181,3 +181,34 @@ def test_the_scan_for_a_standing_pose_agrees_with_the_rules() -> None:
                         standing += len(want)
                         falling += len(keep) - len(want)
     assert standing > 100 and falling > 500
+
+
+def test_a_pairs_kept_poses_read_alone_are_those_of_its_listed_lattice() -> None:
+    """`search.pair_subset` (the poses a pair keeps, computed without listing the lattice:
+    `search_kernels.lattice_at`) gives each pose the very numbers `search.pair_poses` lists,
+    on every pair within reach in positions of a seeded game, for random subsets in order and
+    for the first and last poses."""
+    rng = np.random.default_rng(4)
+    checked = 0
+    for state in _positions(5, 15):
+        sticks = state.sticks
+        for i in range(len(sticks)):
+            for j in range(i + 1, len(sticks)):
+                if sticks[i].level != sticks[j].level:
+                    continue
+                for colour in range(NUM_COLOURS):
+                    if not search._reach(sticks[i], sticks[j], colour):
+                        continue
+                    full = search.pair_poses(sticks[i], sticks[j], colour)
+                    n = len(full.x)
+                    if not n:
+                        continue
+                    some = np.flatnonzero(rng.random(n) < 0.05)
+                    keep = np.unique(np.concatenate((some, [0, n - 1]))).astype(np.intp)
+                    sub = search.pair_subset(sticks[i], sticks[j], colour, keep)
+                    for name in ("x", "y", "ux", "uy", "hh", "x10", "y10", "a10"):
+                        got, want = getattr(sub, name), getattr(full, name)[keep]
+                        assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), name
+                    assert sub.quads.tobytes() == full.quads.tobytes()
+                    checked += len(keep)
+    assert checked > 2000

@@ -15,7 +15,7 @@ from teocalli.games.stack_back.state import StackBackState
 
 
 def _kept(state: StackBackState, player: int) -> list[Move]:
-    piles = state._piles.with_sticks(state.sticks, state.layout)
+    piles = state._piles.with_sticks(state.sticks, state.layout, state._owner)
     moves, state._piles = piles.moves(
         state.sticks,
         state.layout,

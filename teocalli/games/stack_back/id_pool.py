@@ -1,0 +1,147 @@
+"""The action ids' pile poses kept along a game, in flat arrays (ids.py's mask).
+
+The mask keeps, per pair of supports and colour it has met, the pair's lattice poses that pass
+its filters, and what is known of each (docs/games/stack-back.md, "Action ids"). Kept as one
+object per pair, every step paid NumPy's fixed costs per pair (some hundreds of pairs by the end
+of a game) to gather them into arrays for the compiled walk; here every pair's poses lie in one
+set of arrays (`rows`), each pair a span of them, and the compiled kernels read and update them
+in place (`id_kernels.catch_up`, `compact`), so a step costs a few calls whatever the number of
+pairs.
+
+Changed in place, a pool belongs to one line of play: the memo that may change it is its `head`
+(ids._Memo). Sticks only come, so the memo of the next step takes the pool over; a memo that is
+no longer the head (a clone that played another stick, an earlier state asked again) gets a copy
+rolled back to its own sticks (`fork`): a pose taken by a stick it does not have is given back
+(each taken row records the first stick that took it), and the pairs met after its sticks are
+forgotten (each pair records how many sticks it was filtered against when met).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from .components import NUM_COLOURS
+from .geometry import Array
+from .id_kernels import ALIVE
+
+Ints = npt.NDArray[np.int64]
+
+
+def _grown(arr: npt.NDArray[np.generic], used: int, need: int) -> npt.NDArray[np.generic]:
+    """`arr` with room for `need` rows (doubling), its first `used` rows kept."""
+    if need <= len(arr):
+        return arr
+    out = np.zeros((max(need, 2 * len(arr)), *arr.shape[1:]), dtype=arr.dtype)
+    out[:used] = arr[:used]
+    return out
+
+
+class Pool:
+    """Every pair met along a game (ids `pairs` of them) and their kept poses (`rows` rows).
+
+    Per pair p: `key` (colour, level, i, j), its rows `span` [start, end), `count` (the sticks
+    its rows were last tested against), `created` (the sticks when it was met) and `stamp` (the
+    cone stamp its verdicts hold for); `index[i, j, colour]` is p (-1: never met). Per row: the
+    pose (`poses`: colour, x10, y10, a10; `frame`: x, y, ux, uy), its bin and snap rank,
+    `taken` (ALIVE, or the first stick touching it) and `verdict` (0 not judged, 1 legal, 2
+    refused). `dead`: the state's dead pairs (`dead_of`) as an array."""
+
+    __slots__ = ("bins", "count", "created", "dead", "dead_of", "frame", "head", "index",
+                 "key", "pairs", "poses", "ranks", "rows", "span", "stamp", "taken",
+                 "verdict")  # fmt: skip
+
+    def __init__(self, sticks: int = 64, pairs: int = 256, rows: int = 8192) -> None:
+        self.head: object = None
+        self.index: Ints = np.full((sticks, sticks, NUM_COLOURS), -1, dtype=np.int64)
+        self.dead = np.zeros((sticks, sticks, NUM_COLOURS), dtype=np.bool_)
+        self.dead_of: frozenset[tuple[int, int, int]] = frozenset()
+        self.pairs = 0
+        self.key: Ints = np.zeros((pairs, 4), dtype=np.int64)
+        self.span: Ints = np.zeros((pairs, 2), dtype=np.int64)
+        self.count: Ints = np.zeros(pairs, dtype=np.int64)
+        self.created: Ints = np.zeros(pairs, dtype=np.int64)
+        self.stamp: Ints = np.full(pairs, -1, dtype=np.int64)
+        self.rows = 0
+        self.poses: Ints = np.zeros((rows, 4), dtype=np.int64)
+        self.frame: Array = np.zeros((rows, 4))
+        self.bins: Ints = np.zeros(rows, dtype=np.int64)
+        self.ranks: Ints = np.zeros(rows, dtype=np.int64)
+        self.taken: Ints = np.full(rows, ALIVE, dtype=np.int64)
+        self.verdict = np.zeros(rows, dtype=np.int8)
+
+    def fit(self, sticks: int, dead: frozenset[tuple[int, int, int]]) -> None:
+        """Room for `sticks` sticks in `index`, and `dead` (the state's dead pairs) in place."""
+        if sticks > len(self.index):
+            size = max(sticks, 2 * len(self.index))
+            index = np.full((size, size, NUM_COLOURS), -1, dtype=np.int64)
+            old = len(self.index)
+            index[:old, :old] = self.index
+            self.index = index
+            self.dead = np.zeros((size, size, NUM_COLOURS), dtype=np.bool_)
+            self.dead_of = frozenset()
+        if dead is not self.dead_of:
+            self.dead[:] = False
+            for i, j, c in dead:
+                self.dead[i, j, c] = True
+            self.dead_of = dead
+
+    def add(  # noqa: PLR0917 - the new pairs and their rows
+        self, keys: Ints, sizes: Ints, poses: Ints, frame: Array, bins: Ints, ranks: Ints,
+        count: int,
+    ) -> Ints:  # fmt: skip
+        """Append pairs (rows of `keys`: colour, level, i, j; `sizes[k]` rows each, in order)
+        met at `count` sticks; returns their ids."""
+        k, m = len(keys), len(poses)
+        p0, r0 = self.pairs, self.rows
+        if p0 + k > len(self.key):
+            for name in ("key", "span", "count", "created", "stamp"):
+                setattr(self, name, _grown(getattr(self, name), p0, p0 + k))
+        ids = np.arange(p0, p0 + k, dtype=np.int64)
+        self.key[p0 : p0 + k] = keys
+        ends = np.cumsum(sizes)
+        ends += r0
+        self.span[p0 : p0 + k, 1] = ends
+        self.span[p0 : p0 + k, 0] = ends - sizes
+        self.count[p0 : p0 + k] = count
+        self.created[p0 : p0 + k] = count
+        self.stamp[p0 : p0 + k] = -1
+        self.index[keys[:, 2], keys[:, 3], keys[:, 0]] = ids
+        self.pairs = p0 + k
+        if m:
+            if r0 + m > len(self.poses):
+                for name in ("poses", "frame", "bins", "ranks", "verdict"):
+                    setattr(self, name, _grown(getattr(self, name), r0, r0 + m))
+                taken = np.full(len(self.poses), ALIVE, dtype=np.int64)
+                taken[:r0] = self.taken[:r0]
+                self.taken = taken
+            self.poses[r0 : r0 + m] = poses
+            self.frame[r0 : r0 + m] = frame
+            self.bins[r0 : r0 + m] = bins
+            self.ranks[r0 : r0 + m] = ranks
+            self.verdict[r0 : r0 + m] = 0
+            self.rows = r0 + m
+        return ids
+
+    def fork(self, sticks: int) -> Pool:
+        """A copy of this pool for a line of play that shares only its first `sticks` sticks:
+        the rows taken by later sticks given back, the pairs met with more sticks forgotten,
+        every pair's rows tested only against the first `sticks` (no head yet)."""
+        out = Pool.__new__(Pool)
+        out.head = None
+        for name in ("index", "key", "span", "count", "created", "stamp", "poses", "frame",
+                     "bins", "ranks", "taken", "verdict"):  # fmt: skip
+            setattr(out, name, getattr(self, name).copy())
+        out.dead = np.zeros_like(self.dead)
+        out.dead_of = frozenset()
+        out.pairs, out.rows = self.pairs, self.rows
+        used = slice(0, self.pairs)
+        late = np.nonzero(out.created[used] > sticks)[0]
+        if len(late):
+            keys = out.key[late]
+            mine = out.index[keys[:, 2], keys[:, 3], keys[:, 0]] == late
+            out.index[keys[mine, 2], keys[mine, 3], keys[mine, 0]] = -1
+        np.minimum(out.count[used], sticks, out=out.count[used])
+        rows = out.taken[: self.rows]
+        rows[rows >= sticks] = ALIVE
+        return out

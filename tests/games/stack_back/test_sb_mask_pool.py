@@ -1,0 +1,88 @@
+"""The mask's pool of pile poses (id_pool.py) along lines of play that part.
+
+A pool is changed in place by the memo heading it; a clone that plays another stick, or a
+state asked again after its line moved on, must get a copy rolled back to its own sticks
+(`Pool.fork`). Its tables must then equal tables made from nothing, and the line that kept the
+pool must be unaffected.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import teocalli
+from teocalli.core import Rng
+from teocalli.games.stack_back import StackBackState, id_kernels, id_pool, ids
+
+
+def _same(kept: ids.Table, state: StackBackState, player: int) -> None:
+    """`kept` equals the table of `state` made from nothing (mask and snaps)."""
+    world = state.clone()
+    world._id_table = None
+    fresh = ids.table(world, player)
+    assert kept.ids.tolist() == fresh.ids.tolist(), len(state.history)
+    for index in kept.ids.tolist():
+        assert kept.snap_of(index) == fresh.snap_of(index), (len(state.history), index)
+
+
+def _step(state: StackBackState, rng: Rng) -> ids.Table:
+    """The mover's table, then one of its ids played."""
+    player = state.current_player()
+    table = ids.table(state, player)
+    state.apply(int(table.ids[rng.randrange(len(table.ids))]), player)
+    return table
+
+
+def test_clones_that_part_fork_the_pool() -> None:
+    state = teocalli.load("stack-back").new_state(3)
+    assert isinstance(state, StackBackState)
+    rng = Rng(8)
+    for _ in range(16):
+        _step(state, rng)
+    assert state._id_table is not None
+    ids.table(state, state.current_player())
+    shared = state._id_table.memo.pool
+    other = state.clone()
+    again = state.clone()  # stays at the parting step, asked only after both moved on
+    line, side = Rng(1), Rng(2)
+    for _ in range(4):
+        _step(state, line)
+    assert state._id_table.memo.pool is shared  # the line that went first kept the pool
+    for _ in range(4):
+        player = other.current_player()
+        table = ids.table(other, player)
+        _same(table, other, player)
+        _same(ids._table(other, 1 - player, table.memo), other, 1 - player)
+        other.apply(int(table.ids[side.randrange(len(table.ids))]), player)
+    assert other._id_table is not None and other._id_table.memo.pool is not shared
+    player = again.current_player()
+    _same(ids.table(again, player), again, player)
+    for _ in range(3):  # the first line again, on its own pool
+        player = state.current_player()
+        _same(ids.table(state, player), state, player)
+        _step(state, line)
+    assert len(state.sticks) > 16
+
+
+def test_a_fork_gives_back_what_later_sticks_took() -> None:
+    """`Pool.fork` at 5 sticks: a row taken by stick 6 is given back, one taken by stick 2 stays
+    taken; a pair met at 7 sticks is forgotten (its key unmet again), one met at 4 is kept, its
+    rows tested against 5 sticks only; the original is untouched. `fit` keeps the pairs when
+    the index grows and copies the state's dead pairs."""
+    pool = id_pool.Pool(sticks=4, pairs=1, rows=2)
+    zeros = np.zeros((2, 4))
+    early = pool.add(np.array([[0, 0, 1, 3]]), np.array([2]), np.zeros((2, 4), np.int64), zeros,
+                     np.array([7, 8]), np.array([0, 1]), 4)  # fmt: skip
+    pool.fit(9, frozenset({(2, 5, 1)}))
+    late = pool.add(np.array([[1, 0, 2, 8]]), np.array([1]), np.zeros((1, 4), np.int64),
+                    zeros[:1], np.array([9]), np.array([0]), 7)  # fmt: skip
+    assert pool.index[1, 3, 0] == early[0] and pool.index[2, 8, 1] == late[0]
+    assert pool.dead[2, 5, 1] and pool.dead.sum() == 1
+    pool.taken[:2] = (6, 2)
+    pool.count[: pool.pairs] = 9
+    fork = pool.fork(5)
+    assert fork.taken[:3].tolist() == [id_kernels.ALIVE, 2, id_kernels.ALIVE]
+    assert fork.index[1, 3, 0] == early[0] and fork.index[2, 8, 1] == -1
+    assert fork.count[: fork.pairs].tolist() == [5, 5]
+    assert pool.taken[:2].tolist() == [6, 2] and pool.index[2, 8, 1] == late[0]
+    assert pool.count[: pool.pairs].tolist() == [9, 9]
