@@ -41,14 +41,21 @@ EDGES = 24
 
 
 @numba.njit(cache=True)
-def _lattice(colour: int, x10: int, y10: int, a10: int, cells: Ints) -> int:
-    """`actions.lattice_index` (-1 off the lattice); cells: step10, astep10, x, y, angle cells."""
-    if x10 % cells[0] or y10 % cells[0] or a10 % cells[1]:
+def _cell(xr: np.int64, yr: np.int64, ar: np.int64, cells: Ints) -> int:
+    """`actions.lattice_index` of colour 0 (add colour x `_colour_stride` for the others) of
+    the pose at x = xr, y = yr steps and the angle ar angle steps (folded into the half turn),
+    -1 off the lattice; cells: step10, astep10, x, y, angle cells. The pose `_pair` rounds to
+    is on the lattice's steps already: no remainders to test."""
+    ai = ar % cells[4]
+    if not (0 <= xr < cells[2] and 0 <= yr < cells[3]):
         return -1
-    xi, yi, ai = x10 // cells[0], y10 // cells[0], a10 // cells[1]
-    if not (0 <= xi < cells[2] and 0 <= yi < cells[3] and 0 <= ai < cells[4]):
-        return -1
-    return ((colour * cells[4] + ai) * cells[2] + xi) * cells[3] + yi
+    return (ai * cells[2] + xr) * cells[3] + yr
+
+
+@numba.njit(cache=True)
+def _colour_stride(cells: Ints) -> int:
+    """How far apart the same pose in two successive colours lies in `lattice_index`."""
+    return cells[4] * cells[2] * cells[3]
 
 
 @numba.njit(cache=True)
@@ -76,19 +83,23 @@ def _same_hypot(dx: float, dy: float, t: float) -> bool:
 
 
 @numba.njit(cache=True)
-def _pair(  # noqa: PLR0917 - two sticks, the lattice, where to write
+def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where to write
     i: int, j: int, cx: Array, cy: Array, ux: Array, uy: Array, half: Array, lengths: Array,
-    offsets: Array, cells: Ints, out: Ints,
+    offsets: Array, cells: Ints, allowed: int, out: Ints,
 ) -> bool:  # fmt: skip
-    """`candidates._pair` for sticks i and j: per offset k, out[k, c] the dense index of the
-    bridge a stick of colour c may make (-1: none: too short, off the lattice, the ends nearer
-    than 1 mm). False where a distance lies within 1e-9 of 1 mm or of a colour's length less
-    6 mm and `_same_hypot` cannot tell that `math.hypot` decides it alike (Python decides)."""
+    """`candidates._pair` for sticks i and j, in the colours of `allowed` (bits): per offset k,
+    out[k, c] the dense index of the bridge a stick of colour c may make (-1: none: not
+    allowed, too short, off the lattice, the ends nearer than 1 mm). False where a distance
+    lies within 1e-9 of 1 mm or of an allowed colour's length less 6 mm and `_same_hypot`
+    cannot tell that `math.hypot` decides it alike (Python decides). An offset no allowed
+    colour spans costs no `atan2`."""
     step10, astep10 = cells[0], cells[1]
+    stride = _colour_stride(cells)
     turn = -1.0 if ux[i] * ux[j] + uy[i] * uy[j] < 0 else 1.0
     for k in range(len(offsets)):
         f = offsets[k]
-        out[k, :] = -1
+        for c in range(len(lengths)):  # (a slice would make a view: a reference count)
+            out[k, c] = -1
         pax = cx[i] + f * (half[i] - 3) * ux[i]
         pay = cy[i] + f * (half[i] - 3) * uy[i]
         pbx = cx[j] + f * turn * (half[j] - 3) * ux[j]
@@ -97,18 +108,24 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, where to write
         dist = math.hypot(ex, ey)
         if abs(dist - 1.0) < 1e-9 and not _same_hypot(ex, ey, 1.0):
             return False
+        spans = False
         for c in range(len(lengths)):
+            if not (allowed >> c) & 1:
+                continue
             if abs(dist + 6 - lengths[c]) < 1e-9 and not _same_hypot(ex, ey, lengths[c] - 6):
                 return False
-        if dist < 1.0:
+            spans = spans or not dist + 6 > lengths[c]
+        if dist < 1.0 or not spans:
             continue
-        x10 = np.int64(np.rint((pax + pbx) / 2 * 10 / step10)) * step10
-        y10 = np.int64(np.rint((pay + pby) / 2 * 10 / step10)) * step10
+        xr = np.int64(np.rint((pax + pbx) / 2 * 10 / step10))  # x10 = xr x step10, and so on
+        yr = np.int64(np.rint((pay + pby) / 2 * 10 / step10))
         deg = math.degrees(math.atan2(pby - pay, pbx - pax)) % 180
-        a10 = (np.int64(np.rint(deg * 10 / astep10)) * astep10) % 1800
+        cell = _cell(xr, yr, np.int64(np.rint(deg * 10 / astep10)), cells)
+        if cell < 0:
+            continue
         for c in range(len(lengths)):
-            if not dist + 6 > lengths[c]:
-                out[k, c] = _lattice(c, x10, y10, a10, cells)
+            if (allowed >> c) & 1 and not dist + 6 > lengths[c]:
+                out[k, c] = c * stride + cell
     return True
 
 
@@ -137,17 +154,45 @@ def _gap(dx: float, dy: float, ha: float, hb: float, limits: Array) -> tuple[flo
 
 
 @numba.njit(cache=True)
-def bridge_poses(  # noqa: PLR0917 - the sticks, what the player may use, the lattice
+def _beyond(gap: float, ha: float, hb: float, most: float, reach: float) -> bool:
+    """Whether no bridge of length at most `reach` + 6 can join two sticks whose ends lie `gap`
+    apart (half-lengths ha, hb): a bridge runs between points at most `most` (the largest
+    |pile offset|) x (half - 3) from the supports' centres, so it spans at least
+    gap + ha + hb - that; 1 mm of room, far more than a rounding of `gap`."""
+    return gap + ha + hb - most * (abs(ha - 3) + abs(hb - 3)) > reach + 1.0
+
+
+@numba.njit(cache=True)
+def _far(  # noqa: PLR0917 - two sticks
+    dx: float, dy: float, ha: float, hb: float, most: float, reach: float
+) -> bool:
+    """`_beyond` for centres (dx, dy) apart told without a square root (gap + ha + hb is the
+    centres' distance), with 1 mm more of room: a pair it rules out `_beyond` rules out."""
+    d = reach + 2.0 + most * (abs(ha - 3) + abs(hb - 3))
+    return dx * dx + dy * dy > d * d
+
+
+@numba.njit(cache=True)
+def _bridges(  # noqa: PLR0917 - the sticks, what the player may use, the lattice
     cx: Array, cy: Array, ux: Array, uy: Array, half: Array, levels: Ints, refuses: Ints,
-    have: npt.NDArray[np.bool_], floor: int, limit: float, lengths: Array, offsets: Array,
-    cells: Ints,
-) -> tuple[Ints, Ints]:  # fmt: skip
-    """The bridging poses to try (`candidates.bridge_index`), sorted, each once: for every two
-    sticks of one level at or above the floor less one whose ends lie at most `limit` apart,
-    the bridges `_pair` makes, in the colours the player holds (`have`) that neither refuses
-    (`refuses`: bits per stick). And the pairs (rows i, j) with a distance within a rounding of
-    a threshold (`math.hypot` may round it otherwise): Python decides those."""
+    have: int, floor: int, lengths: Array, offsets: Array, cells: Ints,
+) -> tuple[Ints, int, Ints]:  # fmt: skip
+    """The bridging poses to try (`candidates.bridge_index`), in out[:m] (a pose two pairs
+    make comes twice: `_once` sorts them and keeps each once): for every two sticks of one level
+    at or above the floor less one whose ends lie within the reach of the longest colour the
+    player holds (`have`: bits), the bridges `_pair` makes, in the colours held that neither
+    refuses (`refuses`: bits per stick). And the pairs (rows i, j) with a distance within a
+    rounding of a threshold (`math.hypot` may round it otherwise): Python decides those. A pair
+    no colour may bridge is skipped, and so is one no bridge of an allowed colour can span
+    (`_beyond`)."""
     n = len(cx)
+    limit = 0.0
+    for c in range(len(lengths)):
+        if (have >> c) & 1:
+            limit = max(limit, lengths[c] - 6)
+    most = 0.0
+    for f in offsets:
+        most = max(most, abs(f))
     out = np.empty(max(n * (n - 1) // 2, 1) * len(offsets) * len(lengths), dtype=np.int64)
     m = 0
     unsure = np.empty((max(n * (n - 1) // 2, 1), 2), dtype=np.int64)
@@ -160,26 +205,55 @@ def bridge_poses(  # noqa: PLR0917 - the sticks, what the player may use, the la
         for j in range(i + 1, n):
             if levels[j] != levels[i]:
                 continue
-            gap, sure = _gap(cx[j] - cx[i], cy[j] - cy[i], half[i], half[j], limits)
+            allowed = have & ~(refuses[i] | refuses[j])
+            if allowed == 0:
+                continue
+            reach = 0.0
+            for c in range(len(lengths)):
+                if (allowed >> c) & 1:
+                    reach = max(reach, lengths[c] - 6)
+            dx, dy = cx[j] - cx[i], cy[j] - cy[i]
+            if _far(dx, dy, half[i], half[j], most, reach):
+                continue
+            gap, sure = _gap(dx, dy, half[i], half[j], limits)
             if sure and not gap <= limit:
                 continue
-            if not (sure and _pair(i, j, cx, cy, ux, uy, half, lengths, offsets, cells, made)):
+            if _beyond(gap, half[i], half[j], most, reach):
+                continue
+            if not (sure and _pair(i, j, cx, cy, ux, uy, half, lengths, offsets, cells, allowed,
+                                   made)):  # fmt: skip
                 unsure[u, 0], unsure[u, 1] = i, j
                 u += 1
                 continue
-            refused = refuses[i] | refuses[j]
             for k in range(len(offsets)):
                 for c in range(len(lengths)):
-                    if made[k, c] >= 0 and have[c] and not (refused >> c) & 1:
+                    if made[k, c] >= 0:
                         out[m] = made[k, c]
                         m += 1
-    _shell_sort(out, m)
-    n_out = 0
-    for k in range(m):  # each once
-        if n_out == 0 or out[k] != out[n_out - 1]:
-            out[n_out] = out[k]
-            n_out += 1
-    return out[:n_out], unsure[:u]
+    return out, m, unsure[:u]
+
+
+@numba.njit(cache=True)
+def _once(a: Ints, n: int) -> int:
+    """Sort a[:n] and keep each value once, in a[:count]; returns count."""
+    _shell_sort(a, n)
+    count = 0
+    for k in range(n):
+        if count == 0 or a[k] != a[count - 1]:
+            a[count] = a[k]
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def bridge_poses(  # noqa: PLR0917 - the sticks, what the player may use, the lattice
+    cx: Array, cy: Array, ux: Array, uy: Array, half: Array, levels: Ints, refuses: Ints,
+    have: int, floor: int, lengths: Array, offsets: Array, cells: Ints,
+) -> tuple[Ints, Ints]:  # fmt: skip
+    """`_bridges`' poses (sorted, each once) and its unsure pairs."""
+    out, m, unsure = _bridges(cx, cy, ux, uy, half, levels, refuses, have, floor, lengths,
+                              offsets, cells)  # fmt: skip
+    return out[: _once(out, m)], unsure
 
 
 @numba.njit(cache=True)
@@ -200,14 +274,24 @@ def pair_rows(  # noqa: PLR0917 - the sticks, where the new ones start, the latt
     unsure = np.empty((most, 2), dtype=np.int64)
     u = 0
     made = np.empty((len(offsets), len(lengths)), dtype=np.int64)
+    every = (1 << len(lengths)) - 1
+    most_f = 0.0
+    for f in offsets:
+        most_f = max(most_f, abs(f))
     for j in range(start, n):
         for i in range(j):
             if levels[i] != levels[j]:
                 continue
-            gap, sure = _gap(cx[j] - cx[i], cy[j] - cy[i], half[i], half[j], limits)
+            dx, dy = cx[j] - cx[i], cy[j] - cy[i]
+            if _far(dx, dy, half[i], half[j], most_f, limits[0]):
+                continue
+            gap, sure = _gap(dx, dy, half[i], half[j], limits)
             if sure and not gap <= limits[0]:
                 continue
-            if not (sure and _pair(i, j, cx, cy, ux, uy, half, lengths, offsets, cells, made)):
+            if _beyond(gap, half[i], half[j], most_f, limits[0]):
+                continue
+            if not (sure and _pair(i, j, cx, cy, ux, uy, half, lengths, offsets, cells, every,
+                                   made)):  # fmt: skip
                 unsure[u, 0], unsure[u, 1] = i, j
                 u += 1
                 continue
@@ -325,59 +409,116 @@ def first_loads(  # noqa: PLR0917 - the new stick on its two supports
         inside[s] = True
 
 
-@numba.njit(cache=True)
-def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
-    index: Ints, axes: Array, halves: Array, weights: Array, reaches: Array, cells: Ints,
-    sticks: Array, sreach: Array, squads: Array, level: Ints, colours: Ints, carries: Ints,
-    sup: Ints, cont: Array, poly: Array, npoly: Ints, load: Array, floor: int,
-    tol: float, rest: float, thr: float, power: float, deep: float,
-) -> tuple[npt.NDArray[np.int8], Ints, Array, Array, Ints, Ints, Ints, Array]:  # fmt: skip
-    """Each bridge of `index` (dense pose indices: colour, angle `axes[a]`, x, y on `cells`)
-    judged as `candidates.pile_moves` judges it: what it touches (`candidates.touch_table`:
-    circumscribed circles, `reaches` per colour and `sreach` per stick, then the separating-axis
-    test, shrunk by `deep`, else clipped above `tol`), whether it touches exactly two sticks of
-    the highest level it touches, that level plus one at or above the floor (else SKIP);
-    `rules.piled` (rest at least `rest` on both, a colour of neither, neither carries it); its
-    support polygon (`support_edges`, lengths as `** power`); balance (`balance.try_add`: it
-    stands `thr` inside its polygon, then `pass_down`).
+Judged = tuple[npt.NDArray[np.int8], Ints, Array, Array, Ints, Ints, Ints, Array]
+"""`judge_bridges`' answer: verdicts, supports and the stick that falls, contacts, polygons,
+their edge counts, the loads passed down (`dstart`, `dstick`, `dval`)."""
+Scratch = tuple[
+    Array, Array, Array, Array, Array, Array, Array, Array, Array, npt.NDArray[np.bool_], Array
+]
+"""`balance_scratch`'s buffers."""
 
-    Returns per bridge: the verdict, the supports and the stick that falls (`ab`: a, b, fall),
-    the contacts (gax, gay, gbx, gby relative to its centre), the polygon (`EDGES` rows, `nedge`
-    of them); and the loads a legal one passes down (one that makes a stick beneath fall: those
-    passed until then, what its verdict read), rows `dstart[r]` to `dstart[r + 1]` of `dstick`
-    (the stick) and `dval` (force, moment x, y)."""
-    nb, n = len(index), len(level)
-    code = np.zeros(nb, dtype=np.int8)
-    ab = np.full((nb, 3), -1, dtype=np.int64)
-    contacts = np.zeros((nb, 4))
-    edges = np.empty((nb, EDGES, 3))  # rows written only as far as `nedge` says
-    nedge = np.zeros(nb, dtype=np.int64)
-    dstart = np.zeros(nb + 1, dtype=np.int64)
+
+@numba.njit(cache=True)
+def balance_scratch(n: int) -> Scratch:
+    """The scratch buffers of a compiled judge of piles over `n` sticks, made once per call:
+    a footprint `q`, `clip`'s `work`, the support polygon's points, hull edges, clips and hulls
+    (`clip_into`, `hull_edges`), the loads passed down (`df`, `dmx`, `dmy`, `inside`) and a
+    split `sh` (`first_loads`, `pass_down`)."""
+    return (
+        np.empty((4, 2)),
+        np.empty(WORK),
+        np.empty((2 * MOST, 2)),
+        np.empty((2 * MOST, 3)),
+        np.empty((5, MOST)),
+        np.empty((3, 2 * MOST, 2)),
+        np.zeros(n),
+        np.zeros(n),
+        np.zeros(n),
+        np.zeros(n, dtype=np.bool_),
+        np.empty(6),
+    )
+
+
+@numba.njit(cache=True)
+def _by_level_and_x(sticks: Array, level: Ints) -> tuple[Ints, Array, Ints]:
+    """The sticks grouped by level (level lv: order[starts[lv]:starts[lv + 1]]), each level by
+    centre x (`xs`, ascending), for the judges' scan of the sticks near a pose."""
+    n = len(level)
+    top = level.max() if n else -1
+    starts = np.zeros(top + 2, dtype=np.int64)
+    for t in range(n):
+        starts[level[t] + 1] += 1
+    for lv in range(top + 1):
+        starts[lv + 1] += starts[lv]
+    order = np.empty(n, dtype=np.int64)
+    xs = np.empty(n)
+    fill = starts[:-1].copy()
+    for t in range(n):  # insertion sort within the level
+        lv = level[t]
+        k = fill[lv]
+        fill[lv] += 1
+        x = sticks[t, 0]
+        while k > starts[lv] and xs[k - 1] > x:
+            xs[k], order[k] = xs[k - 1], order[k - 1]
+            k -= 1
+        xs[k], order[k] = x, t
+    return order, xs, starts
+
+
+@numba.njit(cache=True)
+def _row(quads: Array, j: int, out: Array) -> None:
+    """Copy footprint quads[j] into `out`."""
+    for k in range(4):
+        out[k, 0], out[k, 1] = quads[j, k, 0], quads[j, k, 1]
+
+
+@numba.njit(cache=True)
+def _clipped(  # noqa: PLR0917 - a footprint, a stick, what the scan clipped, scratch
+    q: Array, quads: Array, j: int, seen: Ints, seen_at: Array, nseen: int, win: Array,
+    work: Array,
+) -> tuple[float, float, float]:  # fmt: skip
+    """`clip(q, quads[j])`: from the scan's own clipping of stick j where it made one."""
+    for k in range(nseen):
+        if seen[k] == j:
+            return seen_at[k, 0], seen_at[k, 1], seen_at[k, 2]
+    _row(quads, j, win)
+    return clip(q, win, work)
+
+
+@numba.njit(cache=True)
+def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
+    index: Ints, count: int, legal_only: bool, axes: Array, halves: Array, weights: Array,
+    reaches: Array, cells: Ints, sticks: Array, sreach: Array, squads: Array, level: Ints,
+    colours: Ints, carries: Ints, sup: Ints, cont: Array, poly: Array, npoly: Ints,
+    load: Array, floor: int, tol: float, rest: float, thr: float, power: float, deep: float,
+) -> tuple[Judged, Ints, Ints]:  # fmt: skip
+    """The bridges index[:count] judged (`judge_bridges` says how), one row each, or with
+    `legal_only` only the legal ones; and the rows' dense indices and levels. One loop for
+    both callers: a function called per bridge would pass some 30 arrays each time."""
+    n = len(level)
+    code = np.zeros(count, dtype=np.int8)
+    ab = np.full((count, 3), -1, dtype=np.int64)
+    contacts = np.zeros((count, 4))
+    edges = np.empty((count, EDGES, 3))  # rows written only as far as `nedge` says
+    nedge = np.zeros(count, dtype=np.int64)
+    dstart = np.zeros(count + 1, dtype=np.int64)
+    kept = np.empty(count, dtype=np.int64)
+    levels = np.empty(count, dtype=np.int64)
     cap = 64
     dstick = np.empty(cap, dtype=np.int64)
     dval = np.empty((cap, 3))
     nd = 0
-    q = np.empty((4, 2))
-    work = np.empty(WORK)
-    pts = np.empty((2 * MOST, 2))
-    hull = np.empty((2 * MOST, 3))
-    clips = np.empty((5, MOST))
-    hulls = np.empty((3, 2 * MOST, 2))
-    df = np.zeros(n)
-    dmx = np.zeros(n)
-    dmy = np.zeros(n)
-    inside = np.zeros(n, dtype=np.bool_)
-    sh = np.empty(6)
+    q, work, pts, hull, clips, hulls, df, dmx, dmy, inside, sh = balance_scratch(n)
+    win = np.empty((4, 2))  # a stick's footprint, copied (a view would count references)
+    seen = np.empty(4, dtype=np.int64)  # the sticks the scan clipped, and what it found
+    seen_at = np.empty((4, 3))
     yc, xc, ac = cells[3], cells[2], cells[4]
-    order = np.empty(n, dtype=np.int64)  # by level down, each level in index order
-    at = 0
-    for lv in range(level.max() if n else -1, -1, -1):
-        for t in range(n):
-            if level[t] == lv:
-                order[at] = t
-                at += 1
-    for r in range(nb):
-        dstart[r] = nd
+    order, xs, starts = _by_level_and_x(sticks, level)
+    wide = 0.01  # the scan's window: any stick whose circle meets the pose's lies within it
+    for t in range(n):
+        wide = max(wide, sreach[t])
+    w = 0  # the row written
+    for r in range(count):
         rest_, yi = divmod(index[r], yc)
         rest_, xi = divmod(rest_, xc)
         colour, ai = divmod(rest_, ac)
@@ -386,71 +527,101 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
         reach = reaches[colour]
         top, at_top, a, b = -1, 0, -1, -1
         filled = False
-        for o in range(n):  # highest level first: below the highest level touched, none matters
-            j = int(order[o])
-            if (top >= 0 and level[j] < top) or at_top > 2:
-                break
-            rr = reach + sreach[j]
-            dx = sticks[j, 0] - cx
-            dy = sticks[j, 1] - cy
-            if not dx * dx + dy * dy < rr * rr + 1e-6:
-                continue
-            if not sat_eps(cx, cy, ux, uy, h, sticks[j, 0], sticks[j, 1], sticks[j, 2],
-                           sticks[j, 3], sticks[j, 4], W):  # fmt: skip
-                continue
-            hit = sat_eps(cx, cy, ux, uy, h - deep, sticks[j, 0], sticks[j, 1], sticks[j, 2],
-                          sticks[j, 3], sticks[j, 4] - deep, W - deep)  # fmt: skip
-            if not hit:
-                if not filled:
-                    quad(cx, cy, ux, uy, h, W, q)
-                    filled = True
-                hit = clip(q, squads[j], work)[0] > tol
-            if not hit:
-                continue
-            if level[j] > top:
-                top, at_top, a, b = level[j], 1, j, -1
-            elif level[j] == top:
+        nseen = 0
+        for lv in range(len(starts) - 2, -1, -1):  # the highest level touched is the top
+            lo, hi = starts[lv], starts[lv + 1]
+            left = cx - (reach + wide + 0.01)
+            while lo < hi:  # the first stick of the level at or right of `left`
+                mid = (lo + hi) // 2
+                if xs[mid] < left:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            for o in range(lo, starts[lv + 1]):
+                if xs[o] > cx + (reach + wide + 0.01) or at_top > 2:
+                    break
+                j = order[o]
+                rr = reach + sreach[j]
+                dx = sticks[j, 0] - cx
+                dy = sticks[j, 1] - cy
+                if not dx * dx + dy * dy < rr * rr + 1e-6:
+                    continue
+                if not sat_eps(cx, cy, ux, uy, h, sticks[j, 0], sticks[j, 1], sticks[j, 2],
+                               sticks[j, 3], sticks[j, 4], W):  # fmt: skip
+                    continue
+                hit = sat_eps(cx, cy, ux, uy, h - deep, sticks[j, 0], sticks[j, 1],
+                              sticks[j, 2], sticks[j, 3], sticks[j, 4] - deep,
+                              W - deep)  # fmt: skip
+                if not hit:
+                    if not filled:
+                        quad(cx, cy, ux, uy, h, W, q)
+                        filled = True
+                    _row(squads, j, win)
+                    area, gx, gy = clip(q, win, work)
+                    if nseen < 4:
+                        seen[nseen] = j
+                        seen_at[nseen, 0], seen_at[nseen, 1] = area, gx
+                        seen_at[nseen, 2] = gy
+                        nseen += 1
+                    hit = area > tol
+                if not hit:
+                    continue
+                top = lv
                 at_top += 1
-                if at_top == 2:
-                    b = j
-        if top < 0 or at_top != 2 or top + 1 < floor:
-            continue
-        ab[r, 0], ab[r, 1] = a, b
-        if not filled:
-            quad(cx, cy, ux, uy, h, W, q)
-        area_a, gax, gay = clip(q, squads[a], work)
-        area_b, gbx, gby = clip(q, squads[b], work)
-        if min(area_a, area_b) < rest or colours[a] == colour or colours[b] == colour:
-            code[r] = REFUSED
-            continue
-        if (carries[a] >> colour) & 1 or (carries[b] >> colour) & 1:
-            code[r] = REFUSED
-            continue
-        contacts[r, 0], contacts[r, 1] = gax - cx, gay - cy
-        contacts[r, 2], contacts[r, 3] = gbx - cx, gby - cy
-        m = clip_into(q, squads[a], pts, 0, clips)
-        m = clip_into(q, squads[b], pts, m, clips)
-        ne = hull_edges(pts, m, cx, cy, power, hull, hulls)
-        if ne > EDGES:  # never: the hull of two clipped rectangles has at most 16 edges
-            code[r] = UNSURE
-            continue
-        nedge[r] = ne
-        for e in range(ne):
-            edges[r, e, 0], edges[r, e, 1], edges[r, e, 2] = hull[e, 0], hull[e, 1], hull[e, 2]
-        if not depth(hull, ne, 0.0, 0.0) >= thr:
-            code[r] = FALLS
-            ab[r, 2] = NEW
-            continue
-        first_loads(a, b, cx, cy, weights[colour], contacts[r, 0], contacts[r, 1],
-                    contacts[r, 2], contacts[r, 3], sticks, df, dmx, dmy, inside, sh)  # fmt: skip
-        falls = pass_down(top + 1, sticks, level, sup, cont, poly, npoly, load, thr, 0.0, df, dmx,
-                          dmy, inside, sh)  # fmt: skip
-        if falls >= 0:
-            code[r] = FALLS
-            ab[r, 2] = falls
+                if at_top == 1:
+                    a = j
+                elif at_top == 2:  # the supports in index order, as the rules list touches
+                    a, b = min(a, j), max(a, j)
+            if top >= 0:
+                break
+        verdict, falls, judged = SKIP, -1, False
+        if not (top >= 0 and at_top == 2 and top + 1 >= floor):
+            a = b = -1
         else:
-            code[r] = LEGAL
-        for s in range(n):  # the loads passed down (so far, where a stick falls)
+            if not filled:
+                quad(cx, cy, ux, uy, h, W, q)
+            area_a, gax, gay = _clipped(q, squads, a, seen, seen_at, nseen, win, work)
+            area_b, gbx, gby = _clipped(q, squads, b, seen, seen_at, nseen, win, work)
+            verdict = REFUSED
+            if (
+                min(area_a, area_b) >= rest
+                and colours[a] != colour
+                and colours[b] != colour
+                and not (carries[a] >> colour) & 1
+                and not (carries[b] >> colour) & 1
+            ):
+                contacts[w, 0], contacts[w, 1] = gax - cx, gay - cy
+                contacts[w, 2], contacts[w, 3] = gbx - cx, gby - cy
+                _row(squads, a, win)
+                m = clip_into(q, win, pts, 0, clips)
+                _row(squads, b, win)
+                m = clip_into(q, win, pts, m, clips)
+                ne = hull_edges(pts, m, cx, cy, power, hull, hulls)
+                if ne > EDGES:  # never: the hull of two clipped rectangles has at most 16 edges
+                    verdict = UNSURE
+                else:
+                    nedge[w] = ne
+                    for e in range(ne):
+                        edges[w, e, 0], edges[w, e, 1] = hull[e, 0], hull[e, 1]
+                        edges[w, e, 2] = hull[e, 2]
+                    if not depth(hull, ne, 0.0, 0.0) >= thr:
+                        verdict, falls = FALLS, NEW
+                    else:
+                        first_loads(a, b, cx, cy, weights[colour], contacts[w, 0], contacts[w, 1],
+                                    contacts[w, 2], contacts[w, 3], sticks, df, dmx, dmy, inside,
+                                    sh)  # fmt: skip
+                        falls = pass_down(top + 1, sticks, level, sup, cont, poly, npoly, load,
+                                          thr, 0.0, df, dmx, dmy, inside, sh)  # fmt: skip
+                        verdict = FALLS if falls >= 0 else LEGAL
+                        judged = True
+        if legal_only and verdict != LEGAL:
+            nedge[w] = 0
+            contacts[w, 0] = contacts[w, 1] = contacts[w, 2] = contacts[w, 3] = 0.0
+            continue
+        code[w], ab[w, 0], ab[w, 1], ab[w, 2] = verdict, a, b, falls
+        kept[w], levels[w] = index[r], top + 1
+        dstart[w] = nd
+        for s in range(n if judged else 0):  # the loads passed down (so far, where one falls)
             if not inside[s]:
                 continue
             if nd == cap:
@@ -464,5 +635,94 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
             dstick[nd] = s
             dval[nd, 0], dval[nd, 1], dval[nd, 2] = df[s], dmx[s], dmy[s]
             nd += 1
-    dstart[nb] = nd
-    return code, ab, contacts, edges, nedge, dstart, dstick[:nd], dval[:nd]
+        w += 1
+    dstart[w] = nd
+    got = (code[:w], ab[:w], contacts[:w], edges[:w], nedge[:w], dstart[: w + 1], dstick[:nd],
+           dval[:nd])  # fmt: skip
+    return got, kept[:w], levels[:w]
+
+
+@numba.njit(cache=True)
+def _by_key(kept: Ints, levels: Ints) -> tuple[Ints, Ints, Ints]:
+    """The rows of `kept` (dense indices, a few dozen) in index order, each index once: the
+    indices, their levels and their rows (insertion sort)."""
+    w = len(kept)
+    rows = np.empty(w, dtype=np.int64)
+    for k in range(w):
+        r = k
+        while r > 0 and kept[rows[r - 1]] > kept[k]:
+            rows[r] = rows[r - 1]
+            r -= 1
+        rows[r] = k
+    count = 0
+    for k in range(w):  # a pose two pairs made: judged alike twice, kept once
+        if count == 0 or kept[rows[k]] != kept[rows[count - 1]]:
+            rows[count] = rows[k]
+            count += 1
+    out_index = np.empty(count, dtype=np.int64)
+    out_levels = np.empty(count, dtype=np.int64)
+    for k in range(count):
+        out_index[k], out_levels[k] = kept[rows[k]], levels[rows[k]]
+    return out_index, out_levels, rows[:count]
+
+
+@numba.njit(cache=True)
+def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
+    index: Ints, axes: Array, halves: Array, weights: Array, reaches: Array, cells: Ints,
+    sticks: Array, sreach: Array, squads: Array, level: Ints, colours: Ints, carries: Ints,
+    sup: Ints, cont: Array, poly: Array, npoly: Ints, load: Array, floor: int,
+    tol: float, rest: float, thr: float, power: float, deep: float,
+) -> Judged:  # fmt: skip
+    """Each bridge of `index` (dense pose indices: colour, angle `axes[a]`, x, y on `cells`)
+    judged as `candidates.pile_moves` judges it: what it touches (`candidates.touch_table`:
+    circumscribed circles, `reaches` per colour and `sreach` per stick, then the
+    separating-axis test, shrunk by `deep`, else clipped above `tol`; the sticks scanned from
+    the highest level down), whether it touches exactly two sticks of the highest level it
+    touches, that level plus one at or above the floor (else SKIP); `rules.piled` (rest at
+    least `rest` on both, a colour of neither, neither carries it); its support polygon
+    (`support_edges`, lengths as `** power`); balance (`balance.try_add`: it stands `thr` inside
+    its polygon, then `pass_down`).
+
+    Returns per bridge: the verdict, the supports and the stick that falls (`ab`: a, b, fall),
+    the contacts (gax, gay, gbx, gby relative to its centre), the polygon (`EDGES` rows, `nedge`
+    of them); and the loads a legal one passes down (one that makes a stick beneath fall: those
+    passed until then, what its verdict read), rows `dstart[r]` to `dstart[r + 1]` of `dstick`
+    (the stick) and `dval` (force, moment x, y)."""
+    got, _, _ = _judge(index, len(index), False, axes, halves, weights, reaches, cells, sticks,
+                       sreach, squads, level, colours, carries, sup, cont, poly, npoly, load,
+                       floor, tol, rest, thr, power, deep)  # fmt: skip
+    return got
+
+
+@numba.njit(cache=True)
+def pile_candidates(  # noqa: PLR0917 - the sticks, what the player may use, the rules' numbers
+    have: int, lengths: Array, offsets: Array, axes: Array, halves: Array, weights: Array,
+    reaches: Array, cells: Ints, sticks: Array, sreach: Array, squads: Array, level: Ints,
+    colours: Ints, carries: Ints, sup: Ints, cont: Array, poly: Array, npoly: Ints,
+    force: Array, moment: npt.NDArray[np.complex128], floor: int, tol: float, rest: float,
+    thr: float, power: float, deep: float,
+) -> tuple[Ints, Ints, Ints, Judged, Ints]:  # fmt: skip
+    """The legal bridges from nothing in one call: `_bridges` (the poses to try; a stick
+    refuses its colour and those it carries), then each judged as `judge_bridges` judges it,
+    only the legal ones kept, then put in index order, each once (`_by_key`: sorting the few
+    legal ones, not the poses tried). Returns their dense indices, their levels, their rows in
+    `judge_bridges`' answer (all LEGAL), that answer, and the unsure pairs of `_bridges` (if
+    any, nothing is judged: the caller makes the poses with Python's `math.hypot` and calls
+    `judge_bridges`). The sticks' loads come as `force` and `moment` (x + iy)."""
+    n = len(level)
+    refuses = np.empty(n, dtype=np.int64)
+    load = np.empty((n, 3))  # force, moment x, y
+    for s in range(n):
+        refuses[s] = (1 << colours[s]) | carries[s]
+        load[s, 0], load[s, 1], load[s, 2] = force[s], moment[s].real, moment[s].imag
+    columns = sticks.T.copy()  # contiguous, as `pair_rows` passes them: `_pair` compiled once
+    index, count, unsure = _bridges(columns[0], columns[1], columns[2], columns[3], columns[4],
+                                    level, refuses, have, floor, lengths, offsets,
+                                    cells)  # fmt: skip
+    if len(unsure):
+        count = 0
+    got, kept, at = _judge(index, count, True, axes, halves, weights, reaches, cells, sticks,
+                           sreach, squads, level, colours, carries, sup, cont, poly, npoly, load,
+                           floor, tol, rest, thr, power, deep)  # fmt: skip
+    legal, levels, rows = _by_key(kept, at)
+    return legal, levels, rows, got, unsure

@@ -19,15 +19,27 @@ the state keeps it up to date instead (piles.py), with the same results.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import repeat
+from operator import itemgetter
 
 import numpy as np
 import numpy.typing as npt
 
 from . import balance, cand_kernels, pile_kernels
-from .actions import A10, A_CELLS, X_CELLS, XY10, Y_CELLS, Colour, Place, lattice_index
+from .actions import (
+    A10,
+    A_CELLS,
+    HALF_TURN10,
+    X_CELLS,
+    XY10,
+    Y_CELLS,
+    Colour,
+    Place,
+    lattice_index,
+)
 from .balance import Load, Stick
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC, WEIGHTS
 from .geometry import DEEP, Array, Mask, axis
@@ -141,11 +153,18 @@ def _wood_position() -> dict[Place, int]:
 
 def wood_moves(free: Mask, supply: Sequence[int], owner: int) -> list[Move]:
     """The free wood candidates in colours the player still holds."""
-    wood = wood_lattice()
-    have = np.array([supply[c] > 0 for c in range(NUM_COLOURS)])
-    ok = np.nonzero(free & have[wood.colours])[0]
-    moves = wood.moves[owner]
-    return [moves[i] for i in ok.tolist()]
+    ok = np.flatnonzero(free & _wood_colours()[_have(supply)]).tolist()
+    moves = wood_lattice().moves[owner]
+    if len(ok) > 1:
+        return list(itemgetter(*ok)(moves))  # in C: no Python loop over the candidates
+    return [moves[i] for i in ok]
+
+
+@cache
+def _wood_colours() -> npt.NDArray[np.bool_]:
+    """Per set of colours held (bits), which wood candidates are of those colours."""
+    colours = wood_lattice().colours
+    return np.array([(1 << colours) & bits != 0 for bits in range(1 << NUM_COLOURS)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,17 +223,17 @@ def bridge_index(
     colour the player holds, in the colours it holds that neither stick refuses (its own, those
     it carries). One compiled call (`cand_kernels.bridge_poses`); the rare pairs whose distances
     lie within a rounding of a threshold are decided here with `math.hypot` (`_pair`)."""
-    have = np.array([n > 0 for n in supply[:NUM_COLOURS]])
-    if not have.any() or not len(sticks):
+    have = _have(supply)
+    if not have or not len(sticks):
         return np.zeros(0, dtype=np.int64)
-    limit = max(LENGTHS[c] for c in range(NUM_COLOURS) if have[c]) - 6
     st = layout.statics
     refuses = (1 << st.colour) | np.array(carries, dtype=np.int64)
     index, unsure = cand_kernels.bridge_poses(
         layout.cx, layout.cy, layout.ux, layout.uy, layout.half, st.level, refuses, have, floor,
-        float(limit), _LENGTHS, _OFFSETS, _CELLS,
+        _LENGTHS, _OFFSETS, _CELLS,
     )  # fmt: skip
     if len(unsure):
+        limit = max(LENGTHS[c] for c in range(NUM_COLOURS) if have >> c & 1) - 6
         parts = [index]
         for i, j in unsure.tolist():
             a, b = sticks[i], sticks[j]
@@ -222,15 +241,21 @@ def bridge_index(
                 continue
             bridges = _pair(a, b)
             refused = int(refuses[i] | refuses[j])
-            parts += [bridges[c] for c in range(NUM_COLOURS) if have[c] and not refused >> c & 1]
+            parts += [bridges[c] for c in range(NUM_COLOURS) if (have & ~refused) >> c & 1]
         index = np.unique(np.concatenate(parts))
     return index
+
+
+def _have(supply: Sequence[int]) -> int:
+    """The colours (bits) of which `supply` holds a stick."""
+    return sum(1 << c for c in range(NUM_COLOURS) if supply[c] > 0)
 
 
 _LENGTHS = np.array(LENGTHS, dtype=np.float64)
 _OFFSETS = np.array(SPEC.pile_offsets, dtype=np.float64)
 _CELLS = np.array([XY10, A10, X_CELLS, Y_CELLS, A_CELLS], dtype=np.int64)
 """The lattice as the kernels read it: step and angle step (tenths), cells on x, y, angle."""
+assert A_CELLS * A10 == HALF_TURN10, "the angle cells cover the half turn (cand_kernels._cell)"
 
 
 def _pair(a: Stick, b: Stick) -> Bridges:
@@ -270,28 +295,47 @@ def pile_moves(
     floor: int,
     owner: int,
 ) -> list[Move]:
-    """The bridging candidates the rules allow now, judged from nothing in two compiled calls:
-    the bridges (`bridge_index`), then (`judge`) what each touches, whether it touches exactly
-    two sticks of the level below its derived level at or above the player's floor (any other
-    is refused by `piled` or skipped anyway), `rules.piled`, its support polygon and balance
-    (`rules.settle`); Python only wraps the legal ones (`moves_of`)."""
-    index = bridge_index(sticks, carries, supply, floor, layout)
-    if not len(index):
+    """The bridging candidates the rules allow now, judged from nothing in one compiled call
+    (`cand_kernels.pile_candidates`): the bridges (`bridge_index`'s), then what each touches,
+    whether it touches exactly two sticks of the level below its derived level at or above the
+    player's floor (any other is refused by `piled` or skipped anyway), `rules.piled`, its
+    support polygon and balance (`rules.settle`); Python only wraps the legal ones
+    (`moves_of`). Where a pair's distance lies within a rounding of a threshold, the poses
+    are made with `math.hypot` (`bridge_index`) and judged by `judge`."""
+    have = _have(supply)
+    if not have or not len(sticks):
         return []
+    st = layout.statics
+    index, levels, rows, got, unsure = cand_kernels.pile_candidates(
+        have, _LENGTHS, _OFFSETS, _AXES_ROWS, _HALVES, _WEIGHTS, _REACHES, _CELLS, st.rows,
+        st.reach, layout.quads, st.level, st.colour, np.array(carries, dtype=np.int64), st.sup,
+        st.cont, st.poly, st.npoly, np.array(force, dtype=np.float64),
+        np.array(moment, dtype=np.complex128), floor, TOL, REST, _THRESHOLD, 0.5, DEEP,
+    )  # fmt: skip
+    if not len(unsure):
+        return moves_of(index, rows.tolist(), levels.tolist(), got, owner)
+    index = bridge_index(sticks, carries, supply, floor, layout)
     got = judge(index, layout, carries, force, moment, floor=floor)
-    legal = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
-    return moves_of(index, legal, got, owner, sticks)
+    rows = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
+    above = [sticks[a].level + 1 for a in got[1][rows, 0].tolist()]
+    return moves_of(index[rows], rows.tolist(), above, got, owner)
 
 
-Judged = tuple[
-    npt.NDArray[np.int8], npt.NDArray[np.int64], Array, Array, npt.NDArray[np.int64],
-    npt.NDArray[np.int64], npt.NDArray[np.int64], Array,
-]  # fmt: skip
-"""`cand_kernels.judge_bridges`' answer."""
+Judged = cand_kernels.Judged
 _REACHES = np.hypot(np.array(HALF_LENGTHS, dtype=np.float64), HALF_WIDTH)
 _WEIGHTS = np.array(WEIGHTS, dtype=np.float64)
 _THRESHOLD = SPEC.margin - balance.EPS
 """`balance.stands`' threshold, computed as it computes it."""
+
+
+def _loads(force: Sequence[float], moment: Sequence[complex]) -> Array:
+    """Each stick's load as the kernels read it: rows (force, moment x, moment y)."""
+    load = np.empty((len(force), 3))
+    load[:, 0] = force
+    m = np.array(moment, dtype=np.complex128)
+    load[:, 1] = m.real
+    load[:, 2] = m.imag
+    return load
 
 
 def judge(
@@ -305,47 +349,48 @@ def judge(
 ) -> Judged:
     """The bridges of `index` judged in one compiled call (`cand_kernels.judge_bridges`)."""
     st = layout.statics
-    load = np.empty((len(force), 3))
-    load[:, 0] = force
-    m = np.array(moment, dtype=np.complex128)
-    load[:, 1] = m.real
-    load[:, 2] = m.imag
     got: Judged = cand_kernels.judge_bridges(
         index, _AXES_ROWS, _HALVES, _WEIGHTS, _REACHES, _CELLS, st.rows, st.reach, layout.quads,
         st.level, st.colour, np.array(carries, dtype=np.int64), st.sup, st.cont, st.poly,
-        st.npoly, load, floor, TOL, REST, _THRESHOLD, 0.5, DEEP,
+        st.npoly, _loads(force, moment), floor, TOL, REST, _THRESHOLD, 0.5, DEEP,
     )  # fmt: skip
     return got
 
 
 def moves_of(
     index: npt.NDArray[np.int64],
-    rows: npt.NDArray[np.int64],
+    rows: Iterable[int],
+    levels: Iterable[int],
     got: Judged,
     owner: int,
-    sticks: Sequence[Stick],
 ) -> list[Move]:
-    """The candidates of the legal bridges index[rows] (`judge`'s answer), each placement made
-    when first read (`Verdict.later`, `placement`): most are never placed."""
-    out: list[Move] = []
-    later = Verdict.later
-    for r, k, a in zip(rows.tolist(), index[rows].tolist(), got[1][rows, 0].tolist(), strict=True):
-        pose = place(k)
-        out.append((k, pose, later(placement, (got, r, pose, owner, sticks[a].level + 1))))
-    return out
+    """The candidates of the legal bridges `index`, rows `rows` of `judge`'s answer `got`, at
+    `levels`: each placement made when first read (`Verdict.later`, `placement`): most are
+    never placed. Built with `map` and `zip` (C loops; only `Verdict.later` runs Python)."""
+    keys = index.tolist()
+    poses = list(map(_PLACES.__getitem__, keys))
+    recipes = zip(repeat(got), rows, poses, repeat(owner), levels, strict=False)  # repeat: endless
+    verdicts = map(Verdict.later, repeat(placement), recipes)
+    return list(zip(keys, poses, verdicts, strict=True))
 
 
-_PLACES: dict[int, Place] = {}
+class _Places(dict[int, Place]):
+    """`place_of` per dense index, made on first use (a pose is immutable: shared by every
+    candidate list; a lookup is a dict's, in C); cleared when it holds `_MEMO_MAX`."""
+
+    def __missing__(self, index: int) -> Place:
+        if len(self) >= _MEMO_MAX:
+            self.clear()
+        pose = self[index] = place_of(index)
+        return pose
+
+
+_PLACES = _Places()
 
 
 def place(index: int) -> Place:
-    """`place_of`, kept per dense index (a pose is immutable: shared by every candidate list)."""
-    pose = _PLACES.get(index)
-    if pose is None:
-        if len(_PLACES) >= _MEMO_MAX:
-            _PLACES.clear()
-        pose = _PLACES[index] = place_of(index)
-    return pose
+    """`place_of`, kept per dense index."""
+    return _PLACES[index]
 
 
 def placement(

@@ -22,9 +22,8 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from .cand_kernels import depth, first_loads, pass_down
+from .cand_kernels import balance_scratch, depth, first_loads, pass_down
 from .geom_kernels import (
-    MOST,
     WORK,
     W,
     clip,
@@ -189,17 +188,7 @@ def judge_piles(  # noqa: PLR0917 - the balance model
     polygon edges `poly` (nx, ny, c; `npoly` of them), loads `load` (force, moment x, y)."""
     n = len(level)
     out = np.zeros(len(pi), dtype=np.int8)
-    q = np.empty((4, 2))
-    work = np.empty(WORK)
-    pts = np.empty((2 * MOST, 2))
-    edges = np.empty((2 * MOST, 3))
-    clips = np.empty((5, MOST))
-    hulls = np.empty((3, 2 * MOST, 2))
-    df = np.zeros(n)
-    dmx = np.zeros(n)
-    dmy = np.zeros(n)
-    inside = np.zeros(n, dtype=np.bool_)
-    sh = np.empty(6)
+    q, work, pts, edges, clips, hulls, df, dmx, dmy, inside, sh = balance_scratch(n)
     for r in range(len(pi)):
         cx, cy, ux, uy, half, weight = (
             pose[r, 0],

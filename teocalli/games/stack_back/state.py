@@ -177,11 +177,13 @@ class StackBackState(State):
         if not moves:  # nothing on the candidate lists: the search over every pose decides
             moves = [(search.order_key(p), p, v) for p, v in search.find(self, player)]
         moves.sort(key=itemgetter(0))
-        keys = [m[0] for m in moves]
-        if len(set(keys)) == len(keys):  # distinct keys, distinct poses (lattice_index)
-            actions: tuple[Action, ...] = tuple([m[1] for m in moves])
-            verdicts = tuple([m[2] for m in moves])
-        else:  # a pose offered twice, or several off the lattice: its first verdict, once
+        keys: tuple[int, ...] = ()
+        actions: tuple[Action, ...] = ()
+        verdicts: tuple[Verdict, ...] = ()
+        if moves:  # three tuples made in C
+            keys, actions, verdicts = zip(*moves, strict=True)
+        if len(set(keys)) != len(keys):  # a pose offered twice, or several off the lattice:
+            # its first verdict, once (distinct keys are distinct poses: lattice_index)
             first: dict[Place, Verdict] = {}
             for _, place, verdict in moves:
                 first.setdefault(place, verdict)

@@ -113,7 +113,8 @@ def test_judged_bridges_are_the_rules_verdicts(positions: list[StackBackState]) 
             code = got[0]
             counts += np.bincount(code, minlength=5)
             legal = np.nonzero(code == cand_kernels.LEGAL)[0]
-            moves = {k: v for k, _, v in moves_of(index, legal, got, 1, state.sticks)}
+            levels = [state.sticks[a].level + 1 for a in got[1][legal, 0].tolist()]
+            moves = {k: v for k, _, v in moves_of(index[legal], legal.tolist(), levels, got, 1)}
             for r, k in enumerate(index.tolist()):
                 want = _reference_judge(state, k, 1, floor)
                 if want is None:
