@@ -39,14 +39,16 @@ SHARED: dict[str, dict[str, str]] = {
         "changed in place (module docstring of aztack/state.py)",
     },
     "stack-back": {
-        "_layout": "footprint arrays: `_fold` replaces the Layout, never changes it "
-        "(`_copy_into`: replaced, never changed)",
+        "_layout": "footprint arrays: `_fold` replaces the Layout, never changes it; the "
+        "storage under it gains rows only past every layout's own rows, written only by the "
+        "state that owns it (grow.py; `_copy_into`: replaced, never changed)",
         "_free": "the free-wood mask: `_fold` replaces it, never changes it (`_copy_into`)",
         "_depths": "the search's depth raster: `depths` replaces it, never changes it",
         "_left": "what the lattice search ruled out along the game (search.Left): replaced, "
         "never changed",
         "_piles": "the piled candidates kept along the game (piles.py): `_candidates` replaces "
-        "the table, never changes it (`_copy_into`)",
+        "the table, never changes it; its storage grows as the layout's does (grow.py, "
+        "`_copy_into`)",
         "_cache": "the candidates of one step: replaced by `_candidates`, cleared by `_apply` "
         "(`_copy_into`)",
         "_pending": "the last verdict `_illegal_reason` gave: replaced, never changed "
