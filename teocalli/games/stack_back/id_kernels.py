@@ -684,27 +684,34 @@ def _band_area(e: float, sn: float, cs: float, k: float) -> float:
 
 
 @numba.njit(cache=True)
-def _rest_sure(  # noqa: PLR0917 - a pose, a support, scratch
+def _box_short(  # noqa: PLR0917 - a pose, a support
     x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float
-) -> int:
-    """Whether the pose (centre x, y, axis cu, su, half-length h) rests at least `rest` mm² on
-    the support (a row: cx, cy, ux, uy, half), decided without clipping where it is sure: 1 when
-    the two bands (each 2 W wide) cross wholly within both lengths (the overlap is then their
-    parallelogram, (2 W)² / |sin| >= (2 W)² mm² > rest), -1 when the overlap's bounding box in
-    either frame, or either footprint's part within the other's band (`_band_area`), is smaller
-    than `rest` less `_SURE`, 0 otherwise (clip it)."""
+) -> bool:
+    """Whether the overlap of the pose (centre x, y, axis cu, su, half-length h) and the
+    support (a row: cx, cy, ux, uy, half) has a bounding box, in either's frame, smaller than
+    `rest` less `_SURE` (it cannot rest there): `_rest_sure`'s cheapest refusal, tried on both
+    supports before the costlier tests."""
     dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
-    cos = cu * vx + su * vy
-    sin = cu * vy - su * vx
-    ac, as_ = abs(cos), abs(sin)
+    ac, as_ = abs(cu * vx + su * vy), abs(cu * vy - su * vx)
     # the support's frame: the pose's extent along v and across it, within the support's
     pv, pn = -(dx * vx + dy * vy), -(dy * vx - dx * vy)
     box_s = _span(pv, h * ac + _W * as_, -k, k) * _span(pn, h * as_ + _W * ac, -_W, _W)
     # the pose's frame: the support's extent along u and across it, within the pose's
     du, dn = dx * cu + dy * su, dy * cu - dx * su
     box_p = _span(du, k * ac + _W * as_, -h, h) * _span(dn, k * as_ + _W * ac, -_W, _W)
-    if min(box_s, box_p) < rest - _SURE:
-        return -1
+    return min(box_s, box_p) < rest - _SURE
+
+
+@numba.njit(cache=True)
+def _rest_past_box(  # noqa: PLR0917 - a pose, a support
+    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float
+) -> int:
+    """`_rest_sure` for a pose whose overlap boxes with the support `_box_short` let through."""
+    dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
+    cos = cu * vx + su * vy
+    sin = cu * vy - su * vx
+    dn = dy * cu - dx * su
+    as_ = abs(sin)
     if as_ >= 0.1 and rest <= 4 * _W * _W - _SURE and _crossing(x, y, cu, su, h, sup, cos, sin):
         return 1  # the overlap is the whole parallelogram: both band areas hold it
     if (
@@ -713,6 +720,22 @@ def _rest_sure(  # noqa: PLR0917 - a pose, a support, scratch
     ):  # the pose within the support's band, the support within the pose's: too little
         return -1
     return 0
+
+
+@numba.njit(cache=True)
+def _rest_sure(  # noqa: PLR0917 - a pose, a support
+    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float
+) -> int:
+    """Whether the pose (centre x, y, axis cu, su, half-length h) rests at least `rest` mm² on
+    the support (a row: cx, cy, ux, uy, half), decided without clipping where it is sure: 1 when
+    the two bands (each 2 W wide) cross wholly within both lengths (the overlap is then their
+    parallelogram, (2 W)² / |sin| >= (2 W)² mm² > rest), -1 when the overlap's bounding box in
+    either frame (`_box_short`), or either footprint's part within the other's band
+    (`_band_area`), is smaller than `rest` less `_SURE`, 0 otherwise (clip it). `pair_keep`
+    tries the boxes of both supports first, then `_rest_past_box` for each."""
+    if _box_short(x, y, cu, su, h, sup, rest):
+        return -1
+    return _rest_past_box(x, y, cu, su, h, sup, rest)
 
 
 @numba.njit(cache=True)
@@ -814,10 +837,14 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     continue
                 # rests on both (clipped only where `_rest_sure` is not sure; its sure
                 # refusals first, as they are cheap), touching none of the sticks `rows`
-                sure0 = _rest_sure(x, y, cu, su, h, sup[0], rest)
+                if _box_short(x, y, cu, su, h, sup[0], rest) or _box_short(
+                    x, y, cu, su, h, sup[1], rest
+                ):
+                    continue
+                sure0 = _rest_past_box(x, y, cu, su, h, sup[0], rest)
                 if sure0 < 0:
                     continue
-                sure1 = _rest_sure(x, y, cu, su, h, sup[1], rest)
+                sure1 = _rest_past_box(x, y, cu, su, h, sup[1], rest)
                 if sure1 < 0:
                     continue
                 if touches_any(x, y, cu, su, h, reach_p, rows, lx, ly, lux, luy, lh, quads,
