@@ -2,7 +2,8 @@
 
 The piled candidates' judging clips each support once for its area and its support polygon
 (docs/games/stack-back.md, "Compiled piled candidates"); the two clippers it stands for are
-each compared with numpy references in test_sb_wood_kernels.py and test_sb_pile_kernels.py."""
+compared with the code they replaced in test_sb_wood_kernels.py (`clip`, numpy) and
+test_sb_pile_kernels.py (`clip_into`, through the support polygon, support.py's Python)."""
 
 from __future__ import annotations
 
