@@ -25,7 +25,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from .geom_kernels import MOST, WORK, W, clip, clip_into, hull_edges, quad, sat_eps
+from .geom_kernels import MOST, WORK, W, clip, clip_both, clip_into, hull_edges, quad, sat_eps
 
 Array = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -475,14 +475,15 @@ def _row(quads: Array, j: int, out: Array) -> None:
 @numba.njit(cache=True)
 def _clipped(  # noqa: PLR0917 - a footprint, a stick, what the scan clipped, scratch
     q: Array, quads: Array, j: int, seen: Ints, seen_at: Array, nseen: int, win: Array,
-    work: Array,
-) -> tuple[float, float, float]:  # fmt: skip
-    """`clip(q, quads[j])`: from the scan's own clipping of stick j where it made one."""
+    work: Array, pts: Array, at: int, clips: Array,
+) -> tuple[int, float, float, float]:  # fmt: skip
+    """`clip(q, quads[j])`: from the scan's own clipping of stick j where it made one (end -1:
+    its polygon not made), else with `clip_both`, its polygon written at pts[at:] (the end)."""
     for k in range(nseen):
         if seen[k] == j:
-            return seen_at[k, 0], seen_at[k, 1], seen_at[k, 2]
+            return -1, seen_at[k, 0], seen_at[k, 1], seen_at[k, 2]
     _row(quads, j, win)
-    return clip(q, win, work)
+    return clip_both(q, win, pts, at, clips, work)
 
 
 @numba.njit(cache=True)
@@ -580,8 +581,12 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
         else:
             if not filled:
                 quad(cx, cy, ux, uy, h, W, q)
-            area_a, gax, gay = _clipped(q, squads, a, seen, seen_at, nseen, win, work)
-            area_b, gbx, gby = _clipped(q, squads, b, seen, seen_at, nseen, win, work)
+            # a support the scan did not clip is clipped once for its area and its polygon
+            # (`clip_both`: a's vertices at pts[0:], b's at pts[MOST:] until both are known)
+            ea, area_a, gax, gay = _clipped(q, squads, a, seen, seen_at, nseen, win, work, pts,
+                                            0, clips)  # fmt: skip
+            eb, area_b, gbx, gby = _clipped(q, squads, b, seen, seen_at, nseen, win, work, pts,
+                                            MOST, clips)  # fmt: skip
             verdict = REFUSED
             if (
                 min(area_a, area_b) >= rest
@@ -592,10 +597,16 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
             ):
                 contacts[w, 0], contacts[w, 1] = gax - cx, gay - cy
                 contacts[w, 2], contacts[w, 3] = gbx - cx, gby - cy
-                _row(squads, a, win)
-                m = clip_into(q, win, pts, 0, clips)
-                _row(squads, b, win)
-                m = clip_into(q, win, pts, m, clips)
+                if ea < 0:
+                    _row(squads, a, win)
+                    ea = clip_into(q, win, pts, 0, clips)
+                if eb < 0:
+                    _row(squads, b, win)
+                    m = clip_into(q, win, pts, ea, clips)
+                else:
+                    for k in range(eb - MOST):
+                        pts[ea + k, 0], pts[ea + k, 1] = pts[MOST + k, 0], pts[MOST + k, 1]
+                    m = ea + eb - MOST
                 ne = hull_edges(pts, m, cx, cy, power, hull, hulls)
                 if ne > EDGES:  # never: the hull of two clipped rectangles has at most 16 edges
                     verdict = UNSURE

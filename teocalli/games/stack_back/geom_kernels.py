@@ -90,16 +90,23 @@ def clip(sub: Array, win: Array, w: Array) -> tuple[float, float, float]:
         for k in range(m):
             w[0, k] = w[2, k]
             w[1, k] = w[3, k]
+    return _moments(w, m, w)
+
+
+@numba.njit(cache=True)
+def _moments(v: Array, m: int, w: Array) -> tuple[float, float, float]:
+    """(area, centroid x, y) of the polygon v[0, :m], v[1, :m] (at most `CAP` vertices), as
+    `clip` sums them (w: its scratch, rows 5 to 7 written)."""
     for k in range(m, CAP):
         w[5, k] = 0.0
         w[6, k] = 0.0
         w[7, k] = 0.0
     for k in range(m):
-        x = w[0, k]
-        y = w[1, k]
+        x = v[0, k]
+        y = v[1, k]
         nk = k + 1 if k + 1 < m else 0
-        x1 = w[0, nk]
-        y1 = w[1, nk]
+        x1 = v[0, nk]
+        y1 = v[1, nk]
         c = x * y1 - x1 * y
         w[5, k] = c
         w[6, k] = (x + x1) * c
@@ -206,7 +213,38 @@ def clip_into(sub: Array, win: Array, out: Array, at: int, scratch: Array) -> in
     """Clip the convex CCW quad `sub` by the convex CCW quad `win` (`support.py`'s order of
     operations, no cap on the vertices), writing the vertices to out[at:]; returns the new end.
     `out` needs room for `MOST` more; `scratch` is (5, `MOST`)."""
+    m, _ = _clip_loop(sub, win, scratch)
+    for k in range(m):
+        out[at + k, 0] = scratch[0, k]
+        out[at + k, 1] = scratch[1, k]
+    return at + m
+
+
+@numba.njit(cache=True)
+def clip_both(  # noqa: PLR0917 - two quads, where to write, scratch
+    sub: Array, win: Array, out: Array, at: int, scratch: Array, w: Array
+) -> tuple[int, float, float, float]:
+    """`clip_into(sub, win, out, at, scratch)` and `clip(sub, win, w)` from one clipping: the
+    two clip alike but that `clip` keeps at most `CAP` vertices after each edge; where no edge
+    left more, the vertices are the same and the area is summed from them; else (never seen
+    with a quad: each edge adds at most one vertex or two within `EPS`) `clip` clips again."""
+    m, most = _clip_loop(sub, win, scratch)
+    for k in range(m):
+        out[at + k, 0] = scratch[0, k]
+        out[at + k, 1] = scratch[1, k]
+    if most > CAP:
+        area, gx, gy = clip(sub, win, w)
+    else:
+        area, gx, gy = _moments(scratch, m, w)
+    return at + m, area, gx, gy
+
+
+@numba.njit(cache=True)
+def _clip_loop(sub: Array, win: Array, scratch: Array) -> tuple[int, int]:
+    """Sutherland-Hodgman of `clip_into`, no cap: the vertices in scratch[0, :m],
+    scratch[1, :m]; returns m and the most vertices any edge left."""
     w = scratch  # rows: x, y, next x, next y, sides (indexed in place: views cost more)
+    most = 4
     for k in range(4):
         w[0, k] = sub[k, 0]
         w[1, k] = sub[k, 1]
@@ -233,13 +271,11 @@ def clip_into(sub: Array, win: Array, out: Array, at: int, scratch: Array) -> in
                 w[3, n] = w[1, k] + t * (w[1, nk] - w[1, k])
                 n += 1
         m = n
+        most = max(most, m)
         for k in range(m):
             w[0, k] = w[2, k]
             w[1, k] = w[3, k]
-    for k in range(m):
-        out[at + k, 0] = w[0, k]
-        out[at + k, 1] = w[1, k]
-    return at + m
+    return m, most
 
 
 @numba.njit(cache=True)
