@@ -212,6 +212,23 @@ def box_bounds(sup: Array, h: float, c: float, s: float) -> tuple[float, float, 
     return lo_x, hi_x, lo_y, hi_y
 
 
+@numba.njit(cache=True, inline="always")
+def angle_grid(
+    sup: Array, h: float, c: float, s: float, step: float
+) -> tuple[float, float, np.int64, np.int64]:
+    """(first x step, first y step, columns, rows): the lattice of multiples of `step` inside
+    `box_bounds` at one angle; every pair lattice (here, the pass search's walk, its subsets)
+    counts its poses with this one arithmetic, so their indices agree."""
+    lo_x, hi_x, lo_y, hi_y = box_bounds(sup, h, c, s)
+    ix0 = np.ceil(lo_x / step)
+    iy0 = np.ceil(lo_y / step)
+    cx_ = np.floor(hi_x / step) - ix0 + 1
+    cy_ = np.floor(hi_y / step) - iy0 + 1
+    nx = np.int64(cx_) if lo_x <= hi_x and cx_ > 0 else np.int64(0)
+    ny = np.int64(cy_) if lo_y <= hi_y and cy_ > 0 else np.int64(0)
+    return ix0, iy0, nx, ny
+
+
 @numba.njit(cache=True)
 def pair_lattice(
     sup: Array, h: float, abs_cos: Array, abs_sin: Array, step: float
@@ -227,15 +244,7 @@ def pair_lattice(
     ny = np.zeros(na, dtype=np.int64)
     total = 0
     for k in range(na):
-        lo_x, hi_x, lo_y, hi_y = box_bounds(sup, h, abs_cos[k], abs_sin[k])
-        ix0[k] = np.ceil(lo_x / step)
-        iy0[k] = np.ceil(lo_y / step)
-        cx_ = np.floor(hi_x / step) - ix0[k] + 1
-        cy_ = np.floor(hi_y / step) - iy0[k] + 1
-        if lo_x <= hi_x and cx_ > 0:
-            nx[k] = np.int64(cx_)
-        if lo_y <= hi_y and cy_ > 0:
-            ny[k] = np.int64(cy_)
+        ix0[k], iy0[k], nx[k], ny[k] = angle_grid(sup, h, abs_cos[k], abs_sin[k], step)
         total += nx[k] * ny[k]
     x = np.empty(total)
     y = np.empty(total)

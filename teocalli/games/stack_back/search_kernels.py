@@ -23,7 +23,7 @@ import numpy.typing as npt
 from . import geom_kernels
 from .components import HALF_WIDTH
 from .geom_kernels import WORK, clip, quad, touches_any
-from .pile_kernels import box_bounds, support_edges
+from .pile_kernels import angle_grid, support_edges
 
 Array = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -136,13 +136,7 @@ def fresh_keep(  # noqa: PLR0917 - every filter of a new pair
     hd, wd = h - deep, W - deep
     for k in range(na):
         # the bounds of pile_kernels.pair_lattice
-        lo_x, hi_x, lo_y, hi_y = box_bounds(sup, h, abs_cos[k], abs_sin[k])
-        ix0 = np.ceil(lo_x / step)
-        iy0 = np.ceil(lo_y / step)
-        cx_ = np.floor(hi_x / step) - ix0 + 1
-        cy_ = np.floor(hi_y / step) - iy0 + 1
-        nx = np.int64(cx_) if lo_x <= hi_x and cx_ > 0 else 0
-        ny = np.int64(cy_) if lo_y <= hi_y and cy_ > 0 else 0
+        ix0, iy0, nx, ny = angle_grid(sup, h, abs_cos[k], abs_sin[k], step)
         first = base  # the angle's first pose in the list
         base += nx * ny
         if nx == 0 or ny == 0:
@@ -268,13 +262,7 @@ def lattice_at(  # noqa: PLR0917 - pair_lattice's arguments and the poses wanted
     for k in range(len(abs_cos)):
         if t >= m:
             break
-        lo_x, hi_x, lo_y, hi_y = box_bounds(sup, h, abs_cos[k], abs_sin[k])
-        ix0 = np.ceil(lo_x / step)
-        iy0 = np.ceil(lo_y / step)
-        cx_ = np.floor(hi_x / step) - ix0 + 1
-        cy_ = np.floor(hi_y / step) - iy0 + 1
-        nx = np.int64(cx_) if lo_x <= hi_x and cx_ > 0 else 0
-        ny = np.int64(cy_) if lo_y <= hi_y and cy_ > 0 else 0
+        ix0, iy0, nx, ny = angle_grid(sup, h, abs_cos[k], abs_sin[k], step)
         end = base + nx * ny
         while t < m and idx[t] < end:
             off = idx[t] - base
