@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 import teocalli
-from teocalli.core import Rng
 from teocalli.games.stack_back import cand_kernels
 from teocalli.games.stack_back.actions import Colour, pose
 from teocalli.games.stack_back.candidates import (
@@ -30,6 +29,8 @@ from teocalli.games.stack_back.candidates import (
 )
 from teocalli.games.stack_back.components import LENGTHS
 from teocalli.games.stack_back.state import StackBackState
+
+from .sampled import random_positions
 
 
 def _two_steps(state: StackBackState, supply: list[int], floor: int, owner: int) -> list[Move]:
@@ -64,20 +65,7 @@ def _same(got: list[Move], want: list[Move]) -> None:
 @pytest.fixture(scope="module")
 def positions() -> list[StackBackState]:
     """Positions of seeded random games, every fourth step once sticks are piled."""
-    game = teocalli.load("stack-back")
-    out = []
-    for seed in (3, 8, 21):
-        state = game.new_state(seed)
-        assert isinstance(state, StackBackState)
-        rng = Rng(seed)
-        step = 0
-        while not state.is_terminal():
-            if step % 4 == 3 and len(state.sticks) > 3:
-                out.append(state.clone())
-            actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
-            step += 1
-    return out
+    return random_positions((3, 8, 21), 4, lambda state: len(state.sticks) > 3)
 
 
 def test_one_call_gives_the_two_steps_legal_bridges(positions: list[StackBackState]) -> None:

@@ -25,23 +25,12 @@ from teocalli.games.stack_back.components import LENGTHS, NUM_COLOURS
 from teocalli.games.stack_back.rules import Footprints, piled, settle, touches
 from teocalli.games.stack_back.state import StackBackState
 
+from .sampled import random_positions
+
 
 def _positions() -> list[StackBackState]:
     """Positions of seeded random games, every fifth step once sticks are piled."""
-    game = teocalli.load("stack-back")
-    out = []
-    for seed in (2, 9, 13):
-        state = game.new_state(seed)
-        assert isinstance(state, StackBackState)
-        rng = Rng(seed)
-        step = 0
-        while not state.is_terminal():
-            if step % 5 == 4 and len(state.sticks) > 3:
-                out.append(state.clone())
-            actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
-            step += 1
-    return out
+    return random_positions((2, 9, 13), 5, lambda state: len(state.sticks) > 3)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,6 @@ import numpy as np
 import numpy.typing as npt
 
 import teocalli
-from teocalli.core import Rng
 from teocalli.games.stack_back import pile_kernels, search, search_kernels
 from teocalli.games.stack_back.actions import A10, pose
 from teocalli.games.stack_back.balance import EPS as BALANCE_EPS
@@ -28,25 +27,14 @@ from teocalli.games.stack_back.state import StackBackState
 from teocalli.games.stack_back.support import corners, depth, support
 
 from .pair_reference import pair_keep
+from .sampled import random_positions
 
 YELLOW, GREEN = 0, 2
 
 
 def _positions(seed: int, every: int) -> list[StackBackState]:
     """Every `every`-th position of a seeded random game."""
-    game = teocalli.load("stack-back")
-    state = game.new_state(seed)
-    rng = Rng(seed)
-    out = []
-    step = 0
-    while not state.is_terminal():
-        if step % every == every - 1:
-            out.append(state.clone())
-        actions = state.legal_actions()
-        state.apply(actions[rng.randrange(len(actions))])
-        step += 1
-    assert all(isinstance(s, StackBackState) for s in out)
-    return out  # type: ignore[return-value]
+    return random_positions((seed,), every)
 
 
 def _args(

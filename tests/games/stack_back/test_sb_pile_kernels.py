@@ -14,8 +14,6 @@ import math
 import numpy as np
 import pytest
 
-import teocalli
-from teocalli.core import Rng
 from teocalli.games.stack_back import search
 from teocalli.games.stack_back.actions import Colour, Place
 from teocalli.games.stack_back.balance import Stick
@@ -27,6 +25,7 @@ from teocalli.games.stack_back.state import StackBackState
 from teocalli.games.stack_back.support import support
 
 from .pair_reference import rests_of
+from .sampled import random_positions
 
 
 def _random_feet(rng: np.random.Generator, n: int, span: float) -> Bridge:
@@ -42,20 +41,7 @@ def _random_feet(rng: np.random.Generator, n: int, span: float) -> Bridge:
 
 def _positions() -> list[StackBackState]:
     """Positions of seeded random games with sticks piled two levels high or more."""
-    game = teocalli.load("stack-back")
-    out = []
-    for seed in (3, 8):
-        state = game.new_state(seed)
-        assert isinstance(state, StackBackState)
-        rng = Rng(seed)
-        step = 0
-        while not state.is_terminal():
-            if step % 9 == 8 and any(s.level >= 1 for s in state.sticks):
-                out.append(state.clone())
-            actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
-            step += 1
-    return out
+    return random_positions((3, 8), 9, lambda state: any(s.level >= 1 for s in state.sticks))
 
 
 @pytest.fixture(scope="module")
