@@ -10,6 +10,7 @@ balance test let fall."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +36,17 @@ YELLOW, GREEN = 0, 2
 def _positions(seed: int, every: int) -> list[StackBackState]:
     """Every `every`-th position of a seeded random game."""
     return random_positions((seed,), every)
+
+
+def _reachable(sticks: Sequence[Stick]) -> Iterator[tuple[int, int, int]]:
+    """Every pair of supports on one level (i < j), with each colour that can span it."""
+    for i in range(len(sticks)):
+        for j in range(i + 1, len(sticks)):
+            if sticks[i].level != sticks[j].level:
+                continue
+            for colour in range(NUM_COLOURS):
+                if search._reach(sticks[i], sticks[j], colour):
+                    yield i, j, colour
 
 
 def _args(
@@ -82,18 +94,12 @@ def test_the_walk_keeps_what_listing_the_lattice_keeps() -> None:
         for state in _positions(seed, 12):
             layout = state.layout
             sticks = state.sticks
-            for i in range(len(sticks)):
-                for j in range(i + 1, len(sticks)):
-                    if sticks[i].level != sticks[j].level:
-                        continue
-                    for colour in range(NUM_COLOURS):
-                        if not search._reach(sticks[i], sticks[j], colour):
-                            continue
-                        want = _listed(layout, colour, i, j)
-                        assert _walked(layout, colour, i, j) == want, (seed, i, j, colour)
-                        pairs += 1
-                        kept_pairs += bool(want)
-                        kept_poses += len(want)
+            for i, j, colour in _reachable(sticks):
+                want = _listed(layout, colour, i, j)
+                assert _walked(layout, colour, i, j) == want, (seed, i, j, colour)
+                pairs += 1
+                kept_pairs += bool(want)
+                kept_poses += len(want)
     # enough pairs of both kinds to mean something: most keep nothing, some keep many poses
     assert pairs > 500 and 50 < kept_pairs < pairs - 200 and kept_poses > 2000
 
@@ -137,37 +143,31 @@ def test_the_scan_for_a_standing_pose_agrees_with_the_rules() -> None:
     for seed in (2, 9):
         for state in _positions(seed, 12):
             layout, sticks = state.layout, state.sticks
-            for i in range(len(sticks)):
-                for j in range(i + 1, len(sticks)):
-                    if sticks[i].level != sticks[j].level:
-                        continue
-                    for colour in range(NUM_COLOURS):
-                        if not search._reach(sticks[i], sticks[j], colour):
-                            continue
-                        keep = np.array(_walked(layout, colour, i, j), dtype=np.intp)
-                        if not len(keep):
-                            continue
-                        pp = search.pair_poses(sticks[i], sticks[j], colour)
-                        x, y = pp.x10[keep] / 10, pp.y10[keep] / 10
-                        a10 = pp.a10[keep]
-                        ux, uy = _AXES[0][a10 // A10], _AXES[1][a10 // A10]
-                        h = HALF_LENGTHS[colour]
-                        windows = layout.quads[[i, j]]
-                        got, at = [], 0
-                        while True:
-                            at = search_kernels.first_standing(
-                                x, y, ux, uy, h, at, windows, search.EDGE_POWER, search.NEED
-                            )
-                            if at >= len(keep):
-                                break
-                            got.append(at)
-                            at += 1
-                        want = _standing_reference(
-                            x.tolist(), y.tolist(), a10.tolist(), h, sticks[i], sticks[j]
-                        )
-                        assert got == want, (seed, i, j, colour)
-                        standing += len(want)
-                        falling += len(keep) - len(want)
+            for i, j, colour in _reachable(sticks):
+                keep = np.array(_walked(layout, colour, i, j), dtype=np.intp)
+                if not len(keep):
+                    continue
+                pp = search.pair_poses(sticks[i], sticks[j], colour)
+                x, y = pp.x10[keep] / 10, pp.y10[keep] / 10
+                a10 = pp.a10[keep]
+                ux, uy = _AXES[0][a10 // A10], _AXES[1][a10 // A10]
+                h = HALF_LENGTHS[colour]
+                windows = layout.quads[[i, j]]
+                got, at = [], 0
+                while True:
+                    at = search_kernels.first_standing(
+                        x, y, ux, uy, h, at, windows, search.EDGE_POWER, search.NEED
+                    )
+                    if at >= len(keep):
+                        break
+                    got.append(at)
+                    at += 1
+                want = _standing_reference(
+                    x.tolist(), y.tolist(), a10.tolist(), h, sticks[i], sticks[j]
+                )
+                assert got == want, (seed, i, j, colour)
+                standing += len(want)
+                falling += len(keep) - len(want)
     assert standing > 100 and falling > 500
 
 
@@ -180,23 +180,17 @@ def test_a_pairs_kept_poses_read_alone_are_those_of_its_listed_lattice() -> None
     checked = 0
     for state in _positions(5, 15):
         sticks = state.sticks
-        for i in range(len(sticks)):
-            for j in range(i + 1, len(sticks)):
-                if sticks[i].level != sticks[j].level:
-                    continue
-                for colour in range(NUM_COLOURS):
-                    if not search._reach(sticks[i], sticks[j], colour):
-                        continue
-                    full = search.pair_poses(sticks[i], sticks[j], colour)
-                    n = len(full.x)
-                    if not n:
-                        continue
-                    some = np.flatnonzero(rng.random(n) < 0.05)
-                    keep = np.unique(np.concatenate((some, [0, n - 1]))).astype(np.intp)
-                    sub = search.pair_subset(sticks[i], sticks[j], colour, keep)
-                    for name in ("x", "y", "ux", "uy", "hh", "x10", "y10", "a10"):
-                        got, want = getattr(sub, name), getattr(full, name)[keep]
-                        assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), name
-                    assert sub.quads.tobytes() == full.quads.tobytes()
-                    checked += len(keep)
+        for i, j, colour in _reachable(sticks):
+            full = search.pair_poses(sticks[i], sticks[j], colour)
+            n = len(full.x)
+            if not n:
+                continue
+            some = np.flatnonzero(rng.random(n) < 0.05)
+            keep = np.unique(np.concatenate((some, [0, n - 1]))).astype(np.intp)
+            sub = search.pair_subset(sticks[i], sticks[j], colour, keep)
+            for name in ("x", "y", "ux", "uy", "hh", "x10", "y10", "a10"):
+                got, want = getattr(sub, name), getattr(full, name)[keep]
+                assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), name
+            assert sub.quads.tobytes() == full.quads.tobytes()
+            checked += len(keep)
     assert checked > 2000
