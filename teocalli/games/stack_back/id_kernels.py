@@ -584,30 +584,73 @@ def marked(
 
 
 @numba.njit(cache=True)
-def _overlap_span(  # noqa: PLR0917 - a line of centres, the pose, the supports
-    x: float, cu: float, su: float, h: float, sup: Array, lo: float, hi: float, inset: float
-) -> tuple[float, float]:
-    """The centres (x, y) with y in [lo, hi] of a footprint (axis cu, su; half-length h) that
-    meets both supports by the separating-axis test, both shrunk by `inset` (as `meet` is
-    called with them), as an interval of y widened by 1e-6 (a superset: the exact tests
-    follow): each of the test's eight inequalities is a slab."""
+def _slabs(  # noqa: PLR0917 - a pose's axis and half-length, the supports, the filters
+    cu: float, su: float, h: float, sup: Array, inset: float, rest: float, out: Array
+) -> None:
+    """Per support and axis of the separating-axis test (the pose's axis and its normal, the
+    support's and its normal), the slab |axis . (support - pose)| < bound holding every pose
+    of the axis (cu, su) that may rest `rest` mm² on the support: into out[s, t] as (axis x,
+    axis y, bound). Two bounds, the tighter taken: the test of `meet` with both footprints
+    shrunk by `inset` (as `pair_keep` calls it), and the rest's. Along an axis the overlap
+    spans at most the footprints' overlap along it (the bound of `meet` unshrunk, less the
+    offset), across it at most 2 W, so that span must reach rest / 2 W (`_box_short`'s
+    boxes); across a footprint's normal the other footprint's part within its band (which
+    holds the overlap) is at most the band's width in the other's projection, whose density
+    is at most min(2 half / |cos|, 2 W / |sin|) (`_band_area`'s trapezoid), times it."""
     hh, ww = h - inset, _W - inset
+    need = rest - _SURE
     for s in range(2):
-        sx, sy, vx, vy, k = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4] - inset
+        vx, vy, k = sup[s, 2], sup[s, 3], sup[s, 4]
+        kk = k - inset
         c = abs(cu * vx + su * vy)
         sn = abs(cu * vy - su * vx)
+        along = need / (2 * _W)
         for t in range(4):
-            if t == 0:
-                ax, ay, bound = cu, su, hh + k * c + ww * sn
-            elif t == 1:
-                ax, ay, bound = -su, cu, ww + k * sn + ww * c
-            elif t == 2:
-                ax, ay, bound = vx, vy, k + hh * c + ww * sn
-            else:
-                ax, ay, bound = -vy, vx, ww + hh * sn + ww * c
+            if t == 0:  # the support's centre along the pose's axis
+                ax, ay = cu, su
+                bound = min(hh + kk * c + ww * sn, h + k * c + _W * sn - along)
+            elif t == 1:  # the support's centre across the pose's axis
+                ax, ay = -su, cu
+                band = need * max(c / (2 * k), sn / (2 * _W))
+                bound = min(ww + kk * sn + ww * c, _W + k * sn + _W * c - band)
+            elif t == 2:  # the pose's centre along the support's axis
+                ax, ay = vx, vy
+                bound = min(kk + hh * c + ww * sn, k + h * c + _W * sn - along)
+            else:  # the pose's centre across the support's axis
+                ax, ay = -vy, vx
+                band = need * max(c / (2 * h), sn / (2 * _W))
+                bound = min(ww + hh * sn + ww * c, _W + h * sn + _W * c - band)
+            out[s, t, 0], out[s, t, 1], out[s, t, 2] = ax, ay, bound + 1e-6
+
+
+@numba.njit(cache=True)
+def _slab_box(sup: Array, slabs: Array) -> tuple[float, float, float, float]:
+    """The bounding box (x lo, x hi, y lo, y hi) of the centres within every slab of `_slabs`:
+    each support's two slabs of one frame cross at right angles, in a rectangle about its
+    centre."""
+    lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
+    for s in range(2):
+        for t in (0, 2):
+            b0, b1 = slabs[s, t, 2], slabs[s, t + 1, 2]
+            rx = b0 * abs(slabs[s, t, 0]) + b1 * abs(slabs[s, t + 1, 0])
+            ry = b0 * abs(slabs[s, t, 1]) + b1 * abs(slabs[s, t + 1, 1])
+            lo_x, hi_x = max(lo_x, sup[s, 0] - rx), min(hi_x, sup[s, 0] + rx)
+            lo_y, hi_y = max(lo_y, sup[s, 1] - ry), min(hi_y, sup[s, 1] + ry)
+    return lo_x, hi_x, lo_y, hi_y
+
+
+@numba.njit(cache=True)
+def _overlap_span(x: float, sup: Array, slabs: Array, lo: float, hi: float) -> tuple[float, float]:
+    """The centres (x, y) with y in [lo, hi] within every slab of `_slabs` (a superset of the
+    poses that meet both supports shrunk and may rest on them: the exact tests follow), as an
+    interval of y widened by 1e-6."""
+    for s in range(2):
+        sx, sy = sup[s, 0], sup[s, 1]
+        for t in range(4):
+            ax, ay, bound = slabs[s, t, 0], slabs[s, t, 1], slabs[s, t, 2]
             base = ax * (sx - x) + ay * sy  # |base - ay * y| < bound
             if abs(ay) < 1e-9:
-                if abs(ax * (sx - x)) >= bound + 1e-6:
+                if abs(ax * (sx - x)) >= bound:
                     return 1.0, 0.0
                 continue
             y0, y1 = (base - bound) / ay, (base + bound) / ay
@@ -796,24 +839,16 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
             nn += 1
     rows = near[:nn]
     lx, ly, lux, luy, lh = _columns(lay)
+    slabs = np.empty((2, 4, 3))
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
-        ex = h * abs(cu) + _W * abs(su)
-        ey = h * abs(su) + _W * abs(cu)
-        lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
-        for s in range(2):
-            sx = sup[s, 4] * abs(sup[s, 2]) + _W * abs(sup[s, 3])
-            sy = sup[s, 4] * abs(sup[s, 3]) + _W * abs(sup[s, 2])
-            lo_x = max(lo_x, sup[s, 0] - sx - ex)
-            hi_x = min(hi_x, sup[s, 0] + sx + ex)
-            lo_y = max(lo_y, sup[s, 1] - sy - ey)
-            hi_y = min(hi_y, sup[s, 1] + sy + ey)
-        if lo_x > hi_x + step or lo_y > hi_y + step:
+        _slabs(cu, su, h, sup, inset, rest, slabs)
+        lo_x, hi_x, lo_y, hi_y = _slab_box(sup, slabs)
+        if lo_x > hi_x or lo_y > hi_y:
             continue
-        lo_y, hi_y = lo_y - step, hi_y + step
-        for ix in range(int(np.ceil(lo_x / step)) - 1, int(np.floor(hi_x / step)) + 2):
+        for ix in range(int(np.ceil(lo_x / step)), int(np.floor(hi_x / step)) + 1):
             x = ix * step
-            ylo, yhi = _overlap_span(x, cu, su, h, sup, lo_y, hi_y, inset)
+            ylo, yhi = _overlap_span(x, sup, slabs, lo_y, hi_y)
             ylo, yhi = _stand_span(x, cu, su, sup, margin, ylo, yhi)
             for iy in range(int(np.ceil(ylo / step)), int(np.floor(yhi / step)) + 1):
                 y = iy * step
