@@ -754,13 +754,30 @@ def _rest_past_box(  # noqa: PLR0917 - a pose, a support
     cos = cu * vx + su * vy
     sin = cu * vy - su * vx
     dn = dy * cu - dx * su
-    as_ = abs(sin)
-    if as_ >= 0.1 and rest <= 4 * _W * _W - _SURE and _crossing(x, y, cu, su, h, sup, cos, sin):
-        return 1  # the overlap is the whole parallelogram: both band areas hold it
-    if (
-        _band_area(dn, sin, cos, k) < rest - _SURE
-        or _band_area(-(dy * vx - dx * vy), -sin, cos, h) < rest - _SURE
-    ):  # the pose within the support's band, the support within the pose's: too little
+    # the pose's part within the support's band, and the support's within the pose's (-1:
+    # not yet computed)
+    pose_in = sup_in = -1.0
+    if abs(sin) >= 0.1:
+        ends = _crossing(x, y, cu, su, h, sup, cos, sin)
+        if ends == 3 and rest <= 4 * _W * _W - _SURE:
+            return 1  # the overlap is the whole parallelogram: both band areas hold it
+        # the parallelogram within the support's length: the overlap is the pose's part
+        # within the support's band; within the pose's length, the support's within the pose's
+        if ends & 2:
+            pose_in = _band_area(-(dy * vx - dx * vy), -sin, cos, h)
+            if rest + _SURE <= pose_in < np.inf:
+                return 1
+        elif ends & 1:
+            sup_in = _band_area(dn, sin, cos, k)
+            if rest + _SURE <= sup_in < np.inf:
+                return 1
+    if pose_in < 0.0:
+        pose_in = _band_area(-(dy * vx - dx * vy), -sin, cos, h)
+    if pose_in < rest - _SURE:
+        return -1  # the pose's part within the support's band is too little
+    if sup_in < 0.0:
+        sup_in = _band_area(dn, sin, cos, k)
+    if sup_in < rest - _SURE:
         return -1
     return 0
 
@@ -772,10 +789,12 @@ def _rest_sure(  # noqa: PLR0917 - a pose, a support
     """Whether the pose (centre x, y, axis cu, su, half-length h) rests at least `rest` mm² on
     the support (a row: cx, cy, ux, uy, half), decided without clipping where it is sure: 1 when
     the two bands (each 2 W wide) cross wholly within both lengths (the overlap is then their
-    parallelogram, (2 W)² / |sin| >= (2 W)² mm² > rest), -1 when the overlap's bounding box in
-    either frame (`_box_short`), or either footprint's part within the other's band
-    (`_band_area`), is smaller than `rest` less `_SURE`, 0 otherwise (clip it). `pair_keep`
-    tries the boxes of both supports first, then `_rest_past_box` for each."""
+    parallelogram, (2 W)² / |sin| >= (2 W)² mm² > rest), or within one's length only and the
+    other's part within the first's band (`_band_area`: then the overlap itself) is at least
+    `rest` and `_SURE`; -1 when the overlap's bounding box in either frame (`_box_short`), or
+    either footprint's part within the other's band (`_band_area`), is smaller than `rest`
+    less `_SURE`, 0 otherwise (clip it). `pair_keep` tries the boxes of both supports first,
+    then `_rest_past_box` for each."""
     if _box_short(x, y, cu, su, h, sup, rest):
         return -1
     return _rest_past_box(x, y, cu, su, h, sup, rest)
@@ -784,20 +803,24 @@ def _rest_sure(  # noqa: PLR0917 - a pose, a support
 @numba.njit(cache=True)
 def _crossing(  # noqa: PLR0917 - a pose, a support, their angle
     x: float, y: float, cu: float, su: float, h: float, sup: Array, cos: float, sin: float
-) -> bool:
-    """Whether the two bands (each 2 W wide) cross wholly within both lengths, `_SURE` inside:
-    the crossing's corners X = t u + a n (n = u turned a quarter), a = +-W across the pose's
-    axis, (X - d) . m = b = +-W across the support's (m = v turned a quarter):
-    t (u . m) + a (n . m) - d . m = b, with u . m = -sin, n . m = cos."""
+) -> int:
+    """Where the two bands (each 2 W wide) cross, `_SURE` inside: 1 if wholly within the
+    pose's length, 2 if within the support's, 3 both (0 neither). The crossing's corners
+    X = t u + a n (n = u turned a quarter), a = +-W across the pose's axis, (X - d) . m = b =
+    +-W across the support's (m = v turned a quarter): t (u . m) + a (n . m) - d . m = b, with
+    u . m = -sin, n . m = cos."""
     dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
     dm = dy * vx - dx * vy
+    out = 3
     for a in (-_W, _W):
         for b in (-_W, _W):
             t = (a * cos - b - dm) / sin
             along_s = (t * cu - a * su - dx) * vx + (t * su + a * cu - dy) * vy
-            if not (abs(t) <= h - _SURE and abs(along_s) <= k - _SURE):
-                return False
-    return True
+            if not abs(t) <= h - _SURE:
+                out &= 2
+            if not abs(along_s) <= k - _SURE:
+                out &= 1
+    return out
 
 
 @numba.njit(cache=True)
@@ -840,12 +863,24 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     rows = near[:nn]
     lx, ly, lux, luy, lh = _columns(lay)
     slabs = np.empty((2, 4, 3))
+    box_rows = np.empty(nn, dtype=np.int64)
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
         _slabs(cu, su, h, sup, inset, rest, slabs)
         lo_x, hi_x, lo_y, hi_y = _slab_box(sup, slabs)
         if lo_x > hi_x or lo_y > hi_y:
             continue
+        # the sticks whose circle reaches the circle of a pose centred in the box
+        nb = 0
+        for n in range(nn):
+            r = rows[n]
+            ex = max(lo_x - lx[r], 0.0, lx[r] - hi_x)
+            ey = max(lo_y - ly[r], 0.0, ly[r] - hi_y)
+            lim = reach_p + lreach[r] + 1e-6
+            if ex * ex + ey * ey < lim * lim:
+                box_rows[nb] = r
+                nb += 1
+        near_box = box_rows[:nb]
         for ix in range(int(np.ceil(lo_x / step)), int(np.floor(hi_x / step)) + 1):
             x = ix * step
             ylo, yhi = _overlap_span(x, sup, slabs, lo_y, hi_y)
@@ -882,7 +917,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                 sure1 = _rest_past_box(x, y, cu, su, h, sup[1], rest)
                 if sure1 < 0:
                     continue
-                if touches_any(x, y, cu, su, h, reach_p, rows, lx, ly, lux, luy, lh, quads,
+                if touches_any(x, y, cu, su, h, reach_p, near_box, lx, ly, lux, luy, lh, quads,
                                lreach, deep, tol, q, work):  # fmt: skip
                     continue
                 if sure0 == 0 or sure1 == 0:

@@ -178,3 +178,32 @@ def test_lattice_rows_are_the_ids_bins_and_ranks() -> None:
         assert np.array_equal(bins, ids._bins(colour, x10, y10, a10))
         assert np.array_equal(ranks, ids._ranks(x10, y10, a10))
     assert ranks.max() > ids._rank_table().size  # some poses beyond the squares
+
+
+def test_rest_sure_where_one_end_lies_on_the_support() -> None:
+    """Poses whose end lies on the support (or the support's end on the pose): the bands cross
+    within one length only, and `_rest_sure` may accept from that one's part within the other's
+    band (the overlap itself): every sure answer is the clipped area's verdict, and such
+    acceptances occur, as do refusals and unsure answers."""
+    rng = np.random.default_rng(11)
+    counts = {-1: 0, 0: 0, 1: 0}
+    for _ in range(4000):
+        a = rng.uniform(0, math.pi)
+        k = float(rng.choice(np.array(HALF_LENGTHS)))
+        sup = np.array([100.0, 50.0, math.cos(a), math.sin(a), k])
+        b = a + rng.uniform(0.15, math.pi - 0.15)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        along = rng.uniform(-k, k)  # a point of the support's axis, and the pose's end near it
+        end = h + rng.uniform(-6, 4)
+        x = 100.0 + along * math.cos(a) + end * math.cos(b)
+        y = 50.0 + along * math.sin(a) + end * math.sin(b)
+        pose = (x, y, math.cos(b), math.sin(b), h)
+        cos = math.cos(b) * math.cos(a) + math.sin(b) * math.sin(a)
+        sin = math.cos(b) * math.sin(a) - math.sin(b) * math.cos(a)
+        if id_kernels._crossing(*pose, sup, cos, sin) == 3:
+            continue
+        sure = id_kernels._rest_sure(*pose, sup, REST)
+        counts[sure] += 1
+        if sure:
+            assert (sure > 0) == (_clipped(pose, sup) >= REST), (pose, sup, sure)
+    assert min(counts.values()) > 200, counts
