@@ -823,6 +823,55 @@ def _crossing(  # noqa: PLR0917 - a pose, a support, their angle
     return out
 
 
+_ROOM = 1e-9
+"""mm: how far inside `_cross_frame`'s bounds a pose must lie, far above the rounding of its
+few products (about 1e-13), so that the bands surely cross as `_crossing` requires."""
+
+
+@numba.njit(cache=True)
+def _cross_frame(  # noqa: PLR0917 - a pose's axis and half-length, the supports
+    cu: float, su: float, h: float, sup: Array, rest: float, out: Array
+) -> None:
+    """Per support, the bounds within which a pose of the axis (cu, su) crosses it as
+    `_crossing` accepts (`_SURE` inside both lengths, 3), so that it rests on it for sure: two
+    offsets of the pose, each linear in its centre, out[s] = (vx, vy, r, B, lo, hi, zlo, zhi).
+    With d, u, v, m, t as `_crossing` names them (d the support's centre less the pose's,
+    sin, cos their angle, r = cos / sin): the corners' t = (a cos - b - d . m) / sin lie in
+    +-(h - `_SURE`) iff d . m lies in +-((h - `_SURE`) |sin| - W |cos| - W) (lo, hi); their
+    offsets along v are a / sin - b r - z, z = r (d . m) + d . v, so they lie in
+    +-(k - `_SURE`) iff z lies in +-(k - `_SURE` - W (1 + |cos|) / |sin|) (zlo, zhi); along a
+    column (x fixed) d . m falls by y vx and z by y B, B = r vx + vy. Both bounds are taken
+    `_ROOM` inside; an empty range where `_rest_past_box` does not accept crossings."""
+    for s in range(2):
+        vx, vy, k = sup[s, 2], sup[s, 3], sup[s, 4]
+        cos = cu * vx + su * vy
+        sin = cu * vy - su * vx
+        out[s, 0], out[s, 1] = vx, vy
+        if abs(sin) < 0.1 or rest > 4 * _W * _W - _SURE:
+            out[s, 2], out[s, 3], out[s, 4], out[s, 5], out[s, 6], out[s, 7] = (
+                0.0, 0.0, 1.0, -1.0, 1.0, -1.0,
+            )  # fmt: skip
+            continue
+        r = cos / sin
+        across = (h - _SURE) * abs(sin) - _W * abs(cos) - _W - _ROOM
+        along = k - _SURE - _W * (1 + abs(cos)) / abs(sin) - _ROOM
+        out[s, 2], out[s, 3] = r, r * vx + vy
+        out[s, 4], out[s, 5], out[s, 6], out[s, 7] = -across, across, -along, along
+
+
+@numba.njit(cache=True)
+def _crosses(x: float, y: float, sup: Array, frame: Array, s: int) -> bool:
+    """Whether the pose centred at (x, y) crosses the support s as `_cross_frame` bounds it."""
+    sx, sy = sup[s, 0] - x, sup[s, 1]
+    vx, vy, r, b = frame[s, 0], frame[s, 1], frame[s, 2], frame[s, 3]
+    dm0 = sy * vx - sx * vy
+    dm = dm0 - y * vx
+    if not frame[s, 4] <= dm <= frame[s, 5]:
+        return False
+    z = (r * dm0 + sx * vx + sy * vy) - y * b
+    return frame[s, 6] <= z <= frame[s, 7]
+
+
 @numba.njit(cache=True)
 def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     sup: Array, squads: Array, h: float, cos: Array, sin: Array, step: float,
@@ -864,12 +913,14 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     lx, ly, lux, luy, lh = _columns(lay)
     slabs = np.empty((2, 4, 3))
     box_rows = np.empty(nn, dtype=np.int64)
+    frame = np.empty((2, 8))
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
         _slabs(cu, su, h, sup, inset, rest, slabs)
         lo_x, hi_x, lo_y, hi_y = _slab_box(sup, slabs)
         if lo_x > hi_x or lo_y > hi_y:
             continue
+        _cross_frame(cu, su, h, sup, rest, frame)
         # the sticks whose circle reaches the circle of a pose centred in the box
         nb = 0
         for n in range(nn):
@@ -897,24 +948,29 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     lo, hi = min(lo, d - rr), max(hi, d + rr)
                 if not (lo <= -margin and hi >= margin):
                     continue
-                ok = True  # resting needs the footprints shrunk by `inset` to meet
-                for s in range(2):
-                    if not meet(x, y, cu, su, h - inset, _W - inset, sup[s, 0], sup[s, 1],
-                                sup[s, 2], sup[s, 3], sup[s, 4] - inset, _W - inset):  # fmt: skip
-                        ok = False
-                        break
-                if not ok:
-                    continue
+                # crossing a support wholly (as `_crossing` accepts, with room) rests on it,
+                # and the crossing's centre lies inside both footprints shrunk by `inset`
+                c0, c1 = _crosses(x, y, sup, frame, 0), _crosses(x, y, sup, frame, 1)
+                if not (c0 and c1):
+                    ok = True  # resting needs the footprints shrunk by `inset` to meet
+                    for s in range(2):
+                        if not meet(x, y, cu, su, h - inset, _W - inset, sup[s, 0], sup[s, 1],
+                                    sup[s, 2], sup[s, 3], sup[s, 4] - inset,
+                                    _W - inset):  # fmt: skip
+                            ok = False
+                            break
+                    if not ok:
+                        continue
                 # rests on both (clipped only where `_rest_sure` is not sure; its sure
                 # refusals first, as they are cheap), touching none of the sticks `rows`
-                if _box_short(x, y, cu, su, h, sup[0], rest) or _box_short(
-                    x, y, cu, su, h, sup[1], rest
+                if (not c0 and _box_short(x, y, cu, su, h, sup[0], rest)) or (
+                    not c1 and _box_short(x, y, cu, su, h, sup[1], rest)
                 ):
                     continue
-                sure0 = _rest_past_box(x, y, cu, su, h, sup[0], rest)
+                sure0 = 1 if c0 else _rest_past_box(x, y, cu, su, h, sup[0], rest)
                 if sure0 < 0:
                     continue
-                sure1 = _rest_past_box(x, y, cu, su, h, sup[1], rest)
+                sure1 = 1 if c1 else _rest_past_box(x, y, cu, su, h, sup[1], rest)
                 if sure1 < 0:
                     continue
                 if touches_any(x, y, cu, su, h, reach_p, near_box, lx, ly, lux, luy, lh, quads,

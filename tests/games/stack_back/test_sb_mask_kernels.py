@@ -207,3 +207,41 @@ def test_rest_sure_where_one_end_lies_on_the_support() -> None:
         if sure:
             assert (sure > 0) == (_clipped(pose, sup) >= REST), (pose, sup, sure)
     assert min(counts.values()) > 200, counts
+
+
+def test_cross_frame_is_crossing_in_closed_form() -> None:
+    """`_cross_frame`'s bounds (two offsets linear in the pose's centre, per pose axis and
+    support) against `_crossing` pose by pose, on random poses around two supports: where the
+    bounds say the bands cross wholly within both lengths, `_crossing` says so too (3); where
+    it says so at least `_ROOM` plus 1e-6 mm inside, so do the bounds."""
+    rng = np.random.default_rng(3)
+    crossed = 0
+    frame = np.empty((2, 8))
+    for _ in range(200):
+        sup = np.empty((2, 5))
+        for s in range(2):
+            a = rng.uniform(0, math.pi)
+            sup[s] = (rng.uniform(80, 120), rng.uniform(30, 70), math.cos(a), math.sin(a),
+                      rng.choice(np.array(HALF_LENGTHS)))  # fmt: skip
+        b = rng.uniform(0, math.pi)
+        cu, su = math.cos(b), math.sin(b)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        id_kernels._cross_frame(cu, su, h, sup, REST, frame)
+        for _ in range(100):
+            x, y = rng.uniform(60, 140), rng.uniform(10, 90)
+            for s in range(2):
+                vx, vy = sup[s, 2], sup[s, 3]
+                cos, sin = cu * vx + su * vy, cu * vy - su * vx
+                got = id_kernels._crosses(x, y, sup, frame, s)
+                if abs(sin) < 0.1:
+                    assert not got
+                    continue
+                want = id_kernels._crossing(x, y, cu, su, h, sup[s], cos, sin) == 3
+                assert want or not got, (x, y, cu, su, h, sup[s])
+                # a little deeper inside both lengths, the bounds must find the crossing too
+                deeper = sup[s].copy()
+                deeper[4] -= 2e-6
+                if id_kernels._crossing(x, y, cu, su, h - 2e-6, deeper, cos, sin) == 3:
+                    assert got, (x, y, cu, su, h, sup[s])
+                crossed += got
+    assert crossed > 1000
