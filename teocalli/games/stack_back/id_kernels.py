@@ -873,6 +873,63 @@ def _crosses(x: float, y: float, sup: Array, frame: Array, s: int) -> bool:
 
 
 @numba.njit(cache=True)
+def _touch_frame(  # noqa: PLR0917 - a pose's axis and half-length, the sticks
+    cu: float, su: float, h: float, rows: npt.NDArray[np.int64], lx: Array, ly: Array,
+    lux: Array, luy: Array, lh: Array, deep: float, out: Array,
+) -> None:  # fmt: skip
+    """Per stick of `rows` and axis of `meet`'s separating-axis test (the pose's axis and
+    normal, the stick's), for poses of the axis (cu, su): out[n, t] = (A, B, deep bound,
+    bound), the axis (A, B), the bound within which the footprints both shrunk by `deep`
+    still overlap along it (less `_ROOM`), and the one beyond which they do not meet
+    unshrunk (plus `_ROOM`). The axes' offsets are linear in the pose's centre, so a column
+    reads them at a few products a stick (`_touches_column`)."""
+    hd, wd = h - deep, _W - deep
+    for n in range(len(rows)):
+        r = rows[n]
+        vx, vy, k = lux[r], luy[r], lh[r]
+        kd = k - deep
+        c = abs(cu * vx + su * vy)
+        sn = abs(cu * vy - su * vx)
+        for t in range(4):
+            if t == 0:
+                ax, ay, bd, bu = cu, su, hd + kd * c + wd * sn, h + k * c + _W * sn
+            elif t == 1:
+                ax, ay, bd, bu = -su, cu, wd + kd * sn + wd * c, _W + k * sn + _W * c
+            elif t == 2:
+                ax, ay, bd, bu = vx, vy, kd + hd * c + wd * sn, k + h * c + _W * sn
+            else:
+                ax, ay, bd, bu = -vy, vx, wd + hd * sn + wd * c, _W + h * sn + _W * c
+            out[n, t, 0], out[n, t, 1] = ax, ay
+            out[n, t, 2], out[n, t, 3] = bd - _ROOM, bu + _ROOM
+
+
+@numba.njit(cache=True)
+def _touches_column(y: float, base: Array, tf: Array, count: int) -> int:
+    """Whether a pose of a column (centre y; base[n, t]: the offsets of the n-th stick of
+    `_touch_frame` along axis t at y = 0, tf[n, t] its frame) touches one of the `count`
+    sticks: 1 when within every deep bound of one (the footprints shrunk by `deep` share a
+    disc: an overlap above the tolerance), 0 when past some bound of each (they do not meet),
+    -1 when unsure (`touches_any` decides). The answer is any stick's, whatever the order, and
+    each bound holds `_ROOM` beyond the rounding, so it is `touches_any`'s."""
+    out = 0
+    for n in range(count):
+        inside = True
+        apart = False
+        for t in range(4):
+            off = abs(base[n, t] - y * tf[n, t, 1])
+            if off >= tf[n, t, 3]:
+                apart = True
+                break
+            if off >= tf[n, t, 2]:
+                inside = False
+        if inside and not apart:
+            return 1
+        if not apart:
+            out = -1
+    return out
+
+
+@numba.njit(cache=True)
 def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     sup: Array, squads: Array, h: float, cos: Array, sin: Array, step: float,
     rows: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
@@ -914,6 +971,8 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     slabs = np.empty((2, 4, 3))
     box_rows = np.empty(nn, dtype=np.int64)
     frame = np.empty((2, 8))
+    tf = np.empty((nn, 4, 4))
+    base = np.empty((nn, 4))
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
         _slabs(cu, su, h, sup, inset, rest, slabs)
@@ -932,10 +991,12 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                 box_rows[nb] = r
                 nb += 1
         near_box = box_rows[:nb]
+        _touch_frame(cu, su, h, near_box, lx, ly, lux, luy, lh, deep, tf)
         for ix in range(int(np.ceil(lo_x / step)), int(np.floor(hi_x / step)) + 1):
             x = ix * step
             ylo, yhi = _overlap_span(x, sup, slabs, lo_y, hi_y)
             ylo, yhi = _stand_span(x, cu, su, sup, margin, ylo, yhi)
+            based = False
             for iy in range(int(np.ceil(ylo / step)), int(np.floor(yhi / step)) + 1):
                 y = iy * step
                 # may stand: the centre `margin` inside the supports' extent along the axis
@@ -973,8 +1034,17 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                 sure1 = 1 if c1 else _rest_past_box(x, y, cu, su, h, sup[1], rest)
                 if sure1 < 0:
                     continue
-                if touches_any(x, y, cu, su, h, reach_p, near_box, lx, ly, lux, luy, lh, quads,
-                               lreach, deep, tol, q, work):  # fmt: skip
+                if not based:  # the sticks' offsets at y = 0, once a column
+                    for n in range(nb):
+                        r = near_box[n]
+                        for t in range(4):
+                            base[n, t] = (lx[r] - x) * tf[n, t, 0] + ly[r] * tf[n, t, 1]
+                    based = True
+                touched = _touches_column(y, base, tf, nb)
+                if touched > 0 or (touched < 0 and touches_any(
+                    x, y, cu, su, h, reach_p, near_box, lx, ly, lux, luy, lh, quads, lreach,
+                    deep, tol, q, work,
+                )):  # fmt: skip
                     continue
                 if sure0 == 0 or sure1 == 0:
                     quad(x, y, cu, su, h, _W, q)

@@ -245,3 +245,41 @@ def test_cross_frame_is_crossing_in_closed_form() -> None:
                     assert got, (x, y, cu, su, h, sup[s])
                 crossed += got
     assert crossed > 1000
+
+
+def test_touches_column_is_touches_any_where_it_answers() -> None:
+    """`_touch_frame` and `_touches_column` (the separating-axis offsets linear in a column's
+    y) against `touches_any` on random poses among random sticks: a sure touch is a touch, a
+    sure miss a miss, and most poses get a sure answer of each kind."""
+    from teocalli.games.stack_back.geom_kernels import touches_any
+    from teocalli.games.stack_back.search import DEEP
+
+    rng = np.random.default_rng(4)
+    counts = {-1: 0, 0: 0, 1: 0}
+    tf, base = np.empty((6, 4, 4)), np.empty((6, 4))
+    q, work = np.empty((4, 2)), np.empty(WORK)
+    for _ in range(300):
+        n = 6
+        ang = rng.uniform(0, math.pi, n)
+        lay = np.stack((rng.uniform(60, 140, n), rng.uniform(10, 90, n), np.cos(ang),
+                        np.sin(ang), rng.choice(np.array(HALF_LENGTHS), n)), axis=1)  # fmt: skip
+        cols = tuple(lay[:, c].copy() for c in range(5))
+        feet = quads(*cols)
+        reach = np.hypot(lay[:, 4], HALF_WIDTH)
+        rows = np.arange(n, dtype=np.int64)
+        b = ang[0] if rng.random() < 0.5 else rng.uniform(0, math.pi)  # half along a stick
+        cu, su = math.cos(b), math.sin(b)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        id_kernels._touch_frame(cu, su, h, rows, *cols, DEEP, tf)
+        x = float(rng.uniform(60, 140))
+        for k in range(n):
+            for t in range(4):
+                base[k, t] = (lay[k, 0] - x) * tf[k, t, 0] + lay[k, 1] * tf[k, t, 1]
+        for y in rng.uniform(10, 90, 20):
+            got = id_kernels._touches_column(y, base, tf, n)
+            counts[got] += 1
+            want = touches_any(x, y, cu, su, h, math.hypot(h, HALF_WIDTH), rows, *cols, feet,
+                               reach, DEEP, TOL, q, work)  # fmt: skip
+            if got >= 0:
+                assert bool(got) == want, (x, y, cu, su, h, lay)
+    assert counts[1] > 1000 and counts[0] > 500 and counts[-1] < counts[1] / 2, counts
