@@ -750,27 +750,39 @@ def _rest_past_box(  # noqa: PLR0917 - a pose, a support
     x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float
 ) -> int:
     """`_rest_sure` for a pose whose overlap boxes with the support `_box_short` let through."""
+    sin = cu * sup[3] - su * sup[2]
+    ends = 0
+    if abs(sin) >= 0.1 and rest <= 4 * _W * _W - _SURE:
+        ends = _crossing(x, y, cu, su, h, sup, cu * sup[2] + su * sup[3], sin)
+    return _rest_by_ends(x, y, cu, su, h, sup, rest, ends)
+
+
+@numba.njit(cache=True)
+def _rest_by_ends(  # noqa: PLR0917 - a pose, a support, where their bands cross
+    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float, ends: int
+) -> int:
+    """`_rest_past_box` once `_crossing`'s answer `ends` is known (or fewer of its bits: 0 when
+    |sin| < 0.1, where the crossing is not tried): 3 accepts; within one length only, the
+    other's band area decides where sure; else the band areas refuse where sure."""
+    if ends == 3:
+        return 1  # the overlap is the whole parallelogram: both band areas hold it
     dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
     cos = cu * vx + su * vy
     sin = cu * vy - su * vx
     dn = dy * cu - dx * su
     # the pose's part within the support's band, and the support's within the pose's (-1:
-    # not yet computed)
+    # not yet computed); the parallelogram within the support's length: the overlap is the
+    # pose's part within the support's band; within the pose's length, the support's within
+    # the pose's
     pose_in = sup_in = -1.0
-    if abs(sin) >= 0.1:
-        ends = _crossing(x, y, cu, su, h, sup, cos, sin)
-        if ends == 3 and rest <= 4 * _W * _W - _SURE:
-            return 1  # the overlap is the whole parallelogram: both band areas hold it
-        # the parallelogram within the support's length: the overlap is the pose's part
-        # within the support's band; within the pose's length, the support's within the pose's
-        if ends & 2:
-            pose_in = _band_area(-(dy * vx - dx * vy), -sin, cos, h)
-            if rest + _SURE <= pose_in < np.inf:
-                return 1
-        elif ends & 1:
-            sup_in = _band_area(dn, sin, cos, k)
-            if rest + _SURE <= sup_in < np.inf:
-                return 1
+    if ends & 2:
+        pose_in = _band_area(-(dy * vx - dx * vy), -sin, cos, h)
+        if rest + _SURE <= pose_in < np.inf:
+            return 1
+    elif ends & 1:
+        sup_in = _band_area(dn, sin, cos, k)
+        if rest + _SURE <= sup_in < np.inf:
+            return 1
     if pose_in < 0.0:
         pose_in = _band_area(-(dy * vx - dx * vy), -sin, cos, h)
     if pose_in < rest - _SURE:
@@ -860,16 +872,15 @@ def _cross_frame(  # noqa: PLR0917 - a pose's axis and half-length, the supports
 
 
 @numba.njit(cache=True)
-def _crosses(x: float, y: float, sup: Array, frame: Array, s: int) -> bool:
-    """Whether the pose centred at (x, y) crosses the support s as `_cross_frame` bounds it."""
+def _ends(x: float, y: float, sup: Array, frame: Array, s: int) -> int:
+    """`_crossing`'s answer for the pose centred at (x, y) and the support s, as
+    `_cross_frame` bounds it (`_ROOM` inside: a bit it finds, `_crossing` finds)."""
     sx, sy = sup[s, 0] - x, sup[s, 1]
     vx, vy, r, b = frame[s, 0], frame[s, 1], frame[s, 2], frame[s, 3]
     dm0 = sy * vx - sx * vy
     dm = dm0 - y * vx
-    if not frame[s, 4] <= dm <= frame[s, 5]:
-        return False
     z = (r * dm0 + sx * vx + sy * vy) - y * b
-    return frame[s, 6] <= z <= frame[s, 7]
+    return (frame[s, 4] <= dm <= frame[s, 5]) + 2 * (frame[s, 6] <= z <= frame[s, 7])
 
 
 @numba.njit(cache=True)
@@ -1011,7 +1022,8 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     continue
                 # crossing a support wholly (as `_crossing` accepts, with room) rests on it,
                 # and the crossing's centre lies inside both footprints shrunk by `inset`
-                c0, c1 = _crosses(x, y, sup, frame, 0), _crosses(x, y, sup, frame, 1)
+                e0, e1 = _ends(x, y, sup, frame, 0), _ends(x, y, sup, frame, 1)
+                c0, c1 = e0 == 3, e1 == 3
                 if not (c0 and c1):
                     ok = True  # resting needs the footprints shrunk by `inset` to meet
                     for s in range(2):
@@ -1028,10 +1040,10 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     not c1 and _box_short(x, y, cu, su, h, sup[1], rest)
                 ):
                     continue
-                sure0 = 1 if c0 else _rest_past_box(x, y, cu, su, h, sup[0], rest)
+                sure0 = 1 if c0 else _rest_by_ends(x, y, cu, su, h, sup[0], rest, e0)
                 if sure0 < 0:
                     continue
-                sure1 = 1 if c1 else _rest_past_box(x, y, cu, su, h, sup[1], rest)
+                sure1 = 1 if c1 else _rest_by_ends(x, y, cu, su, h, sup[1], rest, e1)
                 if sure1 < 0:
                     continue
                 if not based:  # the sticks' offsets at y = 0, once a column

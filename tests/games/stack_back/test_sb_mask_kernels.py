@@ -211,11 +211,11 @@ def test_rest_sure_where_one_end_lies_on_the_support() -> None:
 
 def test_cross_frame_is_crossing_in_closed_form() -> None:
     """`_cross_frame`'s bounds (two offsets linear in the pose's centre, per pose axis and
-    support) against `_crossing` pose by pose, on random poses around two supports: where the
-    bounds say the bands cross wholly within both lengths, `_crossing` says so too (3); where
-    it says so at least `_ROOM` plus 1e-6 mm inside, so do the bounds."""
+    support) against `_crossing` pose by pose, on random poses around two supports: each
+    length `_ends` finds the bands crossing within, `_crossing` finds too; each `_crossing`
+    finds 1e-6 mm deeper inside, so does `_ends`."""
     rng = np.random.default_rng(3)
-    crossed = 0
+    found = [0, 0, 0, 0]
     frame = np.empty((2, 8))
     for _ in range(200):
         sup = np.empty((2, 5))
@@ -232,19 +232,18 @@ def test_cross_frame_is_crossing_in_closed_form() -> None:
             for s in range(2):
                 vx, vy = sup[s, 2], sup[s, 3]
                 cos, sin = cu * vx + su * vy, cu * vy - su * vx
-                got = id_kernels._crosses(x, y, sup, frame, s)
+                got = id_kernels._ends(x, y, sup, frame, s)
+                found[got] += 1
                 if abs(sin) < 0.1:
-                    assert not got
+                    assert got == 0
                     continue
-                want = id_kernels._crossing(x, y, cu, su, h, sup[s], cos, sin) == 3
-                assert want or not got, (x, y, cu, su, h, sup[s])
-                # a little deeper inside both lengths, the bounds must find the crossing too
-                deeper = sup[s].copy()
+                want = id_kernels._crossing(x, y, cu, su, h, sup[s], cos, sin)
+                assert got & want == got, (x, y, cu, su, h, sup[s])
+                deeper = sup[s].copy()  # a little deeper inside both lengths
                 deeper[4] -= 2e-6
-                if id_kernels._crossing(x, y, cu, su, h - 2e-6, deeper, cos, sin) == 3:
-                    assert got, (x, y, cu, su, h, sup[s])
-                crossed += got
-    assert crossed > 1000
+                deep = id_kernels._crossing(x, y, cu, su, h - 2e-6, deeper, cos, sin)
+                assert got & deep == deep, (x, y, cu, su, h, sup[s])
+    assert min(found) > 1000, found
 
 
 def test_touches_column_is_touches_any_where_it_answers() -> None:
