@@ -884,23 +884,28 @@ def _ends(x: float, y: float, sup: Array, frame: Array, s: int) -> int:
 
 
 @numba.njit(cache=True)
-def _touch_frame(  # noqa: PLR0917 - a pose's axis and half-length, the sticks
-    cu: float, su: float, h: float, rows: npt.NDArray[np.int64], lx: Array, ly: Array,
-    lux: Array, luy: Array, lh: Array, deep: float, out: Array,
-) -> None:  # fmt: skip
-    """Per stick of `rows` and axis of `meet`'s separating-axis test (the pose's axis and
-    normal, the stick's), for poses of the axis (cu, su): out[n, t] = (A, B, deep bound,
-    bound), the axis (A, B), the bound within which the footprints both shrunk by `deep`
-    still overlap along it (less `_ROOM`), and the one beyond which they do not meet
-    unshrunk (plus `_ROOM`). The axes' offsets are linear in the pose's centre, so a column
-    reads them at a few products a stick (`_touches_column`)."""
+def _touch_frame(  # noqa: PLR0917 - a pose's axis and half-length, the sticks, the box
+    cu: float, su: float, h: float, rows: npt.NDArray[np.int64], lay: Array, deep: float,
+    box: Array, out: Array, kept: npt.NDArray[np.int64],
+) -> int:  # fmt: skip
+    """Per stick of `rows` (layout rows of cx, cy, ux, uy, half) and axis of `meet`'s
+    separating-axis test (the pose's axis and normal, the stick's), for poses of the axis
+    (cu, su): out[n, t] = (A, B, deep bound, bound), the axis (A, B), the bound within which
+    the footprints both shrunk by `deep` still overlap along it (less `_ROOM`), and the one
+    beyond which they do not meet unshrunk (plus `_ROOM`). The axes' offsets are linear in the
+    pose's centre, so a column reads them at a few products a stick (`_touches_column`). Only
+    the sticks that some pose centred in `box` (x lo, x hi, y lo, y hi) may meet are kept
+    (into `kept`, their count returned): an offset's range over the box is its range over
+    the box's corners."""
     hd, wd = h - deep, _W - deep
+    m = 0
     for n in range(len(rows)):
         r = rows[n]
-        vx, vy, k = lux[r], luy[r], lh[r]
+        sx, sy, vx, vy, k = lay[r, 0], lay[r, 1], lay[r, 2], lay[r, 3], lay[r, 4]
         kd = k - deep
         c = abs(cu * vx + su * vy)
         sn = abs(cu * vy - su * vx)
+        apart = False
         for t in range(4):
             if t == 0:
                 ax, ay, bd, bu = cu, su, hd + kd * c + wd * sn, h + k * c + _W * sn
@@ -910,8 +915,19 @@ def _touch_frame(  # noqa: PLR0917 - a pose's axis and half-length, the sticks
                 ax, ay, bd, bu = vx, vy, kd + hd * c + wd * sn, k + h * c + _W * sn
             else:
                 ax, ay, bd, bu = -vy, vx, wd + hd * sn + wd * c, _W + h * sn + _W * c
-            out[n, t, 0], out[n, t, 1] = ax, ay
-            out[n, t, 2], out[n, t, 3] = bd - _ROOM, bu + _ROOM
+            # the offset (s - p) . axis over the box: p . axis from its corners
+            lo = ax * (box[0] if ax > 0 else box[1]) + ay * (box[2] if ay > 0 else box[3])
+            hi = ax * (box[1] if ax > 0 else box[0]) + ay * (box[3] if ay > 0 else box[2])
+            at = sx * ax + sy * ay
+            if at - lo <= -(bu + _ROOM) or at - hi >= bu + _ROOM:
+                apart = True
+                break
+            out[m, t, 0], out[m, t, 1] = ax, ay
+            out[m, t, 2], out[m, t, 3] = bd - _ROOM, bu + _ROOM
+        if not apart:
+            kept[m] = r
+            m += 1
+    return m
 
 
 @numba.njit(cache=True)
@@ -982,6 +998,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     slabs = np.empty((2, 4, 3))
     box_rows = np.empty(nn, dtype=np.int64)
     frame = np.empty((2, 8))
+    box = np.empty(4)
     tf = np.empty((nn, 4, 4))
     base = np.empty((nn, 4))
     for a in range(len(cos)):
@@ -992,17 +1009,9 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
             continue
         _cross_frame(cu, su, h, sup, rest, frame)
         # the sticks whose circle reaches the circle of a pose centred in the box
-        nb = 0
-        for n in range(nn):
-            r = rows[n]
-            ex = max(lo_x - lx[r], 0.0, lx[r] - hi_x)
-            ey = max(lo_y - ly[r], 0.0, ly[r] - hi_y)
-            lim = reach_p + lreach[r] + 1e-6
-            if ex * ex + ey * ey < lim * lim:
-                box_rows[nb] = r
-                nb += 1
+        box[0], box[1], box[2], box[3] = lo_x, hi_x, lo_y, hi_y
+        nb = _touch_frame(cu, su, h, rows, lay, deep, box, tf, box_rows)
         near_box = box_rows[:nb]
-        _touch_frame(cu, su, h, near_box, lx, ly, lux, luy, lh, deep, tf)
         for ix in range(int(np.ceil(lo_x / step)), int(np.floor(hi_x / step)) + 1):
             x = ix * step
             ylo, yhi = _overlap_span(x, sup, slabs, lo_y, hi_y)
@@ -1034,10 +1043,11 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                             break
                     if not ok:
                         continue
-                # rests on both (clipped only where `_rest_sure` is not sure; its sure
-                # refusals first, as they are cheap), touching none of the sticks `rows`
-                if (not c0 and _box_short(x, y, cu, su, h, sup[0], rest)) or (
-                    not c1 and _box_short(x, y, cu, su, h, sup[1], rest)
+                # rests on both (clipped only where `_rest_sure` is not sure; its boxes first
+                # where the bands cross within neither length, as they are cheap; within one,
+                # one band area decides), touching none of the sticks `rows`
+                if (e0 == 0 and _box_short(x, y, cu, su, h, sup[0], rest)) or (
+                    e1 == 0 and _box_short(x, y, cu, su, h, sup[1], rest)
                 ):
                     continue
                 sure0 = 1 if c0 else _rest_by_ends(x, y, cu, su, h, sup[0], rest, e0)

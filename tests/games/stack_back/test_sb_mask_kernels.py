@@ -269,13 +269,16 @@ def test_touches_column_is_touches_any_where_it_answers() -> None:
         b = ang[0] if rng.random() < 0.5 else rng.uniform(0, math.pi)  # half along a stick
         cu, su = math.cos(b), math.sin(b)
         h = float(rng.choice(np.array(HALF_LENGTHS)))
-        id_kernels._touch_frame(cu, su, h, rows, *cols, DEEP, tf)
         x = float(rng.uniform(60, 140))
-        for k in range(n):
+        box = np.array([x, x, 10.0, 90.0])  # the column's centres
+        kept = np.empty(n, dtype=np.int64)
+        m = id_kernels._touch_frame(cu, su, h, rows, lay, DEEP, box, tf, kept)
+        for k in range(m):
             for t in range(4):
-                base[k, t] = (lay[k, 0] - x) * tf[k, t, 0] + lay[k, 1] * tf[k, t, 1]
+                r = kept[k]
+                base[k, t] = (lay[r, 0] - x) * tf[k, t, 0] + lay[r, 1] * tf[k, t, 1]
         for y in rng.uniform(10, 90, 20):
-            got = id_kernels._touches_column(y, base, tf, n)
+            got = id_kernels._touches_column(y, base, tf, m)
             counts[got] += 1
             want = touches_any(x, y, cu, su, h, math.hypot(h, HALF_WIDTH), rows, *cols, feet,
                                reach, DEEP, TOL, q, work)  # fmt: skip
