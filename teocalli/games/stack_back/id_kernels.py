@@ -967,8 +967,12 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     footprints `squads`): whose centre may stand (`may_stand`), that touch none of the sticks
     `rows` of the layout (`touching_rows`) and rest at least `rest` mm² on both (clipped only
     where both footprints shrunk by `inset` still meet: `search.REST_INSET`).
-    The poses tried are those whose bounding box meets both supports' (as
-    `search.pair_poses`), and one lattice step more each way (the filters refuse those).
+    The poses tried are those within the slabs every pose resting on both supports lies in
+    (`_slabs`: per angle, the columns of their box, `_slab_box`, and per column the run of y
+    within them, `_overlap_span`), a few of `search.pair_poses`'s; the crossings (`_ends`)
+    and the touches (`_touches_column`) are read from offsets linear along a column, each
+    sure answer `_ROOM` or `_SURE` from its threshold, so the poses kept are those the full
+    walk keeps (tests/games/stack_back/test_sb_mask_pairs.py).
     Returns their (x10, y10, a10 index) and (x, y, ux, uy), in lattice order."""
     cap = 256
     ints = np.empty((cap, 3), dtype=np.int64)
