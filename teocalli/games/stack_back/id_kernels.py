@@ -584,30 +584,73 @@ def marked(
 
 
 @numba.njit(cache=True)
-def _overlap_span(  # noqa: PLR0917 - a line of centres, the pose, the supports
-    x: float, cu: float, su: float, h: float, sup: Array, lo: float, hi: float, inset: float
-) -> tuple[float, float]:
-    """The centres (x, y) with y in [lo, hi] of a footprint (axis cu, su; half-length h) that
-    meets both supports by the separating-axis test, both shrunk by `inset` (as `meet` is
-    called with them), as an interval of y widened by 1e-6 (a superset: the exact tests
-    follow): each of the test's eight inequalities is a slab."""
+def _slabs(  # noqa: PLR0917 - a pose's axis and half-length, the supports, the filters
+    cu: float, su: float, h: float, sup: Array, inset: float, rest: float, out: Array
+) -> None:
+    """Per support and axis of the separating-axis test (the pose's axis and its normal, the
+    support's and its normal), the slab |axis . (support - pose)| < bound holding every pose
+    of the axis (cu, su) that may rest `rest` mm² on the support: into out[s, t] as (axis x,
+    axis y, bound). Two bounds, the tighter taken: the test of `meet` with both footprints
+    shrunk by `inset` (as `pair_keep` calls it), and the rest's. Along an axis the overlap
+    spans at most the footprints' overlap along it (the bound of `meet` unshrunk, less the
+    offset), across it at most 2 W, so that span must reach rest / 2 W (`_box_short`'s
+    boxes); across a footprint's normal the other footprint's part within its band (which
+    holds the overlap) is at most the band's width in the other's projection, whose density
+    is at most min(2 half / |cos|, 2 W / |sin|) (`_band_area`'s trapezoid), times it."""
     hh, ww = h - inset, _W - inset
+    need = rest - _SURE
     for s in range(2):
-        sx, sy, vx, vy, k = sup[s, 0], sup[s, 1], sup[s, 2], sup[s, 3], sup[s, 4] - inset
+        vx, vy, k = sup[s, 2], sup[s, 3], sup[s, 4]
+        kk = k - inset
         c = abs(cu * vx + su * vy)
         sn = abs(cu * vy - su * vx)
+        along = need / (2 * _W)
         for t in range(4):
-            if t == 0:
-                ax, ay, bound = cu, su, hh + k * c + ww * sn
-            elif t == 1:
-                ax, ay, bound = -su, cu, ww + k * sn + ww * c
-            elif t == 2:
-                ax, ay, bound = vx, vy, k + hh * c + ww * sn
-            else:
-                ax, ay, bound = -vy, vx, ww + hh * sn + ww * c
+            if t == 0:  # the support's centre along the pose's axis
+                ax, ay = cu, su
+                bound = min(hh + kk * c + ww * sn, h + k * c + _W * sn - along)
+            elif t == 1:  # the support's centre across the pose's axis
+                ax, ay = -su, cu
+                band = need * max(c / (2 * k), sn / (2 * _W))
+                bound = min(ww + kk * sn + ww * c, _W + k * sn + _W * c - band)
+            elif t == 2:  # the pose's centre along the support's axis
+                ax, ay = vx, vy
+                bound = min(kk + hh * c + ww * sn, k + h * c + _W * sn - along)
+            else:  # the pose's centre across the support's axis
+                ax, ay = -vy, vx
+                band = need * max(c / (2 * h), sn / (2 * _W))
+                bound = min(ww + hh * sn + ww * c, _W + h * sn + _W * c - band)
+            out[s, t, 0], out[s, t, 1], out[s, t, 2] = ax, ay, bound + 1e-6
+
+
+@numba.njit(cache=True)
+def _slab_box(sup: Array, slabs: Array) -> tuple[float, float, float, float]:
+    """The bounding box (x lo, x hi, y lo, y hi) of the centres within every slab of `_slabs`:
+    each support's two slabs of one frame cross at right angles, in a rectangle about its
+    centre."""
+    lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
+    for s in range(2):
+        for t in (0, 2):
+            b0, b1 = slabs[s, t, 2], slabs[s, t + 1, 2]
+            rx = b0 * abs(slabs[s, t, 0]) + b1 * abs(slabs[s, t + 1, 0])
+            ry = b0 * abs(slabs[s, t, 1]) + b1 * abs(slabs[s, t + 1, 1])
+            lo_x, hi_x = max(lo_x, sup[s, 0] - rx), min(hi_x, sup[s, 0] + rx)
+            lo_y, hi_y = max(lo_y, sup[s, 1] - ry), min(hi_y, sup[s, 1] + ry)
+    return lo_x, hi_x, lo_y, hi_y
+
+
+@numba.njit(cache=True)
+def _overlap_span(x: float, sup: Array, slabs: Array, lo: float, hi: float) -> tuple[float, float]:
+    """The centres (x, y) with y in [lo, hi] within every slab of `_slabs` (a superset of the
+    poses that meet both supports shrunk and may rest on them: the exact tests follow), as an
+    interval of y widened by 1e-6."""
+    for s in range(2):
+        sx, sy = sup[s, 0], sup[s, 1]
+        for t in range(4):
+            ax, ay, bound = slabs[s, t, 0], slabs[s, t, 1], slabs[s, t, 2]
             base = ax * (sx - x) + ay * sy  # |base - ay * y| < bound
             if abs(ay) < 1e-9:
-                if abs(ax * (sx - x)) >= bound + 1e-6:
+                if abs(ax * (sx - x)) >= bound:
                     return 1.0, 0.0
                 continue
             y0, y1 = (base - bound) / ay, (base + bound) / ay
@@ -707,17 +750,46 @@ def _rest_past_box(  # noqa: PLR0917 - a pose, a support
     x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float
 ) -> int:
     """`_rest_sure` for a pose whose overlap boxes with the support `_box_short` let through."""
+    sin = cu * sup[3] - su * sup[2]
+    ends = 0
+    if abs(sin) >= 0.1 and rest <= 4 * _W * _W - _SURE:
+        ends = _crossing(x, y, cu, su, h, sup, cu * sup[2] + su * sup[3], sin)
+    return _rest_by_ends(x, y, cu, su, h, sup, rest, ends)
+
+
+@numba.njit(cache=True)
+def _rest_by_ends(  # noqa: PLR0917 - a pose, a support, where their bands cross
+    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float, ends: int
+) -> int:
+    """`_rest_past_box` once `_crossing`'s answer `ends` is known (or fewer of its bits: 0 when
+    |sin| < 0.1, where the crossing is not tried): 3 accepts; within one length only, the
+    other's band area decides where sure; else the band areas refuse where sure."""
+    if ends == 3:
+        return 1  # the overlap is the whole parallelogram: both band areas hold it
     dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
     cos = cu * vx + su * vy
     sin = cu * vy - su * vx
     dn = dy * cu - dx * su
-    as_ = abs(sin)
-    if as_ >= 0.1 and rest <= 4 * _W * _W - _SURE and _crossing(x, y, cu, su, h, sup, cos, sin):
-        return 1  # the overlap is the whole parallelogram: both band areas hold it
-    if (
-        _band_area(dn, sin, cos, k) < rest - _SURE
-        or _band_area(-(dy * vx - dx * vy), -sin, cos, h) < rest - _SURE
-    ):  # the pose within the support's band, the support within the pose's: too little
+    # the pose's part within the support's band, and the support's within the pose's (-1:
+    # not yet computed); the parallelogram within the support's length: the overlap is the
+    # pose's part within the support's band; within the pose's length, the support's within
+    # the pose's
+    pose_in = sup_in = -1.0
+    if ends & 2:
+        pose_in = _band_area(-(dy * vx - dx * vy), -sin, cos, h)
+        if rest + _SURE <= pose_in < np.inf:
+            return 1
+    elif ends & 1:
+        sup_in = _band_area(dn, sin, cos, k)
+        if rest + _SURE <= sup_in < np.inf:
+            return 1
+    if pose_in < 0.0:
+        pose_in = _band_area(-(dy * vx - dx * vy), -sin, cos, h)
+    if pose_in < rest - _SURE:
+        return -1  # the pose's part within the support's band is too little
+    if sup_in < 0.0:
+        sup_in = _band_area(dn, sin, cos, k)
+    if sup_in < rest - _SURE:
         return -1
     return 0
 
@@ -729,10 +801,12 @@ def _rest_sure(  # noqa: PLR0917 - a pose, a support
     """Whether the pose (centre x, y, axis cu, su, half-length h) rests at least `rest` mm² on
     the support (a row: cx, cy, ux, uy, half), decided without clipping where it is sure: 1 when
     the two bands (each 2 W wide) cross wholly within both lengths (the overlap is then their
-    parallelogram, (2 W)² / |sin| >= (2 W)² mm² > rest), -1 when the overlap's bounding box in
-    either frame (`_box_short`), or either footprint's part within the other's band
-    (`_band_area`), is smaller than `rest` less `_SURE`, 0 otherwise (clip it). `pair_keep`
-    tries the boxes of both supports first, then `_rest_past_box` for each."""
+    parallelogram, (2 W)² / |sin| >= (2 W)² mm² > rest), or within one's length only and the
+    other's part within the first's band (`_band_area`: then the overlap itself) is at least
+    `rest` and `_SURE`; -1 when the overlap's bounding box in either frame (`_box_short`), or
+    either footprint's part within the other's band (`_band_area`), is smaller than `rest`
+    less `_SURE`, 0 otherwise (clip it). `pair_keep` tries the boxes of both supports first,
+    then `_rest_past_box` for each."""
     if _box_short(x, y, cu, su, h, sup, rest):
         return -1
     return _rest_past_box(x, y, cu, su, h, sup, rest)
@@ -741,20 +815,145 @@ def _rest_sure(  # noqa: PLR0917 - a pose, a support
 @numba.njit(cache=True)
 def _crossing(  # noqa: PLR0917 - a pose, a support, their angle
     x: float, y: float, cu: float, su: float, h: float, sup: Array, cos: float, sin: float
-) -> bool:
-    """Whether the two bands (each 2 W wide) cross wholly within both lengths, `_SURE` inside:
-    the crossing's corners X = t u + a n (n = u turned a quarter), a = +-W across the pose's
-    axis, (X - d) . m = b = +-W across the support's (m = v turned a quarter):
-    t (u . m) + a (n . m) - d . m = b, with u . m = -sin, n . m = cos."""
+) -> int:
+    """Where the two bands (each 2 W wide) cross, `_SURE` inside: 1 if wholly within the
+    pose's length, 2 if within the support's, 3 both (0 neither). The crossing's corners
+    X = t u + a n (n = u turned a quarter), a = +-W across the pose's axis, (X - d) . m = b =
+    +-W across the support's (m = v turned a quarter): t (u . m) + a (n . m) - d . m = b, with
+    u . m = -sin, n . m = cos."""
     dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
     dm = dy * vx - dx * vy
+    out = 3
     for a in (-_W, _W):
         for b in (-_W, _W):
             t = (a * cos - b - dm) / sin
             along_s = (t * cu - a * su - dx) * vx + (t * su + a * cu - dy) * vy
-            if not (abs(t) <= h - _SURE and abs(along_s) <= k - _SURE):
-                return False
-    return True
+            if not abs(t) <= h - _SURE:
+                out &= 2
+            if not abs(along_s) <= k - _SURE:
+                out &= 1
+    return out
+
+
+_ROOM = 1e-9
+"""mm: how far inside `_cross_frame`'s bounds a pose must lie, far above the rounding of its
+few products (about 1e-13), so that the bands surely cross as `_crossing` requires."""
+
+
+@numba.njit(cache=True)
+def _cross_frame(  # noqa: PLR0917 - a pose's axis and half-length, the supports
+    cu: float, su: float, h: float, sup: Array, rest: float, out: Array
+) -> None:
+    """Per support, the bounds within which a pose of the axis (cu, su) crosses it as
+    `_crossing` accepts (`_SURE` inside both lengths, 3), so that it rests on it for sure: two
+    offsets of the pose, each linear in its centre, out[s] = (vx, vy, r, B, lo, hi, zlo, zhi).
+    With d, u, v, m, t as `_crossing` names them (d the support's centre less the pose's,
+    sin, cos their angle, r = cos / sin): the corners' t = (a cos - b - d . m) / sin lie in
+    +-(h - `_SURE`) iff d . m lies in +-((h - `_SURE`) |sin| - W |cos| - W) (lo, hi); their
+    offsets along v are a / sin - b r - z, z = r (d . m) + d . v, so they lie in
+    +-(k - `_SURE`) iff z lies in +-(k - `_SURE` - W (1 + |cos|) / |sin|) (zlo, zhi); along a
+    column (x fixed) d . m falls by y vx and z by y B, B = r vx + vy. Both bounds are taken
+    `_ROOM` inside; an empty range where `_rest_past_box` does not accept crossings."""
+    for s in range(2):
+        vx, vy, k = sup[s, 2], sup[s, 3], sup[s, 4]
+        cos = cu * vx + su * vy
+        sin = cu * vy - su * vx
+        out[s, 0], out[s, 1] = vx, vy
+        if abs(sin) < 0.1 or rest > 4 * _W * _W - _SURE:
+            out[s, 2], out[s, 3], out[s, 4], out[s, 5], out[s, 6], out[s, 7] = (
+                0.0, 0.0, 1.0, -1.0, 1.0, -1.0,
+            )  # fmt: skip
+            continue
+        r = cos / sin
+        across = (h - _SURE) * abs(sin) - _W * abs(cos) - _W - _ROOM
+        along = k - _SURE - _W * (1 + abs(cos)) / abs(sin) - _ROOM
+        out[s, 2], out[s, 3] = r, r * vx + vy
+        out[s, 4], out[s, 5], out[s, 6], out[s, 7] = -across, across, -along, along
+
+
+@numba.njit(cache=True)
+def _ends(x: float, y: float, sup: Array, frame: Array, s: int) -> int:
+    """`_crossing`'s answer for the pose centred at (x, y) and the support s, as
+    `_cross_frame` bounds it (`_ROOM` inside: a bit it finds, `_crossing` finds)."""
+    sx, sy = sup[s, 0] - x, sup[s, 1]
+    vx, vy, r, b = frame[s, 0], frame[s, 1], frame[s, 2], frame[s, 3]
+    dm0 = sy * vx - sx * vy
+    dm = dm0 - y * vx
+    z = (r * dm0 + sx * vx + sy * vy) - y * b
+    return (frame[s, 4] <= dm <= frame[s, 5]) + 2 * (frame[s, 6] <= z <= frame[s, 7])
+
+
+@numba.njit(cache=True)
+def _touch_frame(  # noqa: PLR0917 - a pose's axis and half-length, the sticks, the box
+    cu: float, su: float, h: float, rows: npt.NDArray[np.int64], lay: Array, deep: float,
+    box: Array, out: Array, kept: npt.NDArray[np.int64],
+) -> int:  # fmt: skip
+    """Per stick of `rows` (layout rows of cx, cy, ux, uy, half) and axis of `meet`'s
+    separating-axis test (the pose's axis and normal, the stick's), for poses of the axis
+    (cu, su): out[n, t] = (A, B, deep bound, bound), the axis (A, B), the bound within which
+    the footprints both shrunk by `deep` still overlap along it (less `_ROOM`), and the one
+    beyond which they do not meet unshrunk (plus `_ROOM`). The axes' offsets are linear in the
+    pose's centre, so a column reads them at a few products a stick (`_touches_column`). Only
+    the sticks that some pose centred in `box` (x lo, x hi, y lo, y hi) may meet are kept
+    (into `kept`, their count returned): an offset's range over the box is its range over
+    the box's corners."""
+    hd, wd = h - deep, _W - deep
+    m = 0
+    for n in range(len(rows)):
+        r = rows[n]
+        sx, sy, vx, vy, k = lay[r, 0], lay[r, 1], lay[r, 2], lay[r, 3], lay[r, 4]
+        kd = k - deep
+        c = abs(cu * vx + su * vy)
+        sn = abs(cu * vy - su * vx)
+        apart = False
+        for t in range(4):
+            if t == 0:
+                ax, ay, bd, bu = cu, su, hd + kd * c + wd * sn, h + k * c + _W * sn
+            elif t == 1:
+                ax, ay, bd, bu = -su, cu, wd + kd * sn + wd * c, _W + k * sn + _W * c
+            elif t == 2:
+                ax, ay, bd, bu = vx, vy, kd + hd * c + wd * sn, k + h * c + _W * sn
+            else:
+                ax, ay, bd, bu = -vy, vx, wd + hd * sn + wd * c, _W + h * sn + _W * c
+            # the offset (s - p) . axis over the box: p . axis from its corners
+            lo = ax * (box[0] if ax > 0 else box[1]) + ay * (box[2] if ay > 0 else box[3])
+            hi = ax * (box[1] if ax > 0 else box[0]) + ay * (box[3] if ay > 0 else box[2])
+            at = sx * ax + sy * ay
+            if at - lo <= -(bu + _ROOM) or at - hi >= bu + _ROOM:
+                apart = True
+                break
+            out[m, t, 0], out[m, t, 1] = ax, ay
+            out[m, t, 2], out[m, t, 3] = bd - _ROOM, bu + _ROOM
+        if not apart:
+            kept[m] = r
+            m += 1
+    return m
+
+
+@numba.njit(cache=True)
+def _touches_column(y: float, base: Array, tf: Array, count: int) -> int:
+    """Whether a pose of a column (centre y; base[n, t]: the offsets of the n-th stick of
+    `_touch_frame` along axis t at y = 0, tf[n, t] its frame) touches one of the `count`
+    sticks: 1 when within every deep bound of one (the footprints shrunk by `deep` share a
+    disc: an overlap above the tolerance), 0 when past some bound of each (they do not meet),
+    -1 when unsure (`touches_any` decides). The answer is any stick's, whatever the order, and
+    each bound holds `_ROOM` beyond the rounding, so it is `touches_any`'s."""
+    out = 0
+    for n in range(count):
+        inside = True
+        apart = False
+        for t in range(4):
+            off = abs(base[n, t] - y * tf[n, t, 1])
+            if off >= tf[n, t, 3]:
+                apart = True
+                break
+            if off >= tf[n, t, 2]:
+                inside = False
+        if inside and not apart:
+            return 1
+        if not apart:
+            out = -1
+    return out
 
 
 @numba.njit(cache=True)
@@ -768,8 +967,12 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     footprints `squads`): whose centre may stand (`may_stand`), that touch none of the sticks
     `rows` of the layout (`touching_rows`) and rest at least `rest` mm² on both (clipped only
     where both footprints shrunk by `inset` still meet: `search.REST_INSET`).
-    The poses tried are those whose bounding box meets both supports' (as
-    `search.pair_poses`), and one lattice step more each way (the filters refuse those).
+    The poses tried are those within the slabs every pose resting on both supports lies in
+    (`_slabs`: per angle, the columns of their box, `_slab_box`, and per column the run of y
+    within them, `_overlap_span`), a few of `search.pair_poses`'s; the crossings (`_ends`)
+    and the touches (`_touches_column`) are read from offsets linear along a column, each
+    sure answer `_ROOM` or `_SURE` from its threshold, so the poses kept are those the full
+    walk keeps (tests/games/stack_back/test_sb_mask_pairs.py).
     Returns their (x10, y10, a10 index) and (x, y, ux, uy), in lattice order."""
     cap = 256
     ints = np.empty((cap, 3), dtype=np.int64)
@@ -796,25 +999,28 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
             nn += 1
     rows = near[:nn]
     lx, ly, lux, luy, lh = _columns(lay)
+    slabs = np.empty((2, 4, 3))
+    box_rows = np.empty(nn, dtype=np.int64)
+    frame = np.empty((2, 8))
+    box = np.empty(4)
+    tf = np.empty((nn, 4, 4))
+    base = np.empty((nn, 4))
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
-        ex = h * abs(cu) + _W * abs(su)
-        ey = h * abs(su) + _W * abs(cu)
-        lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
-        for s in range(2):
-            sx = sup[s, 4] * abs(sup[s, 2]) + _W * abs(sup[s, 3])
-            sy = sup[s, 4] * abs(sup[s, 3]) + _W * abs(sup[s, 2])
-            lo_x = max(lo_x, sup[s, 0] - sx - ex)
-            hi_x = min(hi_x, sup[s, 0] + sx + ex)
-            lo_y = max(lo_y, sup[s, 1] - sy - ey)
-            hi_y = min(hi_y, sup[s, 1] + sy + ey)
-        if lo_x > hi_x + step or lo_y > hi_y + step:
+        _slabs(cu, su, h, sup, inset, rest, slabs)
+        lo_x, hi_x, lo_y, hi_y = _slab_box(sup, slabs)
+        if lo_x > hi_x or lo_y > hi_y:
             continue
-        lo_y, hi_y = lo_y - step, hi_y + step
-        for ix in range(int(np.ceil(lo_x / step)) - 1, int(np.floor(hi_x / step)) + 2):
+        _cross_frame(cu, su, h, sup, rest, frame)
+        # the sticks whose circle reaches the circle of a pose centred in the box
+        box[0], box[1], box[2], box[3] = lo_x, hi_x, lo_y, hi_y
+        nb = _touch_frame(cu, su, h, rows, lay, deep, box, tf, box_rows)
+        near_box = box_rows[:nb]
+        for ix in range(int(np.ceil(lo_x / step)), int(np.floor(hi_x / step)) + 1):
             x = ix * step
-            ylo, yhi = _overlap_span(x, cu, su, h, sup, lo_y, hi_y, inset)
+            ylo, yhi = _overlap_span(x, sup, slabs, lo_y, hi_y)
             ylo, yhi = _stand_span(x, cu, su, sup, margin, ylo, yhi)
+            based = False
             for iy in range(int(np.ceil(ylo / step)), int(np.floor(yhi / step)) + 1):
                 y = iy * step
                 # may stand: the centre `margin` inside the supports' extent along the axis
@@ -827,28 +1033,44 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     lo, hi = min(lo, d - rr), max(hi, d + rr)
                 if not (lo <= -margin and hi >= margin):
                     continue
-                ok = True  # resting needs the footprints shrunk by `inset` to meet
-                for s in range(2):
-                    if not meet(x, y, cu, su, h - inset, _W - inset, sup[s, 0], sup[s, 1],
-                                sup[s, 2], sup[s, 3], sup[s, 4] - inset, _W - inset):  # fmt: skip
-                        ok = False
-                        break
-                if not ok:
-                    continue
-                # rests on both (clipped only where `_rest_sure` is not sure; its sure
-                # refusals first, as they are cheap), touching none of the sticks `rows`
-                if _box_short(x, y, cu, su, h, sup[0], rest) or _box_short(
-                    x, y, cu, su, h, sup[1], rest
+                # crossing a support wholly (as `_crossing` accepts, with room) rests on it,
+                # and the crossing's centre lies inside both footprints shrunk by `inset`
+                e0, e1 = _ends(x, y, sup, frame, 0), _ends(x, y, sup, frame, 1)
+                c0, c1 = e0 == 3, e1 == 3
+                if not (c0 and c1):
+                    ok = True  # resting needs the footprints shrunk by `inset` to meet
+                    for s in range(2):
+                        if not meet(x, y, cu, su, h - inset, _W - inset, sup[s, 0], sup[s, 1],
+                                    sup[s, 2], sup[s, 3], sup[s, 4] - inset,
+                                    _W - inset):  # fmt: skip
+                            ok = False
+                            break
+                    if not ok:
+                        continue
+                # rests on both (clipped only where `_rest_sure` is not sure; its boxes first
+                # where the bands cross within neither length, as they are cheap; within one,
+                # one band area decides), touching none of the sticks `rows`
+                if (e0 == 0 and _box_short(x, y, cu, su, h, sup[0], rest)) or (
+                    e1 == 0 and _box_short(x, y, cu, su, h, sup[1], rest)
                 ):
                     continue
-                sure0 = _rest_past_box(x, y, cu, su, h, sup[0], rest)
+                sure0 = 1 if c0 else _rest_by_ends(x, y, cu, su, h, sup[0], rest, e0)
                 if sure0 < 0:
                     continue
-                sure1 = _rest_past_box(x, y, cu, su, h, sup[1], rest)
+                sure1 = 1 if c1 else _rest_by_ends(x, y, cu, su, h, sup[1], rest, e1)
                 if sure1 < 0:
                     continue
-                if touches_any(x, y, cu, su, h, reach_p, rows, lx, ly, lux, luy, lh, quads,
-                               lreach, deep, tol, q, work):  # fmt: skip
+                if not based:  # the sticks' offsets at y = 0, once a column
+                    for n in range(nb):
+                        r = near_box[n]
+                        for t in range(4):
+                            base[n, t] = (lx[r] - x) * tf[n, t, 0] + ly[r] * tf[n, t, 1]
+                    based = True
+                touched = _touches_column(y, base, tf, nb)
+                if touched > 0 or (touched < 0 and touches_any(
+                    x, y, cu, su, h, reach_p, near_box, lx, ly, lux, luy, lh, quads, lreach,
+                    deep, tol, q, work,
+                )):  # fmt: skip
                     continue
                 if sure0 == 0 or sure1 == 0:
                     quad(x, y, cu, su, h, _W, q)

@@ -178,3 +178,110 @@ def test_lattice_rows_are_the_ids_bins_and_ranks() -> None:
         assert np.array_equal(bins, ids._bins(colour, x10, y10, a10))
         assert np.array_equal(ranks, ids._ranks(x10, y10, a10))
     assert ranks.max() > ids._rank_table().size  # some poses beyond the squares
+
+
+def test_rest_sure_where_one_end_lies_on_the_support() -> None:
+    """Poses whose end lies on the support (or the support's end on the pose): the bands cross
+    within one length only, and `_rest_sure` may accept from that one's part within the other's
+    band (the overlap itself): every sure answer is the clipped area's verdict, and such
+    acceptances occur, as do refusals and unsure answers."""
+    rng = np.random.default_rng(11)
+    counts = {-1: 0, 0: 0, 1: 0}
+    for _ in range(4000):
+        a = rng.uniform(0, math.pi)
+        k = float(rng.choice(np.array(HALF_LENGTHS)))
+        sup = np.array([100.0, 50.0, math.cos(a), math.sin(a), k])
+        b = a + rng.uniform(0.15, math.pi - 0.15)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        along = rng.uniform(-k, k)  # a point of the support's axis, and the pose's end near it
+        end = h + rng.uniform(-6, 4)
+        x = 100.0 + along * math.cos(a) + end * math.cos(b)
+        y = 50.0 + along * math.sin(a) + end * math.sin(b)
+        pose = (x, y, math.cos(b), math.sin(b), h)
+        cos = math.cos(b) * math.cos(a) + math.sin(b) * math.sin(a)
+        sin = math.cos(b) * math.sin(a) - math.sin(b) * math.cos(a)
+        if id_kernels._crossing(*pose, sup, cos, sin) == 3:
+            continue
+        sure = id_kernels._rest_sure(*pose, sup, REST)
+        counts[sure] += 1
+        if sure:
+            assert (sure > 0) == (_clipped(pose, sup) >= REST), (pose, sup, sure)
+    assert min(counts.values()) > 200, counts
+
+
+def test_cross_frame_is_crossing_in_closed_form() -> None:
+    """`_cross_frame`'s bounds (two offsets linear in the pose's centre, per pose axis and
+    support) against `_crossing` pose by pose, on random poses around two supports: each
+    length `_ends` finds the bands crossing within, `_crossing` finds too; each `_crossing`
+    finds 1e-6 mm deeper inside, so does `_ends`."""
+    rng = np.random.default_rng(3)
+    found = [0, 0, 0, 0]
+    frame = np.empty((2, 8))
+    for _ in range(200):
+        sup = np.empty((2, 5))
+        for s in range(2):
+            a = rng.uniform(0, math.pi)
+            sup[s] = (rng.uniform(80, 120), rng.uniform(30, 70), math.cos(a), math.sin(a),
+                      rng.choice(np.array(HALF_LENGTHS)))  # fmt: skip
+        b = rng.uniform(0, math.pi)
+        cu, su = math.cos(b), math.sin(b)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        id_kernels._cross_frame(cu, su, h, sup, REST, frame)
+        for _ in range(100):
+            x, y = rng.uniform(60, 140), rng.uniform(10, 90)
+            for s in range(2):
+                vx, vy = sup[s, 2], sup[s, 3]
+                cos, sin = cu * vx + su * vy, cu * vy - su * vx
+                got = id_kernels._ends(x, y, sup, frame, s)
+                found[got] += 1
+                if abs(sin) < 0.1:
+                    assert got == 0
+                    continue
+                want = id_kernels._crossing(x, y, cu, su, h, sup[s], cos, sin)
+                assert got & want == got, (x, y, cu, su, h, sup[s])
+                deeper = sup[s].copy()  # a little deeper inside both lengths
+                deeper[4] -= 2e-6
+                deep = id_kernels._crossing(x, y, cu, su, h - 2e-6, deeper, cos, sin)
+                assert got & deep == deep, (x, y, cu, su, h, sup[s])
+    assert min(found) > 1000, found
+
+
+def test_touches_column_is_touches_any_where_it_answers() -> None:
+    """`_touch_frame` and `_touches_column` (the separating-axis offsets linear in a column's
+    y) against `touches_any` on random poses among random sticks: a sure touch is a touch, a
+    sure miss a miss, and most poses get a sure answer of each kind."""
+    from teocalli.games.stack_back.geom_kernels import touches_any
+    from teocalli.games.stack_back.search import DEEP
+
+    rng = np.random.default_rng(4)
+    counts = {-1: 0, 0: 0, 1: 0}
+    tf, base = np.empty((6, 4, 4)), np.empty((6, 4))
+    q, work = np.empty((4, 2)), np.empty(WORK)
+    for _ in range(300):
+        n = 6
+        ang = rng.uniform(0, math.pi, n)
+        lay = np.stack((rng.uniform(60, 140, n), rng.uniform(10, 90, n), np.cos(ang),
+                        np.sin(ang), rng.choice(np.array(HALF_LENGTHS), n)), axis=1)  # fmt: skip
+        cols = tuple(lay[:, c].copy() for c in range(5))
+        feet = quads(*cols)
+        reach = np.hypot(lay[:, 4], HALF_WIDTH)
+        rows = np.arange(n, dtype=np.int64)
+        b = ang[0] if rng.random() < 0.5 else rng.uniform(0, math.pi)  # half along a stick
+        cu, su = math.cos(b), math.sin(b)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        x = float(rng.uniform(60, 140))
+        box = np.array([x, x, 10.0, 90.0])  # the column's centres
+        kept = np.empty(n, dtype=np.int64)
+        m = id_kernels._touch_frame(cu, su, h, rows, lay, DEEP, box, tf, kept)
+        for k in range(m):
+            for t in range(4):
+                r = kept[k]
+                base[k, t] = (lay[r, 0] - x) * tf[k, t, 0] + lay[r, 1] * tf[k, t, 1]
+        for y in rng.uniform(10, 90, 20):
+            got = id_kernels._touches_column(y, base, tf, m)
+            counts[got] += 1
+            want = touches_any(x, y, cu, su, h, math.hypot(h, HALF_WIDTH), rows, *cols, feet,
+                               reach, DEEP, TOL, q, work)  # fmt: skip
+            if got >= 0:
+                assert bool(got) == want, (x, y, cu, su, h, lay)
+    assert counts[1] > 1000 and counts[0] > 500 and counts[-1] < counts[1] / 2, counts
