@@ -44,17 +44,20 @@ _CA = 3 * 12
 """Colours times angle bins."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
     i: int, cx: Array, cy: Array, ux: Array, uy: Array, half: Array, reach: float,
-    stick: Array, squad: Array, tol: float, deep: float, q: Array, work: Array,
+    sticks: Array, s: int, squads: Array, tol: float, deep: float, q: Array, work: Array,
 ) -> bool:  # fmt: skip
-    """Whether wood pose i touches the stick (cx, cy, ux, uy, half; footprint `squad`): their
-    circumscribed circles (`reach` apart at most) meet, they meet by `geometry.sat_hits`, and
-    shrunk by `deep` they still meet or else overlap by more than `tol` (`ids._covers`). The
-    shrunk test comes first: footprints that meet shrunk by 1 mm meet by `sat_hits` (each of
-    its bounds is 2 mm or more wider), and most poses a stick touches lie under it."""
-    dx, dy, vx, vy, k = stick[0], stick[1], stick[2], stick[3], stick[4]
+    """Whether wood pose i touches stick s (a row of `sticks`: cx, cy, ux, uy, half;
+    footprint `squads[s]`): their circumscribed circles (`reach` apart at most) meet, they meet
+    by `geometry.sat_hits`, and shrunk by `deep` they still meet or else overlap by more than
+    `tol` (`ids._covers`). The shrunk test comes first: footprints that meet shrunk by 1 mm
+    meet by `sat_hits` (each of its bounds is 2 mm or more wider), and most poses a stick
+    touches lie under it. Inlined, with the stick as an index (a call passing the stick's row
+    as an array cost as much again as the tests: `wood_first` walks some 2,000 poses a
+    stick)."""
+    dx, dy, vx, vy, k = sticks[s, 0], sticks[s, 1], sticks[s, 2], sticks[s, 3], sticks[s, 4]
     ex, ey = cx[i] - dx, cy[i] - dy
     if not ex * ex + ey * ey < reach * reach:
         return False
@@ -64,7 +67,7 @@ def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
     if not sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k, _W):
         return False
     quad(cx[i], cy[i], ux[i], uy[i], half[i], _W, q)
-    return bool(clip(q, squad, work)[0] > tol)
+    return bool(clip(q, squads[s], work)[0] > tol)
 
 
 @numba.njit(cache=True)
@@ -115,20 +118,20 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
                 for yb in range(y0, y1 + 1):
                     b = (ca * _XB + xb) * _YB + yb
                     i = first[b]
-                    if i < 0 or not _touches_wood(i, cx, cy, ux, uy, half, reach, sticks[s],
-                                                  squads[s], tol, deep, q, work):  # fmt: skip
+                    if i < 0 or not _touches_wood(i, cx, cy, ux, uy, half, reach, sticks, s,
+                                                  squads, tol, deep, q, work):  # fmt: skip
                         continue
                     stop = start[b + 1]
                     i += 1
                     while i < stop:  # the stick that took the pose before first, then all
-                        hit = _touches_wood(i, cx, cy, ux, uy, half, reach, sticks[s],
-                                            squads[s], tol, deep, q, work)  # fmt: skip
+                        hit = _touches_wood(i, cx, cy, ux, uy, half, reach, sticks, s,
+                                            squads, tol, deep, q, work)  # fmt: skip
                         for t in range(n):
                             if hit:
                                 break
                             if t != s:
                                 hit = _touches_wood(i, cx, cy, ux, uy, half, own[t] + rc,
-                                                    sticks[t], squads[t], tol, deep, q,
+                                                    sticks, t, squads, tol, deep, q,
                                                     work)  # fmt: skip
                         if not hit:
                             break
