@@ -407,6 +407,11 @@ def touching_rows(  # noqa: PLR0917 - poses, sticks
     return out
 
 
+_touches_inline = numba.njit(cache=True, inline="always")(touches_any.py_func)
+"""`geom_kernels.touches_any` compiled into its callers here (`catch_up`'s loop over rows): a
+call passing its nine arrays costs more than the circle test that refuses most sticks."""
+
+
 ALIVE = np.iinfo(np.int64).max
 """A pool row no stick takes (`catch_up`: else the index of the first stick that takes it)."""
 
@@ -494,12 +499,13 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
                     if taken[r] != ALIVE:
                         continue
                     x, y, ux, uy = frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3]
-                    if not touches_any(x, y, ux, uy, h, reach_p, some, lx, ly, lux, luy, lh,
-                                       quads, lreach, deep, tol, q, work):  # fmt: skip
+                    if not _touches_inline(x, y, ux, uy, h, reach_p, some, lx, ly, lux, luy,
+                                           lh, quads, lreach, deep, tol, q, work):  # fmt: skip
                         continue
                     for t in range(m):  # the first stick that takes it
-                        if touches_any(x, y, ux, uy, h, reach_p, some[t : t + 1], lx, ly, lux,
-                                       luy, lh, quads, lreach, deep, tol, q, work):  # fmt: skip
+                        if _touches_inline(x, y, ux, uy, h, reach_p, some[t : t + 1], lx, ly,
+                                           lux, luy, lh, quads, lreach, deep, tol, q,
+                                           work):  # fmt: skip
                             taken[r] = some[t]
                             break
         count[p] = max(since, n)
