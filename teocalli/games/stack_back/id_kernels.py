@@ -417,6 +417,37 @@ ALIVE = np.iinfo(np.int64).max
 
 
 @numba.njit(cache=True)
+def append(  # noqa: PLR0917 - the pool's pair arrays, the new pairs, its row arrays, their rows
+    key: npt.NDArray[np.int64], span: npt.NDArray[np.int64], count: npt.NDArray[np.int64],
+    created: npt.NDArray[np.int64], stamp: npt.NDArray[np.int64], index: npt.NDArray[np.int64],
+    p0: int, keys: npt.NDArray[np.int64], sizes: npt.NDArray[np.int64], sticks: int,
+    poses: npt.NDArray[np.int64], frame: Array, bins: npt.NDArray[np.int64],
+    ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8], r0: int,
+    new_poses: npt.NDArray[np.int64], new_frame: Array, new_bins: npt.NDArray[np.int64],
+    new_ranks: npt.NDArray[np.int64],
+) -> None:  # fmt: skip
+    """`id_pool.Pool.add`'s writes (the arrays have room): the pairs `keys` from id p0 on, met
+    at `sticks` sticks, `sizes[k]` rows each from row r0 on (`new_*`, one pair after
+    another); `taken` is ALIVE from r0 on already."""
+    end = r0
+    for k in range(len(keys)):
+        p = p0 + k
+        key[p] = keys[k]
+        span[p, 0] = end
+        end += sizes[k]
+        span[p, 1] = end
+        count[p] = created[p] = sticks
+        stamp[p] = -1
+        index[keys[k, 2], keys[k, 3], keys[k, 0]] = p
+    for r in range(len(new_poses)):
+        poses[r0 + r] = new_poses[r]
+        frame[r0 + r] = new_frame[r]
+        bins[r0 + r] = new_bins[r]
+        ranks[r0 + r] = new_ranks[r]
+        verdict[r0 + r] = 0
+
+
+@numba.njit(cache=True)
 def pairs_due(  # noqa: PLR0917 - the pairs in reach, the sticks, the player, the pool's index
     reach: npt.NDArray[np.int64], colour: npt.NDArray[np.int64], level: npt.NDArray[np.int64],
     carries: npt.NDArray[np.int64], floor: int, supply: npt.NDArray[np.int64],
