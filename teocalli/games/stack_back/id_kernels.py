@@ -164,7 +164,7 @@ def _decide(
 
 
 def fresh_scratch(count: int) -> npt.NDArray[np.int64]:
-    """`walk_judge`'s scratch for `count` bins: each bin's slot among the bins met (-1)."""
+    """`walk`'s scratch for `count` bins: each bin's slot among the bins met (-1)."""
     return np.full(count, -1, dtype=np.int64)
 
 
@@ -246,38 +246,113 @@ def judge_piles(  # noqa: PLR0917 - the balance model
     return out
 
 
+@numba.njit(cache=True, inline="always")
+def _limit(  # noqa: PLR0917 - a bin, its wood pose, the supply, the candidates' marks
+    b: int, first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
+    supply: npt.NDArray[np.int64], per_colour: int, mark: npt.NDArray[np.int8],
+) -> int:  # fmt: skip
+    """The rank below which a pile pose of bin b comes before the bin's first wood pose (no
+    bound without one, in a colour out of the supply too), -1 in a bin holding a candidate
+    (`mark` 1: its candidate comes first)."""
+    if mark[b] == 1:
+        return -1
+    f = first[b]
+    if f >= 0 and supply[b // per_colour] > 0:
+        return wood_ranks[f]
+    return np.iinfo(np.int64).max
+
+
 @numba.njit(cache=True)
-def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
-    bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
-    limit: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64], poses: npt.NDArray[np.int64],
-    held: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
+def _compact(  # noqa: PLR0917 - the pool's pairs and rows, the bins' limits
+    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
+    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
+    verdict: npt.NDArray[np.int8], first: npt.NDArray[np.int64],
+    wood_ranks: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
+    mark: npt.NDArray[np.int8],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """The pool's rows the walk reads, in the search's order (the pairs `met` by colour, level,
+    i, j; each pair's rows in lattice order): those no stick takes, not refused, ranked below
+    their bin's limit (`_limit`). Returns the rows and their supports (i, j)."""
+    per_colour = len(first) // len(supply)
+    order = np.empty(len(met), dtype=np.int64)
+    total = 0
+    for t in range(len(met)):
+        p = met[t]
+        order[t] = ((key[p, 0] * 4096 + key[p, 1]) * 4096 + key[p, 2]) * 4096 + key[p, 3]
+        total += span[p, 1] - span[p, 0]
+    out = np.empty(total, dtype=np.int64)
+    held = np.empty((total, 2), dtype=np.int64)
+    m = 0
+    last, lim = -1, 0  # a pair's rows run through a bin's 3 x 3 centres, the next bin's, ...
+    for t in np.argsort(order, kind="mergesort"):
+        p = met[t]
+        for r in range(span[p, 0], span[p, 1]):
+            if taken[r] != ALIVE or verdict[r] == 2:
+                continue
+            if bins[r] != last:
+                last = bins[r]
+                lim = _limit(last, first, wood_ranks, supply, per_colour, mark)
+            if ranks[r] < lim:
+                out[m] = r
+                held[m, 0], held[m, 1] = key[p, 2], key[p, 3]
+                m += 1
+    return out[:m], held[:m]
+
+
+@numba.njit(cache=True)
+def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the balance model
+    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
+    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
+    verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64],
+    first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
+    supply: npt.NDArray[np.int64], candidates: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
+    axes: Array, halves: Array, weights: Array,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:  # fmt: skip
-    """Pile rows (in the order they were met) with their bins, snap ranks and what is known of
-    each (`verdict`: 0 unknown, 1 legal, 2 refused), per bin only the ranks below `limit[bin]`
-    counting (its wood pose or candidate comes first): per bin, in snap order (rank, then the
-    order met), its first unknown row is judged (`judge_piles`, in rounds over the bins) until
-    its first legal row comes before any unknown one (its snap). The rows' poses (colour, x10,
-    y10, a10; on the supports `held`) are built as the rules build them (x10 / 10,
-    `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour); their verdicts are written
-    into `verdict`. After the first round only the bins whose row was judged are walked again.
-    Returns (snaps, unsure, judged): when a round meets poses `judge_piles` is unsure of, it
-    stops with those rows (the caller judges them by the rules and calls again), else with the
-    snaps (ascending) and no unsure row; `judged`, the rows judged. `scratch` (one slot per
-    bin) must hold `fresh_scratch`'s values, and is left so."""
-    n = len(bins)
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int64], int,
+]:  # fmt: skip
+    """A step's mask, in one call: the bins holding a wood pose (`first`, per bin its first wood
+    pose no stick touches, an index of the wood poses ranked `wood_ranks`; in a colour of
+    `supply`), a candidate (`candidates`: their bins) or a pile snap, the pile snaps found by
+    walking the pool's rows of the pairs `met` (`_compact`) bin by bin in snap order (rank,
+    then the order met), only the ranks below the bin's limit counting (`_limit`: its wood pose
+    or candidate comes first): per bin its first row not yet judged (`verdict[row]` 0; 1 legal,
+    2 refused) is judged (`judge_piles`, in rounds over the bins, the verdicts written into
+    `verdict`) until its first legal row comes before any unknown one (its snap); after the
+    first round only the bins whose row was judged are walked again. The rows' poses (colour,
+    x10, y10, a10) are built as the rules build them (x10 / 10, `axes[a10]`: `geometry.axis`;
+    `halves`, `weights` per colour).
+
+    Returns (ids, snap bins, snap poses, unsure, judged): when a round meets rows `judge_piles`
+    is unsure of, it stops with those rows (pool rows: the caller judges them by the rules,
+    writes their verdicts and calls again) and nothing else; else the ids (ascending), the bins
+    holding a pile snap (ascending) with their snaps' poses, and no unsure row. `judged`: the
+    rows judged. `scratch` (one slot per bin, `fresh_scratch`) and `mark` (zeros) are left as
+    they were found."""
+    per_colour = len(first) // len(supply)
+    for b in candidates:
+        mark[b] = 1
+    held_rows, held = _compact(met, key, span, taken, bins, ranks, verdict, first, wood_ranks,
+                               supply, mark)  # fmt: skip
+    n = len(held_rows)
+    rank = np.empty(n, dtype=np.int64)
+    known = np.empty(n, dtype=np.int8)
     slot = scratch
     # the rows grouped by bin (ascending within each): a counting sort over the bins met
-    met = np.empty(n, dtype=np.int64)
+    met_bins = np.empty(n, dtype=np.int64)
     nb = 0
     counts = np.zeros(n + 1, dtype=np.int64)
     for r in range(n):
-        b = bins[r]
+        row = held_rows[r]
+        rank[r], known[r] = ranks[row], verdict[row]
+        b = bins[row]
         if slot[b] < 0:
             slot[b] = nb
-            met[nb] = b
+            met_bins[nb] = b
             nb += 1
         counts[slot[b] + 1] += 1
     for d in range(nb):
@@ -285,19 +360,23 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
     by_bin = np.empty(n, dtype=np.int64)
     fill = counts[:nb].copy()
     for r in range(n):
-        d = slot[bins[r]]
+        d = slot[bins[held_rows[r]]]
         by_bin[fill[d]] = r
         fill[d] += 1
+    limit = np.empty(nb, dtype=np.int64)
+    for d in range(nb):
+        limit[d] = _limit(met_bins[d], first, wood_ranks, supply, per_colour, mark)
     snap = np.full(nb, -1, dtype=np.int64)
     pending = np.arange(nb)
     unknown = np.empty(nb, dtype=np.int64)
     which = np.empty(nb, dtype=np.int64)
     judged = 0
+    nu = 0
     unsure = np.empty(0, dtype=np.int64)
     while len(pending):
         m = 0
         for g in pending:
-            s, o = _decide(by_bin[counts[g] : counts[g + 1]], limit[met[g]], ranks, verdict)
+            s, o = _decide(by_bin[counts[g] : counts[g + 1]], limit[g], rank, known)
             snap[g] = s
             if o >= 0:
                 unknown[m], which[m] = o, g
@@ -308,7 +387,7 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
         pi = np.empty(m, dtype=np.int64)
         pj = np.empty(m, dtype=np.int64)
         for t in range(m):
-            row = unknown[t]
+            row = held_rows[unknown[t]]
             c, a10 = poses[row, 0], poses[row, 3]
             pose[t, 0] = poses[row, 1] / 10
             pose[t, 1] = poses[row, 2] / 10
@@ -316,7 +395,7 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
             pose[t, 3] = axes[a10, 1]
             pose[t, 4] = halves[c]
             pose[t, 5] = weights[c]
-            pi[t], pj[t] = held[row, 0], held[row, 1]
+            pi[t], pj[t] = held[unknown[t], 0], held[unknown[t], 1]
         got = judge_piles(pose, pi, pj, sticks, quads, level, sup, cont, poly, npoly, load, tol,
                           rest, margin, delta)  # fmt: skip
         unsure = np.empty(m, dtype=np.int64)
@@ -325,22 +404,48 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
         na = 0
         for t in range(m):
             if got[t] == UNSURE:
-                unsure[nu] = unknown[t]
+                unsure[nu] = held_rows[unknown[t]]
                 nu += 1
             else:
-                verdict[unknown[t]] = got[t]
+                known[unknown[t]] = got[t]
+                verdict[held_rows[unknown[t]]] = got[t]
                 judged += 1
                 again[na] = which[t]
                 na += 1
-        unsure = unsure[:nu]
         if nu:
             break
         pending = again[:na]
     for d in range(nb):
-        slot[met[d]] = -1
-    if len(unsure):
-        return np.empty(0, dtype=np.int64), unsure, judged
-    return np.sort(snap[snap >= 0]), unsure, judged
+        slot[met_bins[d]] = -1
+    if nu:
+        for b in candidates:
+            mark[b] = 0
+        empty = np.empty(0, dtype=np.int64)
+        return empty, empty, np.empty((0, 4), dtype=np.int64), unsure[:nu], judged
+    # the pile snaps by bin (a bin met once: the groups' bins are distinct)
+    order = np.argsort(met_bins[:nb])
+    snap_bins = np.empty(nb, dtype=np.int64)
+    snap_poses = np.empty((nb, 4), dtype=np.int64)
+    k = 0
+    for d in order:
+        if snap[d] >= 0:
+            snap_bins[k] = met_bins[d]
+            snap_poses[k] = poses[held_rows[snap[d]]]
+            mark[met_bins[d]] = 2
+            k += 1
+    ids = np.empty(len(first), dtype=np.int64)
+    m = 0
+    for c in range(len(supply)):
+        some = supply[c] > 0
+        for b in range(c * per_colour, (c + 1) * per_colour):
+            if mark[b] != 0 or (some and first[b] >= 0):
+                ids[m] = b
+                m += 1
+    for b in candidates:
+        mark[b] = 0
+    for t in range(k):
+        mark[snap_bins[t]] = 0
+    return ids[:m], snap_bins[:k], snap_poses[:k], unsure[:0], judged
 
 
 @numba.njit(cache=True)
@@ -544,83 +649,6 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
         if stamp[p] != cone:
             stamp[p] = cone
             verdict[lo:hi] = 0
-
-
-@numba.njit(cache=True)
-def compact(  # noqa: PLR0917 - the pool's pairs and rows, the bins' limits
-    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
-    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
-    verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64], limit: npt.NDArray[np.int64],
-) -> tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int8], npt.NDArray[np.int64],
-]:  # fmt: skip
-    """The pool's rows `walk_judge` reads now, in the search's order (the pairs by colour, level, i,
-    j; each pair's rows in lattice order): the rows of the pairs `met` no stick takes, not
-    refused, whose rank lies below their bin's `limit`. Returns the rows, their supports, and
-    their bins, ranks, verdicts and poses (copies)."""
-    order = np.empty(len(met), dtype=np.int64)
-    for t in range(len(met)):
-        p = met[t]
-        order[t] = ((key[p, 0] * 4096 + key[p, 1]) * 4096 + key[p, 2]) * 4096 + key[p, 3]
-    total = 0
-    for p in met:
-        total += span[p, 1] - span[p, 0]
-    out = np.empty(total, dtype=np.int64)
-    held = np.empty((total, 2), dtype=np.int64)
-    m = 0
-    for t in np.argsort(order, kind="mergesort"):
-        p = met[t]
-        for r in range(span[p, 0], span[p, 1]):
-            if taken[r] == ALIVE and verdict[r] != 2 and ranks[r] < limit[bins[r]]:
-                out[m] = r
-                held[m, 0], held[m, 1] = key[p, 2], key[p, 3]
-                m += 1
-    out = out[:m]
-    return (out, held[:m], bins[out], ranks[out], verdict[out], poses[out])
-
-
-@numba.njit(cache=True)
-def open_bins(
-    first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
-    supply: npt.NDArray[np.int64], taken: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
-    """Per bin, its first wood pose for a player (`first` less the colours out of `supply`
-    and the bins holding a candidate, `taken`: -1) and the rank below which a pile pose may
-    come before it (`limit`: the wood pose's rank, no bound without one, -1 in a bin holding
-    a candidate, whose candidate comes first)."""
-    out = first.copy()
-    size = len(first) // len(supply)
-    for c in range(len(supply)):
-        if supply[c] <= 0:
-            out[c * size : (c + 1) * size] = -1
-    for b in taken:
-        out[b] = -1
-    limit = np.empty(len(first), dtype=np.int64)
-    big = np.iinfo(np.int64).max
-    for b in range(len(first)):
-        limit[b] = wood_ranks[out[b]] if out[b] >= 0 else big
-    for b in taken:
-        limit[b] = -1
-    return out, limit
-
-
-@numba.njit(cache=True)
-def marked(
-    first: npt.NDArray[np.int64], piles: npt.NDArray[np.int64], taken: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int64]:
-    """The bins holding a wood pose (`first`), a pile snap (`piles`) or a candidate (`taken`),
-    in order."""
-    mark = np.zeros(len(first), dtype=np.bool_)
-    for b in taken:
-        mark[b] = True
-    out = np.empty(len(first), dtype=np.int64)
-    m = 0
-    for b in range(len(first)):
-        if first[b] >= 0 or piles[b] >= 0 or mark[b]:
-            out[m] = b
-            m += 1
-    return out[:m]
 
 
 @numba.njit(cache=True)

@@ -44,7 +44,7 @@ and never move, so each step works only on what the new sticks change):
   the sticks added since are tested, `id_kernels.catch_up`), every pair's poses kept in one
   pool of flat arrays along the game (id_pool.py); then judged in full, bin by
   bin in snap order, only until the bin has its snap, and only the poses before the bin's wood
-  pose (`id_kernels.walk_judge`). A verdict reads only the two supports and the loads of the
+  pose (`id_kernels.walk`). A verdict reads only the two supports and the loads of the
   sticks beneath them, so it is kept until one of those sticks gets a new stamp
   (`_cone_stamps`).
   Judging is compiled (`id_kernels.judge_piles`: the level rule, the rest, balance by the
@@ -578,7 +578,9 @@ Lattice = tuple[int, int, int, int]
 
 
 _SCRATCH = id_kernels.fresh_scratch(NUM_PLACES)
-"""`id_kernels.walk_judge`'s per-bin minima, kept between calls (left as it found them)."""
+"""`id_kernels.walk`'s per-bin slots, kept between calls (left as it found them)."""
+_MARKS = np.zeros(NUM_PLACES, dtype=np.int8)
+"""`id_kernels.walk`'s per-bin marks, kept between calls (left zero)."""
 
 
 # --- the table of a position --------------------------------------------------------------------
@@ -592,12 +594,13 @@ class Table:
     ids: npt.NDArray[np.int64]
     candidates: dict[int, Action]
     """The bins holding a candidate, with their first candidate."""
-    woods: npt.NDArray[np.int64]
-    """Per bin, if its snap is a wood pose, its index into `wood()` (else -1)."""
-    piles: npt.NDArray[np.int64]
-    """Per bin, if its snap is a pile, its row in `pile_poses` (else -1)."""
+    supply: tuple[int, ...]
+    """The player's sticks left per colour: a bin's wood snap is `memo.first`'s pose in a
+    colour of the supply."""
+    pile_bins: npt.NDArray[np.int64]
+    """The bins whose snap is a pile (ascending; before their wood pose)."""
     pile_poses: npt.NDArray[np.int64]
-    """The pile snaps: rows of (colour, x10, y10, a10)."""
+    """Their snaps: rows of (colour, x10, y10, a10)."""
     memo: _Memo
 
     def snap_of(self, index: int) -> Action | None:
@@ -605,12 +608,14 @@ class Table:
         found = self.candidates.get(index)
         if found is not None or not 0 <= index < PASS_ID:
             return found
-        if self.piles[index] >= 0:
-            c, x10, y10, a10 = self.pile_poses[self.piles[index]].tolist()
+        k = int(np.searchsorted(self.pile_bins, index))
+        if k < len(self.pile_bins) and self.pile_bins[k] == index:
+            c, x10, y10, a10 = self.pile_poses[k].tolist()
             return Place(Colour(c), x10, y10, a10)
-        if self.woods[index] >= 0:
-            w, k = wood(), int(self.woods[index])
-            return Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]), int(w.a10[k]))
+        w, first = wood(), int(self.memo.first[index])
+        if first >= 0 and self.supply[int(w.colour[first])] > 0:
+            return Place(Colour(int(w.colour[first])), int(w.x10[first]), int(w.y10[first]),
+                         int(w.a10[first]))  # fmt: skip
         return None
 
 
@@ -654,51 +659,33 @@ def _table(
     step = len(state.history)
     memo = memo.owned()
     candidates = state.legal_actions(player)
+    supply = tuple(state.supply[player])
     if candidates == [PASS]:
-        none = np.full(NUM_PLACES, -1, dtype=np.int64)
-        return Table(step, player, np.array([PASS_ID]), {PASS_ID: PASS}, none, none,
-                     np.zeros((0, 4), np.int64), memo)  # fmt: skip
+        return Table(step, player, np.array([PASS_ID]), {PASS_ID: PASS}, (0,) * NUM_COLOURS,
+                     _NONE, np.zeros((0, 4), np.int64), memo)  # fmt: skip
     if arrays is None:
         arrays = _sticks(state)
     snaps = _candidate_bins(candidates)
-    taken = np.array(list(snaps), dtype=np.int64)
-    # the wood: per bin, its first pose no stick touches, in a colour of the supply
-    first, limit = id_kernels.open_bins(
-        memo.first, wood().ranks, np.array(state.supply[player], dtype=np.int64), taken
-    )
-    # the piles: only the poses before their bin's wood pose in snap order (nearer the centre:
-    # at equal rank the wood pose comes first), in open bins, judged until each bin has its snap
+    taken = np.fromiter(snaps, dtype=np.int64, count=len(snaps))
     met = _met_pairs(state, player, memo, arrays)
-    piles = np.full(NUM_PLACES, -1, dtype=np.int64)
-    pile_poses = np.zeros((0, 4), np.int64)
-    pool = memo.pool
-    rows, held, bins, ranks, verdict, poses = id_kernels.compact(
-        met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, pool.verdict, pool.poses,
-        limit,
-    )  # fmt: skip
-    if len(rows):
-        scene = _scene(state, arrays[0])
-        judged = 0
-        while True:  # compiled, but for the poses the kernel leaves to the rules
-            found, unsure, count = id_kernels.walk_judge(
-                bins, ranks, verdict, limit, _SCRATCH, poses, held, _axes(), _HALF, _WEIGHT,
-                scene[0], state.layout.quads, scene[1], memo.sup, memo.cont, memo.poly,
-                memo.npoly, scene[2], TOL, REST, SPEC.margin, _DELTA,
-            )  # fmt: skip
-            judged += count
-            if not len(unsure):
-                break
-            lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in poses[unsure].tolist()]
-            ok = _judge(state, player, lattices)
-            verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
-            judged += len(unsure)
-        if judged:  # the verdicts kept in the pool
-            pool.verdict[rows] = verdict
-        piles[bins[found]] = np.arange(len(found))
-        pile_poses = poses[found]
-        first[bins[found]] = -1
-    ids = id_kernels.marked(first, piles, taken)
-    return Table(step, player, ids, snaps, first, piles, pile_poses, memo)
+    pool, scene, w = memo.pool, _scene(state, arrays[0]), wood()
+    while True:  # compiled, but for the poses the kernel leaves to the rules
+        ids, pile_bins, pile_poses, unsure, _ = id_kernels.walk(
+            met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, pool.verdict,
+            pool.poses, memo.first, w.ranks, np.array(supply, dtype=np.int64), taken,
+            _SCRATCH, _MARKS, _axes(), _HALF, _WEIGHT, scene[0], state.layout.quads, scene[1],
+            memo.sup, memo.cont, memo.poly, memo.npoly, scene[2], TOL, REST, SPEC.margin,
+            _DELTA,
+        )  # fmt: skip
+        if not len(unsure):
+            break
+        lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in pool.poses[unsure].tolist()]
+        ok = _judge(state, player, lattices)
+        pool.verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
+    return Table(step, player, ids, snaps, supply, pile_bins, pile_poses, memo)
+
+
+_NONE = np.zeros(0, dtype=np.int64)
 
 
 def legal_ids(state: StackBackState, player: int) -> list[int]:
