@@ -282,7 +282,8 @@ class _Memo:
     sup: npt.NDArray[np.int64]
     """Per stick, what balance reads of it that never changes (`id_kernels.judge_piles`):
     its supports (-1: none), its contact centroids (x, y relative to its centre), its support
-    polygon's edges (nx, ny, c; `npoly` of them)."""
+    polygon's edges (nx, ny, c; `npoly` of them): the engine's own arrays (`rules.Statics`,
+    whose first rows never change), not copies."""
     cont: Array
     poly: Array
     npoly: npt.NDArray[np.int64]
@@ -320,33 +321,15 @@ class _Memo:
             return self.owned()
         w = wood()
         first = self.first.copy()
-        rows, quads_, _ = _sticks(state) if arrays is None else arrays
+        rows, quads_, reach = _sticks(state) if arrays is None else arrays
         id_kernels.wood_first(first, w.cx, w.cy, w.ux, w.uy, w.half, w.start, _RADII, rows,
                               quads_, self.count, TOL, search.DEEP)  # fmt: skip
-        new = sticks[self.count :]
-        k = len(new)
-        sup, cont = np.full((k, 2), -1, np.int64), np.zeros((k, 2, 2))
-        poly, npoly = np.zeros((k, _EDGES, 3)), np.zeros(k, np.int64)
         lay = state.layout
-        reaching = id_kernels.reaching(
-            lay.cx, lay.cy, np.hypot(lay.half, HALF_WIDTH),
-            np.asarray(lay.levels, dtype=np.int64), self.count, _PILE_REACH_A,
-        )  # fmt: skip
-        for n, stick in enumerate(new):
-            if stick.supports:
-                sup[n] = stick.supports
-                cont[n] = [(c.real, c.imag) for c in stick.contacts]
-            npoly[n] = len(stick.polygon)
-            if stick.polygon:
-                poly[n, : len(stick.polygon)] = stick.polygon
+        st = lay.statics  # what never changes of the sticks, the engine's arrays: no copies
+        reaching = id_kernels.reaching(lay.cx, lay.cy, reach, st.level, self.count, _PILE_REACH_A)
         pool = self.pool if self.pool.head is self else self.pool.fork(self.count)
-        made = _Memo(
-            len(sticks), first, pool,
-            np.concatenate((self.sup, sup)), np.concatenate((self.cont, cont)),
-            np.concatenate((self.poly, poly)), np.concatenate((self.npoly, npoly)),
-            np.concatenate((self.reaching, reaching)),
-            np.concatenate((self.colours, np.array([s.colour for s in new], np.int64))),
-        )  # fmt: skip
+        made = _Memo(len(sticks), first, pool, st.sup, st.cont, st.poly, st.npoly,
+                     np.concatenate((self.reaching, reaching)), st.colour)  # fmt: skip
         pool.head = made
         return made
 
@@ -378,10 +361,9 @@ _SIN = np.sin(np.radians(np.array(search.ANGLES, dtype=np.float64)))
 
 def _sticks(state: StackBackState) -> tuple[Array, Array, Array]:
     """The layout as the kernels read it: rows of (cx, cy, ux, uy, half), the footprints, and
-    the circumscribed radii."""
+    the circumscribed radii (the engine's own arrays, `rules.Statics`: never changed)."""
     lay = state.layout
-    rows = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
-    return rows, lay.quads, np.hypot(lay.half, HALF_WIDTH)
+    return lay.statics.rows, lay.quads, lay.statics.reach
 
 
 def _new_pairs(
@@ -483,12 +465,13 @@ def _scene(
 ) -> tuple[Array, npt.NDArray[np.int64], Array]:
     """What `id_kernels.judge_piles` reads of the position: the sticks (cx, cy, ux, uy, half;
     `_sticks`' first array if known), their levels, their loads (force, moment x, y)."""
-    lay = state.layout
-    if sticks is None:
-        sticks = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
+    st = state.layout.statics
     moment = np.array(state.moment, dtype=np.complex128)
-    load = np.stack((np.array(state.force), moment.real, moment.imag), axis=1)
-    return sticks, np.array(lay.levels, dtype=np.int64), load
+    load = np.empty((len(moment), 3))
+    load[:, 0] = state.force
+    load[:, 1] = moment.real
+    load[:, 2] = moment.imag
+    return st.rows if sticks is None else sticks, st.level, load
 
 
 def _judge_fast(
