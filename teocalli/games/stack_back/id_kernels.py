@@ -46,39 +46,40 @@ _CA = 3 * 12
 
 @numba.njit(cache=True, inline="always")
 def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
-    i: int, cx: Array, cy: Array, ux: Array, uy: Array, half: Array, reach: float,
-    sticks: Array, s: int, squads: Array, tol: float, deep: float, q: Array, work: Array,
+    i: int, wood: Array, reach: float, sticks: Array, s: int, squads: Array, tol: float,
+    deep: float, q: Array, work: Array,
 ) -> bool:  # fmt: skip
-    """Whether wood pose i touches stick s (a row of `sticks`: cx, cy, ux, uy, half;
-    footprint `squads[s]`): their circumscribed circles (`reach` apart at most) meet, they meet
-    by `geometry.sat_hits`, and shrunk by `deep` they still meet or else overlap by more than
-    `tol` (`ids._covers`). The shrunk test comes first: footprints that meet shrunk by 1 mm
-    meet by `sat_hits` (each of its bounds is 2 mm or more wider), and most poses a stick
-    touches lie under it. Inlined, with the stick as an index (a call passing the stick's row
-    as an array cost as much again as the tests: `wood_first` walks some 2,000 poses a
-    stick)."""
+    """Whether wood pose i (a row of `wood`) touches stick s (a row of `sticks`: both cx, cy,
+    ux, uy, half; its footprint `squads[s]`): their circumscribed circles (`reach` apart at
+    most) meet, they meet by `geometry.sat_hits`, and shrunk by `deep` they still meet or else
+    overlap by more than `tol` (`ids._covers`). The shrunk test comes first: footprints that
+    meet shrunk by 1 mm meet by `sat_hits` (each of its bounds is 2 mm or more wider), and most
+    poses a stick touches lie under it. Inlined, with the stick as an index (a call passing
+    the stick's row as an array cost as much again as the tests: `wood_first` walks some 2,000
+    poses a stick)."""
     dx, dy, vx, vy, k = sticks[s, 0], sticks[s, 1], sticks[s, 2], sticks[s, 3], sticks[s, 4]
-    ex, ey = cx[i] - dx, cy[i] - dy
+    cx, cy, ux, uy, h = wood[i, 0], wood[i, 1], wood[i, 2], wood[i, 3], wood[i, 4]
+    ex, ey = cx - dx, cy - dy
     if not ex * ex + ey * ey < reach * reach:
         return False
-    if meet(cx[i], cy[i], ux[i], uy[i], half[i] - deep, _W - deep, dx, dy, vx, vy, k - deep,
-            _W - deep):  # fmt: skip
+    if meet(cx, cy, ux, uy, h - deep, _W - deep, dx, dy, vx, vy, k - deep, _W - deep):
         return True
-    if not sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k, _W):
+    if not sat_eps(cx, cy, ux, uy, h, dx, dy, vx, vy, k, _W):
         return False
-    quad(cx[i], cy[i], ux[i], uy[i], half[i], _W, q)
+    quad(cx, cy, ux, uy, h, _W, q)
     return bool(clip(q, squads[s], work)[0] > tol)
 
 
 @numba.njit(cache=True)
 def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
-    first: npt.NDArray[np.int64], cx: Array, cy: Array, ux: Array, uy: Array, half: Array,
-    start: npt.NDArray[np.int64], radius: Array, sticks: Array, squads: Array, new: int,
+    first: npt.NDArray[np.int64], wood: Array, start: npt.NDArray[np.int64], radius: Array,
+    sticks: Array, squads: Array, new: int,
     tol: float, deep: float,
 ) -> None:  # fmt: skip
     """Bring `first` (per bin, its first wood pose no stick touches: poses of bin b run from
-    start[b] to start[b + 1], in snap order; -1 if none) from the sticks before `new` to all of
-    `sticks` (rows of cx, cy, ux, uy, half; footprints `squads`). A new stick only takes poses
+    start[b] to start[b + 1], in snap order, rows of `wood`: cx, cy, ux, uy, half, one row a
+    pose's cache line; -1 if none) from the sticks before `new` to all of `sticks` (rows of cx,
+    cy, ux, uy, half; footprints `squads`). A new stick only takes poses
     away, so only a bin whose first pose it touches changes: its next poses are tried against
     every stick. The bins read for a stick are those whose squares can hold a pose whose
     circumscribed circle (`radius` per colour) meets the stick's and whose bounding box meets
@@ -118,19 +119,19 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
                 for yb in range(y0, y1 + 1):
                     b = (ca * _XB + xb) * _YB + yb
                     i = first[b]
-                    if i < 0 or not _touches_wood(i, cx, cy, ux, uy, half, reach, sticks, s,
+                    if i < 0 or not _touches_wood(i, wood, reach, sticks, s,
                                                   squads, tol, deep, q, work):  # fmt: skip
                         continue
                     stop = start[b + 1]
                     i += 1
                     while i < stop:  # the stick that took the pose before first, then all
-                        hit = _touches_wood(i, cx, cy, ux, uy, half, reach, sticks, s,
+                        hit = _touches_wood(i, wood, reach, sticks, s,
                                             squads, tol, deep, q, work)  # fmt: skip
                         for t in range(n):
                             if hit:
                                 break
                             if t != s:
-                                hit = _touches_wood(i, cx, cy, ux, uy, half, own[t] + rc,
+                                hit = _touches_wood(i, wood, own[t] + rc,
                                                     sticks, t, squads, tol, deep, q,
                                                     work)  # fmt: skip
                         if not hit:

@@ -220,11 +220,9 @@ class Wood:
     a10: npt.NDArray[np.int64]
     bins: npt.NDArray[np.int64]
     ranks: npt.NDArray[np.int64]
-    cx: Array
-    cy: Array
-    ux: Array
-    uy: Array
-    half: Array
+    rows: Array
+    """Per pose, its footprint as a row (cx, cy, ux, uy, half): what `id_kernels.wood_first`
+    reads of a pose in one cache line (as five columns, five)."""
     start: npt.NDArray[np.int64]
     """Per bin b, where its poses start (they run to start[b + 1])."""
 
@@ -249,8 +247,8 @@ def wood() -> Wood:
     dirs = np.array([axis(int(a)) for a in a10.tolist()]).reshape(-1, 2)
     half = np.array([HALF_LENGTHS[int(c)] for c in colour.tolist()])
     start = np.searchsorted(bins[order], np.arange(NUM_PLACES + 1)).astype(np.int64)
-    return Wood(colour, x10, y10, a10, bins[order], ranks[order], x10 / 10, y10 / 10,
-                dirs[:, 0].copy(), dirs[:, 1].copy(), half, start)  # fmt: skip
+    rows = np.stack((x10 / 10, y10 / 10, dirs[:, 0], dirs[:, 1], half), axis=1)
+    return Wood(colour, x10, y10, a10, bins[order], ranks[order], rows, start)
 
 
 _RADII = np.hypot(np.array(HALF_LENGTHS), HALF_WIDTH)
@@ -322,8 +320,8 @@ class _Memo:
         w = wood()
         first = self.first.copy()
         rows, quads_, reach = _sticks(state) if arrays is None else arrays
-        id_kernels.wood_first(first, w.cx, w.cy, w.ux, w.uy, w.half, w.start, _RADII, rows,
-                              quads_, self.count, TOL, search.DEEP)  # fmt: skip
+        id_kernels.wood_first(first, w.rows, w.start, _RADII, rows, quads_, self.count, TOL,
+                              search.DEEP)  # fmt: skip
         lay = state.layout
         st = lay.statics  # what never changes of the sticks, the engine's arrays: no copies
         reaching = id_kernels.reaching(lay.cx, lay.cy, reach, st.level, self.count, _PILE_REACH_A)
