@@ -636,9 +636,6 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
                     if taken[r] != ALIVE:
                         continue
                     x, y, ux, uy = frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3]
-                    if not _touches_inline(x, y, ux, uy, h, reach_p, some, lx, ly, lux, luy,
-                                           lh, quads, lreach, deep, tol, q, work):  # fmt: skip
-                        continue
                     for t in range(m):  # the first stick that takes it
                         if _touches_inline(x, y, ux, uy, h, reach_p, some[t : t + 1], lx, ly,
                                            lux, luy, lh, quads, lreach, deep, tol, q,
