@@ -264,17 +264,14 @@ def _limit(  # noqa: PLR0917 - a bin, its wood pose, the supply, the candidates'
 
 
 @numba.njit(cache=True)
-def _compact(  # noqa: PLR0917 - the pool's pairs and rows, the bins' limits
+def _compact(
     met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
-    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
-    verdict: npt.NDArray[np.int8], first: npt.NDArray[np.int64],
-    wood_ranks: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
-    mark: npt.NDArray[np.int8],
+    taken: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
     """The pool's rows the walk reads, in the search's order (the pairs `met` by colour, level,
-    i, j; each pair's rows in lattice order): those no stick takes, not refused, ranked below
-    their bin's limit (`_limit`). Returns the rows and their supports (i, j)."""
-    per_colour = len(first) // len(supply)
+    i, j; each pair's rows in lattice order): those no stick takes, not refused. Returns the
+    rows and their supports (i, j). (The bins' limits are the walk's to apply, once a bin:
+    read for every row here they cost more than the rows they spare the walk.)"""
     order = np.empty(len(met), dtype=np.int64)
     total = 0
     for t in range(len(met)):
@@ -284,16 +281,10 @@ def _compact(  # noqa: PLR0917 - the pool's pairs and rows, the bins' limits
     out = np.empty(total, dtype=np.int64)
     held = np.empty((total, 2), dtype=np.int64)
     m = 0
-    last, lim = -1, 0  # a pair's rows run through a bin's 3 x 3 centres, the next bin's, ...
     for t in np.argsort(order, kind="mergesort"):
         p = met[t]
         for r in range(span[p, 0], span[p, 1]):
-            if taken[r] != ALIVE or verdict[r] == 2:
-                continue
-            if bins[r] != last:
-                last = bins[r]
-                lim = _limit(last, first, wood_ranks, supply, per_colour, mark)
-            if ranks[r] < lim:
+            if taken[r] == ALIVE and verdict[r] != 2:
                 out[m] = r
                 held[m, 0], held[m, 1] = key[p, 2], key[p, 3]
                 m += 1
@@ -337,8 +328,7 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
     per_colour = len(first) // len(supply)
     for b in candidates:
         mark[b] = 1
-    held_rows, held = _compact(met, key, span, taken, bins, ranks, verdict, first, wood_ranks,
-                               supply, mark)  # fmt: skip
+    held_rows, held = _compact(met, key, span, taken, verdict)
     n = len(held_rows)
     rank = np.empty(n, dtype=np.int64)
     known = np.empty(n, dtype=np.int8)
