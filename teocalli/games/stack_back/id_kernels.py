@@ -544,6 +544,18 @@ def append(  # noqa: PLR0917 - the pool's pair arrays, the new pairs, its row ar
 
 
 @numba.njit(cache=True)
+def cones(stamps: npt.NDArray[np.int64], sup: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Per stick, the newest of its stamp (`stamps`) and those of every stick beneath it (its
+    supports `sup`, -1: none, lie before it)."""
+    out = stamps.copy()
+    for k in range(len(out)):
+        for t in (sup[k, 0], sup[k, 1]):
+            if t >= 0 and out[t] > out[k]:
+                out[k] = out[t]
+    return out
+
+
+@numba.njit(cache=True)
 def pairs_due(  # noqa: PLR0917 - the pairs in reach, the sticks, the player, the pool's index
     reach: npt.NDArray[np.int64], colour: npt.NDArray[np.int64], level: npt.NDArray[np.int64],
     carries: npt.NDArray[np.int64], floor: int, supply: npt.NDArray[np.int64],

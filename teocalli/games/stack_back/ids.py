@@ -336,20 +336,15 @@ _PILE_REACH_A = np.array([math.hypot(LENGTHS[c], SPEC.width) for c in range(NUM_
 """Per colour, `search._reach`'s bound on how far a stick of it reaches."""
 
 
-def _cone_stamps(state: StackBackState) -> list[int]:
+def _cone_stamps(state: StackBackState) -> npt.NDArray[np.int64]:
     """Per stick, the newest stamp of it and of every stick beneath it. A pile's verdict reads
     only its two supports (their colours and carried colours) and the loads of the sticks
     beneath them (balance passes loads down only); a stick's stamp changes whenever its loads
     or carried colours do, with a stamp newer than any before, so a pair's verdicts hold while
-    the newest stamp beneath its supports stays."""
-    stamps = state._stamps
-    out: list[int] = []
-    for k, s in enumerate(state.sticks):
-        top = stamps[k]
-        for t in s.supports:
-            top = max(top, out[t])
-        out.append(top)
-    return out
+    the newest stamp beneath its supports stays (`id_kernels.cones`, over the engine's
+    supports)."""
+    stamps = np.array(state._stamps, dtype=np.int64)
+    return id_kernels.cones(stamps, state.layout.statics.sup)
 
 
 _COS = np.cos(np.radians(np.array(search.ANGLES, dtype=np.float64)))

@@ -171,3 +171,27 @@ def test_wood_first_is_the_first_wood_pose_no_stick_touches() -> None:
             done = upto
         assert np.array_equal(first, want)
     assert np.count_nonzero(want != fresh) > 500
+
+
+def test_cones_are_the_newest_stamp_beneath_each_stick() -> None:
+    """`id_kernels.cones` (what `ids._cone_stamps` hands the pool) against the recursion
+    written over the sticks' own supports, at every step of a seeded random game that piles
+    sticks."""
+    import teocalli
+    from teocalli.core import Rng
+    from teocalli.games.stack_back import StackBackState, ids
+
+    state = teocalli.load("stack-back").new_state(3)
+    assert isinstance(state, StackBackState)
+    rng = Rng(3)
+    piled = 0
+    while not state.is_terminal():
+        want: list[int] = []
+        for k, stick in enumerate(state.sticks):
+            want.append(max([state._stamps[k], *(want[t] for t in stick.supports)]))
+            piled += bool(stick.supports)
+        assert ids._cone_stamps(state).tolist() == want
+        player = state.current_player()
+        actions = state.legal_actions(player)
+        state.apply(actions[rng.randrange(len(actions))], player)
+    assert piled > 10
