@@ -5,7 +5,7 @@ its filters, and what is known of each (docs/games/stack-back.md, "Action ids").
 object per pair, every step paid NumPy's fixed costs per pair (some hundreds of pairs by the end
 of a game) to gather them into arrays for the compiled walk; here every pair's poses lie in one
 set of arrays (`rows`), each pair a span of them, and the compiled kernels read and update them
-in place (`id_kernels.catch_up`, `compact`), so a step costs a few calls whatever the number of
+in place (`id_kernels.catch_up`, `walk`), so a step costs a few calls whatever the number of
 pairs.
 
 Changed in place, a pool belongs to one line of play: the memo that may change it is its `head`
