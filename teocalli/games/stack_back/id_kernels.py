@@ -44,38 +44,42 @@ _CA = 3 * 12
 """Colours times angle bins."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
-    i: int, cx: Array, cy: Array, ux: Array, uy: Array, half: Array, reach: float,
-    stick: Array, squad: Array, tol: float, deep: float, q: Array, work: Array,
+    i: int, wood: Array, reach: float, sticks: Array, s: int, squads: Array, tol: float,
+    deep: float, q: Array, work: Array,
 ) -> bool:  # fmt: skip
-    """Whether wood pose i touches the stick (cx, cy, ux, uy, half; footprint `squad`): their
-    circumscribed circles (`reach` apart at most) meet, they meet by `geometry.sat_hits`, and
-    shrunk by `deep` they still meet or else overlap by more than `tol` (`ids._covers`). The
-    shrunk test comes first: footprints that meet shrunk by 1 mm meet by `sat_hits` (each of
-    its bounds is 2 mm or more wider), and most poses a stick touches lie under it."""
-    dx, dy, vx, vy, k = stick[0], stick[1], stick[2], stick[3], stick[4]
-    ex, ey = cx[i] - dx, cy[i] - dy
+    """Whether wood pose i (a row of `wood`) touches stick s (a row of `sticks`: both cx, cy,
+    ux, uy, half; its footprint `squads[s]`): their circumscribed circles (`reach` apart at
+    most) meet, they meet by `geometry.sat_hits`, and shrunk by `deep` they still meet or else
+    overlap by more than `tol` (`ids._covers`). The shrunk test comes first: footprints that
+    meet shrunk by 1 mm meet by `sat_hits` (each of its bounds is 2 mm or more wider), and most
+    poses a stick touches lie under it. Inlined, with the stick as an index (a call passing
+    the stick's row as an array cost as much again as the tests: `wood_first` walks some 2,000
+    poses a stick)."""
+    dx, dy, vx, vy, k = sticks[s, 0], sticks[s, 1], sticks[s, 2], sticks[s, 3], sticks[s, 4]
+    cx, cy, ux, uy, h = wood[i, 0], wood[i, 1], wood[i, 2], wood[i, 3], wood[i, 4]
+    ex, ey = cx - dx, cy - dy
     if not ex * ex + ey * ey < reach * reach:
         return False
-    if meet(cx[i], cy[i], ux[i], uy[i], half[i] - deep, _W - deep, dx, dy, vx, vy, k - deep,
-            _W - deep):  # fmt: skip
+    if meet(cx, cy, ux, uy, h - deep, _W - deep, dx, dy, vx, vy, k - deep, _W - deep):
         return True
-    if not sat_eps(cx[i], cy[i], ux[i], uy[i], half[i], dx, dy, vx, vy, k, _W):
+    if not sat_eps(cx, cy, ux, uy, h, dx, dy, vx, vy, k, _W):
         return False
-    quad(cx[i], cy[i], ux[i], uy[i], half[i], _W, q)
-    return bool(clip(q, squad, work)[0] > tol)
+    quad(cx, cy, ux, uy, h, _W, q)
+    return bool(clip(q, squads[s], work)[0] > tol)
 
 
 @numba.njit(cache=True)
 def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
-    first: npt.NDArray[np.int64], cx: Array, cy: Array, ux: Array, uy: Array, half: Array,
-    start: npt.NDArray[np.int64], radius: Array, sticks: Array, squads: Array, new: int,
+    first: npt.NDArray[np.int64], wood: Array, start: npt.NDArray[np.int64], radius: Array,
+    sticks: Array, squads: Array, new: int,
     tol: float, deep: float,
 ) -> None:  # fmt: skip
     """Bring `first` (per bin, its first wood pose no stick touches: poses of bin b run from
-    start[b] to start[b + 1], in snap order; -1 if none) from the sticks before `new` to all of
-    `sticks` (rows of cx, cy, ux, uy, half; footprints `squads`). A new stick only takes poses
+    start[b] to start[b + 1], in snap order, rows of `wood`: cx, cy, ux, uy, half, one row a
+    pose's cache line; -1 if none) from the sticks before `new` to all of `sticks` (rows of cx,
+    cy, ux, uy, half; footprints `squads`). A new stick only takes poses
     away, so only a bin whose first pose it touches changes: its next poses are tried against
     every stick. The bins read for a stick are those whose squares can hold a pose whose
     circumscribed circle (`radius` per colour) meets the stick's and whose bounding box meets
@@ -115,20 +119,20 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
                 for yb in range(y0, y1 + 1):
                     b = (ca * _XB + xb) * _YB + yb
                     i = first[b]
-                    if i < 0 or not _touches_wood(i, cx, cy, ux, uy, half, reach, sticks[s],
-                                                  squads[s], tol, deep, q, work):  # fmt: skip
+                    if i < 0 or not _touches_wood(i, wood, reach, sticks, s,
+                                                  squads, tol, deep, q, work):  # fmt: skip
                         continue
                     stop = start[b + 1]
                     i += 1
                     while i < stop:  # the stick that took the pose before first, then all
-                        hit = _touches_wood(i, cx, cy, ux, uy, half, reach, sticks[s],
-                                            squads[s], tol, deep, q, work)  # fmt: skip
+                        hit = _touches_wood(i, wood, reach, sticks, s,
+                                            squads, tol, deep, q, work)  # fmt: skip
                         for t in range(n):
                             if hit:
                                 break
                             if t != s:
-                                hit = _touches_wood(i, cx, cy, ux, uy, half, own[t] + rc,
-                                                    sticks[t], squads[t], tol, deep, q,
+                                hit = _touches_wood(i, wood, own[t] + rc,
+                                                    sticks, t, squads, tol, deep, q,
                                                     work)  # fmt: skip
                         if not hit:
                             break
@@ -161,7 +165,7 @@ def _decide(
 
 
 def fresh_scratch(count: int) -> npt.NDArray[np.int64]:
-    """`walk_judge`'s scratch for `count` bins: each bin's slot among the bins met (-1)."""
+    """`walk`'s scratch for `count` bins: each bin's slot among the bins met (-1)."""
     return np.full(count, -1, dtype=np.int64)
 
 
@@ -243,38 +247,103 @@ def judge_piles(  # noqa: PLR0917 - the balance model
     return out
 
 
+@numba.njit(cache=True, inline="always")
+def _limit(  # noqa: PLR0917 - a bin, its wood pose, the supply, the candidates' marks
+    b: int, first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
+    supply: npt.NDArray[np.int64], per_colour: int, mark: npt.NDArray[np.int8],
+) -> int:  # fmt: skip
+    """The rank below which a pile pose of bin b comes before the bin's first wood pose (no
+    bound without one, in a colour out of the supply too), -1 in a bin holding a candidate
+    (`mark` 1: its candidate comes first)."""
+    if mark[b] == 1:
+        return -1
+    f = first[b]
+    if f >= 0 and supply[b // per_colour] > 0:
+        return wood_ranks[f]
+    return np.iinfo(np.int64).max
+
+
 @numba.njit(cache=True)
-def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
-    bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
-    limit: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64], poses: npt.NDArray[np.int64],
-    held: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
+def _compact(
+    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
+    taken: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """The pool's rows the walk reads, in the search's order (the pairs `met` by colour, level,
+    i, j; each pair's rows in lattice order): those no stick takes, not refused. Returns the
+    rows and their supports (i, j). (The bins' limits are the walk's to apply, once a bin:
+    read for every row here they cost more than the rows they spare the walk.)"""
+    order = np.empty(len(met), dtype=np.int64)
+    total = 0
+    for t in range(len(met)):
+        p = met[t]
+        order[t] = ((key[p, 0] * 4096 + key[p, 1]) * 4096 + key[p, 2]) * 4096 + key[p, 3]
+        total += span[p, 1] - span[p, 0]
+    out = np.empty(total, dtype=np.int64)
+    held = np.empty((total, 2), dtype=np.int64)
+    m = 0
+    for t in np.argsort(order, kind="mergesort"):
+        p = met[t]
+        for r in range(span[p, 0], span[p, 1]):
+            if taken[r] == ALIVE and verdict[r] != 2:
+                out[m] = r
+                held[m, 0], held[m, 1] = key[p, 2], key[p, 3]
+                m += 1
+    return out[:m], held[:m]
+
+
+@numba.njit(cache=True)
+def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the balance model
+    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
+    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
+    verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64],
+    first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
+    supply: npt.NDArray[np.int64], candidates: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
+    axes: Array, halves: Array, weights: Array,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:  # fmt: skip
-    """Pile rows (in the order they were met) with their bins, snap ranks and what is known of
-    each (`verdict`: 0 unknown, 1 legal, 2 refused), per bin only the ranks below `limit[bin]`
-    counting (its wood pose or candidate comes first): per bin, in snap order (rank, then the
-    order met), its first unknown row is judged (`judge_piles`, in rounds over the bins) until
-    its first legal row comes before any unknown one (its snap). The rows' poses (colour, x10,
-    y10, a10; on the supports `held`) are built as the rules build them (x10 / 10,
-    `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour); their verdicts are written
-    into `verdict`. After the first round only the bins whose row was judged are walked again.
-    Returns (snaps, unsure, judged): when a round meets poses `judge_piles` is unsure of, it
-    stops with those rows (the caller judges them by the rules and calls again), else with the
-    snaps (ascending) and no unsure row; `judged`, the rows judged. `scratch` (one slot per
-    bin) must hold `fresh_scratch`'s values, and is left so."""
-    n = len(bins)
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int64], int,
+]:  # fmt: skip
+    """A step's mask, in one call: the bins holding a wood pose (`first`, per bin its first wood
+    pose no stick touches, an index of the wood poses ranked `wood_ranks`; in a colour of
+    `supply`), a candidate (`candidates`: their bins) or a pile snap, the pile snaps found by
+    walking the pool's rows of the pairs `met` (`_compact`) bin by bin in snap order (rank,
+    then the order met), only the ranks below the bin's limit counting (`_limit`: its wood pose
+    or candidate comes first): per bin its first row not yet judged (`verdict[row]` 0; 1 legal,
+    2 refused) is judged (`judge_piles`, in rounds over the bins, the verdicts written into
+    `verdict`) until its first legal row comes before any unknown one (its snap); after the
+    first round only the bins whose row was judged are walked again. The rows' poses (colour,
+    x10, y10, a10) are built as the rules build them (x10 / 10, `axes[a10]`: `geometry.axis`;
+    `halves`, `weights` per colour).
+
+    Returns (ids, snap bins, snap poses, unsure, judged): when a round meets rows `judge_piles`
+    is unsure of, it stops with those rows (pool rows: the caller judges them by the rules,
+    writes their verdicts and calls again) and nothing else; else the ids (ascending), the bins
+    holding a pile snap (ascending) with their snaps' poses, and no unsure row. `judged`: the
+    rows judged. `scratch` (one slot per bin, `fresh_scratch`) and `mark` (zeros) are left as
+    they were found."""
+    per_colour = len(first) // len(supply)
+    for b in candidates:
+        mark[b] = 1
+    held_rows, held = _compact(met, key, span, taken, verdict)
+    n = len(held_rows)
+    rank = np.empty(n, dtype=np.int64)
+    known = np.empty(n, dtype=np.int8)
     slot = scratch
     # the rows grouped by bin (ascending within each): a counting sort over the bins met
-    met = np.empty(n, dtype=np.int64)
+    met_bins = np.empty(n, dtype=np.int64)
     nb = 0
     counts = np.zeros(n + 1, dtype=np.int64)
     for r in range(n):
-        b = bins[r]
+        row = held_rows[r]
+        rank[r], known[r] = ranks[row], verdict[row]
+        b = bins[row]
         if slot[b] < 0:
             slot[b] = nb
-            met[nb] = b
+            met_bins[nb] = b
             nb += 1
         counts[slot[b] + 1] += 1
     for d in range(nb):
@@ -282,19 +351,23 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
     by_bin = np.empty(n, dtype=np.int64)
     fill = counts[:nb].copy()
     for r in range(n):
-        d = slot[bins[r]]
+        d = slot[bins[held_rows[r]]]
         by_bin[fill[d]] = r
         fill[d] += 1
+    limit = np.empty(nb, dtype=np.int64)
+    for d in range(nb):
+        limit[d] = _limit(met_bins[d], first, wood_ranks, supply, per_colour, mark)
     snap = np.full(nb, -1, dtype=np.int64)
     pending = np.arange(nb)
     unknown = np.empty(nb, dtype=np.int64)
     which = np.empty(nb, dtype=np.int64)
     judged = 0
+    nu = 0
     unsure = np.empty(0, dtype=np.int64)
     while len(pending):
         m = 0
         for g in pending:
-            s, o = _decide(by_bin[counts[g] : counts[g + 1]], limit[met[g]], ranks, verdict)
+            s, o = _decide(by_bin[counts[g] : counts[g + 1]], limit[g], rank, known)
             snap[g] = s
             if o >= 0:
                 unknown[m], which[m] = o, g
@@ -305,7 +378,7 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
         pi = np.empty(m, dtype=np.int64)
         pj = np.empty(m, dtype=np.int64)
         for t in range(m):
-            row = unknown[t]
+            row = held_rows[unknown[t]]
             c, a10 = poses[row, 0], poses[row, 3]
             pose[t, 0] = poses[row, 1] / 10
             pose[t, 1] = poses[row, 2] / 10
@@ -313,7 +386,7 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
             pose[t, 3] = axes[a10, 1]
             pose[t, 4] = halves[c]
             pose[t, 5] = weights[c]
-            pi[t], pj[t] = held[row, 0], held[row, 1]
+            pi[t], pj[t] = held[unknown[t], 0], held[unknown[t], 1]
         got = judge_piles(pose, pi, pj, sticks, quads, level, sup, cont, poly, npoly, load, tol,
                           rest, margin, delta)  # fmt: skip
         unsure = np.empty(m, dtype=np.int64)
@@ -322,22 +395,48 @@ def walk_judge(  # noqa: PLR0917 - the rows, the poses, the balance model
         na = 0
         for t in range(m):
             if got[t] == UNSURE:
-                unsure[nu] = unknown[t]
+                unsure[nu] = held_rows[unknown[t]]
                 nu += 1
             else:
-                verdict[unknown[t]] = got[t]
+                known[unknown[t]] = got[t]
+                verdict[held_rows[unknown[t]]] = got[t]
                 judged += 1
                 again[na] = which[t]
                 na += 1
-        unsure = unsure[:nu]
         if nu:
             break
         pending = again[:na]
     for d in range(nb):
-        slot[met[d]] = -1
-    if len(unsure):
-        return np.empty(0, dtype=np.int64), unsure, judged
-    return np.sort(snap[snap >= 0]), unsure, judged
+        slot[met_bins[d]] = -1
+    if nu:
+        for b in candidates:
+            mark[b] = 0
+        empty = np.empty(0, dtype=np.int64)
+        return empty, empty, np.empty((0, 4), dtype=np.int64), unsure[:nu], judged
+    # the pile snaps by bin (a bin met once: the groups' bins are distinct)
+    order = np.argsort(met_bins[:nb])
+    snap_bins = np.empty(nb, dtype=np.int64)
+    snap_poses = np.empty((nb, 4), dtype=np.int64)
+    k = 0
+    for d in order:
+        if snap[d] >= 0:
+            snap_bins[k] = met_bins[d]
+            snap_poses[k] = poses[held_rows[snap[d]]]
+            mark[met_bins[d]] = 2
+            k += 1
+    ids = np.empty(len(first), dtype=np.int64)
+    m = 0
+    for c in range(len(supply)):
+        some = supply[c] > 0
+        for b in range(c * per_colour, (c + 1) * per_colour):
+            if mark[b] != 0 or (some and first[b] >= 0):
+                ids[m] = b
+                m += 1
+    for b in candidates:
+        mark[b] = 0
+    for t in range(k):
+        mark[snap_bins[t]] = 0
+    return ids[:m], snap_bins[:k], snap_poses[:k], unsure[:0], judged
 
 
 @numba.njit(cache=True)
@@ -404,8 +503,56 @@ def touching_rows(  # noqa: PLR0917 - poses, sticks
     return out
 
 
+_touches_inline = numba.njit(cache=True, inline="always")(touches_any.py_func)
+"""`geom_kernels.touches_any` compiled into its callers here (`catch_up`'s loop over rows): a
+call passing its nine arrays costs more than the circle test that refuses most sticks."""
+
+
 ALIVE = np.iinfo(np.int64).max
 """A pool row no stick takes (`catch_up`: else the index of the first stick that takes it)."""
+
+
+@numba.njit(cache=True)
+def append(  # noqa: PLR0917 - the pool's pair arrays, the new pairs, its row arrays, their rows
+    key: npt.NDArray[np.int64], span: npt.NDArray[np.int64], count: npt.NDArray[np.int64],
+    created: npt.NDArray[np.int64], stamp: npt.NDArray[np.int64], index: npt.NDArray[np.int64],
+    p0: int, keys: npt.NDArray[np.int64], sizes: npt.NDArray[np.int64], sticks: int,
+    poses: npt.NDArray[np.int64], frame: Array, bins: npt.NDArray[np.int64],
+    ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8], r0: int,
+    new_poses: npt.NDArray[np.int64], new_frame: Array, new_bins: npt.NDArray[np.int64],
+    new_ranks: npt.NDArray[np.int64],
+) -> None:  # fmt: skip
+    """`id_pool.Pool.add`'s writes (the arrays have room): the pairs `keys` from id p0 on, met
+    at `sticks` sticks, `sizes[k]` rows each from row r0 on (`new_*`, one pair after
+    another); `taken` is ALIVE from r0 on already."""
+    end = r0
+    for k in range(len(keys)):
+        p = p0 + k
+        key[p] = keys[k]
+        span[p, 0] = end
+        end += sizes[k]
+        span[p, 1] = end
+        count[p] = created[p] = sticks
+        stamp[p] = -1
+        index[keys[k, 2], keys[k, 3], keys[k, 0]] = p
+    for r in range(len(new_poses)):
+        poses[r0 + r] = new_poses[r]
+        frame[r0 + r] = new_frame[r]
+        bins[r0 + r] = new_bins[r]
+        ranks[r0 + r] = new_ranks[r]
+        verdict[r0 + r] = 0
+
+
+@numba.njit(cache=True)
+def cones(stamps: npt.NDArray[np.int64], sup: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Per stick, the newest of its stamp (`stamps`) and those of every stick beneath it (its
+    supports `sup`, -1: none, lie before it)."""
+    out = stamps.copy()
+    for k in range(len(out)):
+        for t in (sup[k, 0], sup[k, 1]):
+            if t >= 0 and out[t] > out[k]:
+                out[k] = out[t]
+    return out
 
 
 @numba.njit(cache=True)
@@ -491,12 +638,10 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
                     if taken[r] != ALIVE:
                         continue
                     x, y, ux, uy = frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3]
-                    if not touches_any(x, y, ux, uy, h, reach_p, some, lx, ly, lux, luy, lh,
-                                       quads, lreach, deep, tol, q, work):  # fmt: skip
-                        continue
                     for t in range(m):  # the first stick that takes it
-                        if touches_any(x, y, ux, uy, h, reach_p, some[t : t + 1], lx, ly, lux,
-                                       luy, lh, quads, lreach, deep, tol, q, work):  # fmt: skip
+                        if _touches_inline(x, y, ux, uy, h, reach_p, some[t : t + 1], lx, ly,
+                                           lux, luy, lh, quads, lreach, deep, tol, q,
+                                           work):  # fmt: skip
                             taken[r] = some[t]
                             break
         count[p] = max(since, n)
@@ -504,83 +649,6 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
         if stamp[p] != cone:
             stamp[p] = cone
             verdict[lo:hi] = 0
-
-
-@numba.njit(cache=True)
-def compact(  # noqa: PLR0917 - the pool's pairs and rows, the bins' limits
-    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
-    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
-    verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64], limit: npt.NDArray[np.int64],
-) -> tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int8], npt.NDArray[np.int64],
-]:  # fmt: skip
-    """The pool's rows `walk_judge` reads now, in the search's order (the pairs by colour, level, i,
-    j; each pair's rows in lattice order): the rows of the pairs `met` no stick takes, not
-    refused, whose rank lies below their bin's `limit`. Returns the rows, their supports, and
-    their bins, ranks, verdicts and poses (copies)."""
-    order = np.empty(len(met), dtype=np.int64)
-    for t in range(len(met)):
-        p = met[t]
-        order[t] = ((key[p, 0] * 4096 + key[p, 1]) * 4096 + key[p, 2]) * 4096 + key[p, 3]
-    total = 0
-    for p in met:
-        total += span[p, 1] - span[p, 0]
-    out = np.empty(total, dtype=np.int64)
-    held = np.empty((total, 2), dtype=np.int64)
-    m = 0
-    for t in np.argsort(order, kind="mergesort"):
-        p = met[t]
-        for r in range(span[p, 0], span[p, 1]):
-            if taken[r] == ALIVE and verdict[r] != 2 and ranks[r] < limit[bins[r]]:
-                out[m] = r
-                held[m, 0], held[m, 1] = key[p, 2], key[p, 3]
-                m += 1
-    out = out[:m]
-    return (out, held[:m], bins[out], ranks[out], verdict[out], poses[out])
-
-
-@numba.njit(cache=True)
-def open_bins(
-    first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
-    supply: npt.NDArray[np.int64], taken: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
-    """Per bin, its first wood pose for a player (`first` less the colours out of `supply`
-    and the bins holding a candidate, `taken`: -1) and the rank below which a pile pose may
-    come before it (`limit`: the wood pose's rank, no bound without one, -1 in a bin holding
-    a candidate, whose candidate comes first)."""
-    out = first.copy()
-    size = len(first) // len(supply)
-    for c in range(len(supply)):
-        if supply[c] <= 0:
-            out[c * size : (c + 1) * size] = -1
-    for b in taken:
-        out[b] = -1
-    limit = np.empty(len(first), dtype=np.int64)
-    big = np.iinfo(np.int64).max
-    for b in range(len(first)):
-        limit[b] = wood_ranks[out[b]] if out[b] >= 0 else big
-    for b in taken:
-        limit[b] = -1
-    return out, limit
-
-
-@numba.njit(cache=True)
-def marked(
-    first: npt.NDArray[np.int64], piles: npt.NDArray[np.int64], taken: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int64]:
-    """The bins holding a wood pose (`first`), a pile snap (`piles`) or a candidate (`taken`),
-    in order."""
-    mark = np.zeros(len(first), dtype=np.bool_)
-    for b in taken:
-        mark[b] = True
-    out = np.empty(len(first), dtype=np.int64)
-    m = 0
-    for b in range(len(first)):
-        if first[b] >= 0 or piles[b] >= 0 or mark[b]:
-            out[m] = b
-            m += 1
-    return out[:m]
 
 
 @numba.njit(cache=True)

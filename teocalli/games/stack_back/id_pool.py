@@ -5,7 +5,7 @@ its filters, and what is known of each (docs/games/stack-back.md, "Action ids").
 object per pair, every step paid NumPy's fixed costs per pair (some hundreds of pairs by the end
 of a game) to gather them into arrays for the compiled walk; here every pair's poses lie in one
 set of arrays (`rows`), each pair a span of them, and the compiled kernels read and update them
-in place (`id_kernels.catch_up`, `compact`), so a step costs a few calls whatever the number of
+in place (`id_kernels.catch_up`, `walk`), so a step costs a few calls whatever the number of
 pairs.
 
 Changed in place, a pool belongs to one line of play: the memo that may change it is its `head`
@@ -23,16 +23,20 @@ import numpy.typing as npt
 
 from .components import NUM_COLOURS
 from .geometry import Array
-from .id_kernels import ALIVE
+from .id_kernels import ALIVE, append
 
 Ints = npt.NDArray[np.int64]
 
 
-def _grown(arr: npt.NDArray[np.generic], used: int, need: int) -> npt.NDArray[np.generic]:
-    """`arr` with room for `need` rows (doubling), its first `used` rows kept."""
-    if need <= len(arr):
+def _grown(
+    arr: npt.NDArray[np.generic], used: int, need: int, *, fresh: bool = False
+) -> npt.NDArray[np.generic]:
+    """`arr` with room for `need` rows (doubling), its first `used` rows kept; with `fresh`, a
+    new array even when `arr` has room (a copy of the rows in use only, the rest zeros)."""
+    if need <= len(arr) and not fresh:
         return arr
-    out = np.zeros((max(need, 2 * len(arr)), *arr.shape[1:]), dtype=arr.dtype)
+    out = np.zeros((max(need, 2 * len(arr)) if need > len(arr) else len(arr), *arr.shape[1:]),
+                   dtype=arr.dtype)  # fmt: skip
     out[:used] = arr[:used]
     return out
 
@@ -51,7 +55,9 @@ class Pool:
                  "key", "pairs", "poses", "ranks", "rows", "span", "stamp", "taken",
                  "verdict")  # fmt: skip
 
-    def __init__(self, sticks: int = 64, pairs: int = 256, rows: int = 8192) -> None:
+    def __init__(self, sticks: int = 64, pairs: int = 512, rows: int = 32768) -> None:
+        """Room for a whole game as random games play it (some 400 pairs, 20,000-32,000 rows):
+        growing copies every array, some megabytes (np.zeros takes pages untouched)."""
         self.head: object = None
         self.index: Ints = np.full((sticks, sticks, NUM_COLOURS), -1, dtype=np.int64)
         self.dead = np.zeros((sticks, sticks, NUM_COLOURS), dtype=np.bool_)
@@ -91,37 +97,25 @@ class Pool:
         count: int,
     ) -> Ints:  # fmt: skip
         """Append pairs (rows of `keys`: colour, level, i, j; `sizes[k]` rows each, in order)
-        met at `count` sticks; returns their ids."""
+        met at `count` sticks; returns their ids. Written in place by one compiled call
+        (`id_kernels.append`: NumPy's fixed costs over its dozen assignments cost as much as
+        the copying); the arrays grow here, doubling."""
         k, m = len(keys), len(poses)
         p0, r0 = self.pairs, self.rows
         if p0 + k > len(self.key):
             for name in ("key", "span", "count", "created", "stamp"):
                 setattr(self, name, _grown(getattr(self, name), p0, p0 + k))
-        ids = np.arange(p0, p0 + k, dtype=np.int64)
-        self.key[p0 : p0 + k] = keys
-        ends = np.cumsum(sizes)
-        ends += r0
-        self.span[p0 : p0 + k, 1] = ends
-        self.span[p0 : p0 + k, 0] = ends - sizes
-        self.count[p0 : p0 + k] = count
-        self.created[p0 : p0 + k] = count
-        self.stamp[p0 : p0 + k] = -1
-        self.index[keys[:, 2], keys[:, 3], keys[:, 0]] = ids
-        self.pairs = p0 + k
-        if m:
-            if r0 + m > len(self.poses):
-                for name in ("poses", "frame", "bins", "ranks", "verdict"):
-                    setattr(self, name, _grown(getattr(self, name), r0, r0 + m))
-                taken = np.full(len(self.poses), ALIVE, dtype=np.int64)
-                taken[:r0] = self.taken[:r0]
-                self.taken = taken
-            self.poses[r0 : r0 + m] = poses
-            self.frame[r0 : r0 + m] = frame
-            self.bins[r0 : r0 + m] = bins
-            self.ranks[r0 : r0 + m] = ranks
-            self.verdict[r0 : r0 + m] = 0
-            self.rows = r0 + m
-        return ids
+        if r0 + m > len(self.poses):
+            for name in ("poses", "frame", "bins", "ranks", "verdict"):
+                setattr(self, name, _grown(getattr(self, name), r0, r0 + m))
+            taken = np.full(len(self.poses), ALIVE, dtype=np.int64)
+            taken[:r0] = self.taken[:r0]
+            self.taken = taken
+        append(self.key, self.span, self.count, self.created, self.stamp, self.index, p0,
+               keys, sizes, count, self.poses, self.frame, self.bins, self.ranks,
+               self.verdict, r0, poses, frame, bins, ranks)  # fmt: skip
+        self.pairs, self.rows = p0 + k, r0 + m
+        return np.arange(p0, p0 + k, dtype=np.int64)
 
     def fork(self, sticks: int) -> Pool:
         """A copy of this pool for a line of play that shares only its first `sticks` sticks:
@@ -129,9 +123,13 @@ class Pool:
         every pair's rows tested only against the first `sticks` (no head yet)."""
         out = Pool.__new__(Pool)
         out.head = None
-        for name in ("index", "key", "span", "count", "created", "stamp", "poses", "frame",
-                     "bins", "ranks", "taken", "verdict"):  # fmt: skip
-            setattr(out, name, getattr(self, name).copy())
+        out.index = self.index.copy()
+        for name in ("key", "span", "count", "created", "stamp"):
+            setattr(out, name, _grown(getattr(self, name), self.pairs, 0, fresh=True))
+        for name in ("poses", "frame", "bins", "ranks", "verdict"):
+            setattr(out, name, _grown(getattr(self, name), self.rows, 0, fresh=True))
+        out.taken = np.full(len(self.taken), ALIVE, dtype=np.int64)
+        out.taken[: self.rows] = self.taken[: self.rows]
         out.dead = np.zeros_like(self.dead)
         out.dead_of = frozenset()
         out.pairs, out.rows = self.pairs, self.rows

@@ -44,7 +44,7 @@ and never move, so each step works only on what the new sticks change):
   the sticks added since are tested, `id_kernels.catch_up`), every pair's poses kept in one
   pool of flat arrays along the game (id_pool.py); then judged in full, bin by
   bin in snap order, only until the bin has its snap, and only the poses before the bin's wood
-  pose (`id_kernels.walk_judge`). A verdict reads only the two supports and the loads of the
+  pose (`id_kernels.walk`). A verdict reads only the two supports and the loads of the
   sticks beneath them, so it is kept until one of those sticks gets a new stamp
   (`_cone_stamps`).
   Judging is compiled (`id_kernels.judge_piles`: the level rule, the rest, balance by the
@@ -220,11 +220,9 @@ class Wood:
     a10: npt.NDArray[np.int64]
     bins: npt.NDArray[np.int64]
     ranks: npt.NDArray[np.int64]
-    cx: Array
-    cy: Array
-    ux: Array
-    uy: Array
-    half: Array
+    rows: Array
+    """Per pose, its footprint as a row (cx, cy, ux, uy, half): what `id_kernels.wood_first`
+    reads of a pose in one cache line (as five columns, five)."""
     start: npt.NDArray[np.int64]
     """Per bin b, where its poses start (they run to start[b + 1])."""
 
@@ -249,8 +247,8 @@ def wood() -> Wood:
     dirs = np.array([axis(int(a)) for a in a10.tolist()]).reshape(-1, 2)
     half = np.array([HALF_LENGTHS[int(c)] for c in colour.tolist()])
     start = np.searchsorted(bins[order], np.arange(NUM_PLACES + 1)).astype(np.int64)
-    return Wood(colour, x10, y10, a10, bins[order], ranks[order], x10 / 10, y10 / 10,
-                dirs[:, 0].copy(), dirs[:, 1].copy(), half, start)  # fmt: skip
+    rows = np.stack((x10 / 10, y10 / 10, dirs[:, 0], dirs[:, 1], half), axis=1)
+    return Wood(colour, x10, y10, a10, bins[order], ranks[order], rows, start)
 
 
 _RADII = np.hypot(np.array(HALF_LENGTHS), HALF_WIDTH)
@@ -282,7 +280,8 @@ class _Memo:
     sup: npt.NDArray[np.int64]
     """Per stick, what balance reads of it that never changes (`id_kernels.judge_piles`):
     its supports (-1: none), its contact centroids (x, y relative to its centre), its support
-    polygon's edges (nx, ny, c; `npoly` of them)."""
+    polygon's edges (nx, ny, c; `npoly` of them): the engine's own arrays (`rules.Statics`,
+    whose first rows never change), not copies."""
     cont: Array
     poly: Array
     npoly: npt.NDArray[np.int64]
@@ -320,33 +319,15 @@ class _Memo:
             return self.owned()
         w = wood()
         first = self.first.copy()
-        rows, quads_, _ = _sticks(state) if arrays is None else arrays
-        id_kernels.wood_first(first, w.cx, w.cy, w.ux, w.uy, w.half, w.start, _RADII, rows,
-                              quads_, self.count, TOL, search.DEEP)  # fmt: skip
-        new = sticks[self.count :]
-        k = len(new)
-        sup, cont = np.full((k, 2), -1, np.int64), np.zeros((k, 2, 2))
-        poly, npoly = np.zeros((k, _EDGES, 3)), np.zeros(k, np.int64)
+        rows, quads_, reach = _sticks(state) if arrays is None else arrays
+        id_kernels.wood_first(first, w.rows, w.start, _RADII, rows, quads_, self.count, TOL,
+                              search.DEEP)  # fmt: skip
         lay = state.layout
-        reaching = id_kernels.reaching(
-            lay.cx, lay.cy, np.hypot(lay.half, HALF_WIDTH),
-            np.asarray(lay.levels, dtype=np.int64), self.count, _PILE_REACH_A,
-        )  # fmt: skip
-        for n, stick in enumerate(new):
-            if stick.supports:
-                sup[n] = stick.supports
-                cont[n] = [(c.real, c.imag) for c in stick.contacts]
-            npoly[n] = len(stick.polygon)
-            if stick.polygon:
-                poly[n, : len(stick.polygon)] = stick.polygon
+        st = lay.statics  # what never changes of the sticks, the engine's arrays: no copies
+        reaching = id_kernels.reaching(lay.cx, lay.cy, reach, st.level, self.count, _PILE_REACH_A)
         pool = self.pool if self.pool.head is self else self.pool.fork(self.count)
-        made = _Memo(
-            len(sticks), first, pool,
-            np.concatenate((self.sup, sup)), np.concatenate((self.cont, cont)),
-            np.concatenate((self.poly, poly)), np.concatenate((self.npoly, npoly)),
-            np.concatenate((self.reaching, reaching)),
-            np.concatenate((self.colours, np.array([s.colour for s in new], np.int64))),
-        )  # fmt: skip
+        made = _Memo(len(sticks), first, pool, st.sup, st.cont, st.poly, st.npoly,
+                     np.concatenate((self.reaching, reaching)), st.colour)  # fmt: skip
         pool.head = made
         return made
 
@@ -355,20 +336,15 @@ _PILE_REACH_A = np.array([math.hypot(LENGTHS[c], SPEC.width) for c in range(NUM_
 """Per colour, `search._reach`'s bound on how far a stick of it reaches."""
 
 
-def _cone_stamps(state: StackBackState) -> list[int]:
+def _cone_stamps(state: StackBackState) -> npt.NDArray[np.int64]:
     """Per stick, the newest stamp of it and of every stick beneath it. A pile's verdict reads
     only its two supports (their colours and carried colours) and the loads of the sticks
     beneath them (balance passes loads down only); a stick's stamp changes whenever its loads
     or carried colours do, with a stamp newer than any before, so a pair's verdicts hold while
-    the newest stamp beneath its supports stays."""
-    stamps = state._stamps
-    out: list[int] = []
-    for k, s in enumerate(state.sticks):
-        top = stamps[k]
-        for t in s.supports:
-            top = max(top, out[t])
-        out.append(top)
-    return out
+    the newest stamp beneath its supports stays (`id_kernels.cones`, over the engine's
+    supports)."""
+    stamps = np.array(state._stamps, dtype=np.int64)
+    return id_kernels.cones(stamps, state.layout.statics.sup)
 
 
 _COS = np.cos(np.radians(np.array(search.ANGLES, dtype=np.float64)))
@@ -378,10 +354,9 @@ _SIN = np.sin(np.radians(np.array(search.ANGLES, dtype=np.float64)))
 
 def _sticks(state: StackBackState) -> tuple[Array, Array, Array]:
     """The layout as the kernels read it: rows of (cx, cy, ux, uy, half), the footprints, and
-    the circumscribed radii."""
+    the circumscribed radii (the engine's own arrays, `rules.Statics`: never changed)."""
     lay = state.layout
-    rows = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
-    return rows, lay.quads, np.hypot(lay.half, HALF_WIDTH)
+    return lay.statics.rows, lay.quads, lay.statics.reach
 
 
 def _new_pairs(
@@ -483,12 +458,13 @@ def _scene(
 ) -> tuple[Array, npt.NDArray[np.int64], Array]:
     """What `id_kernels.judge_piles` reads of the position: the sticks (cx, cy, ux, uy, half;
     `_sticks`' first array if known), their levels, their loads (force, moment x, y)."""
-    lay = state.layout
-    if sticks is None:
-        sticks = np.stack((lay.cx, lay.cy, lay.ux, lay.uy, lay.half), axis=1)
+    st = state.layout.statics
     moment = np.array(state.moment, dtype=np.complex128)
-    load = np.stack((np.array(state.force), moment.real, moment.imag), axis=1)
-    return sticks, np.array(lay.levels, dtype=np.int64), load
+    load = np.empty((len(moment), 3))
+    load[:, 0] = state.force
+    load[:, 1] = moment.real
+    load[:, 2] = moment.imag
+    return st.rows if sticks is None else sticks, st.level, load
 
 
 def _judge_fast(
@@ -578,7 +554,9 @@ Lattice = tuple[int, int, int, int]
 
 
 _SCRATCH = id_kernels.fresh_scratch(NUM_PLACES)
-"""`id_kernels.walk_judge`'s per-bin minima, kept between calls (left as it found them)."""
+"""`id_kernels.walk`'s per-bin slots, kept between calls (left as it found them)."""
+_MARKS = np.zeros(NUM_PLACES, dtype=np.int8)
+"""`id_kernels.walk`'s per-bin marks, kept between calls (left zero)."""
 
 
 # --- the table of a position --------------------------------------------------------------------
@@ -592,12 +570,13 @@ class Table:
     ids: npt.NDArray[np.int64]
     candidates: dict[int, Action]
     """The bins holding a candidate, with their first candidate."""
-    woods: npt.NDArray[np.int64]
-    """Per bin, if its snap is a wood pose, its index into `wood()` (else -1)."""
-    piles: npt.NDArray[np.int64]
-    """Per bin, if its snap is a pile, its row in `pile_poses` (else -1)."""
+    supply: tuple[int, ...]
+    """The player's sticks left per colour: a bin's wood snap is `memo.first`'s pose in a
+    colour of the supply."""
+    pile_bins: npt.NDArray[np.int64]
+    """The bins whose snap is a pile (ascending; before their wood pose)."""
     pile_poses: npt.NDArray[np.int64]
-    """The pile snaps: rows of (colour, x10, y10, a10)."""
+    """Their snaps: rows of (colour, x10, y10, a10)."""
     memo: _Memo
 
     def snap_of(self, index: int) -> Action | None:
@@ -605,12 +584,14 @@ class Table:
         found = self.candidates.get(index)
         if found is not None or not 0 <= index < PASS_ID:
             return found
-        if self.piles[index] >= 0:
-            c, x10, y10, a10 = self.pile_poses[self.piles[index]].tolist()
+        k = int(np.searchsorted(self.pile_bins, index))
+        if k < len(self.pile_bins) and self.pile_bins[k] == index:
+            c, x10, y10, a10 = self.pile_poses[k].tolist()
             return Place(Colour(c), x10, y10, a10)
-        if self.woods[index] >= 0:
-            w, k = wood(), int(self.woods[index])
-            return Place(Colour(int(w.colour[k])), int(w.x10[k]), int(w.y10[k]), int(w.a10[k]))
+        w, first = wood(), int(self.memo.first[index])
+        if first >= 0 and self.supply[int(w.colour[first])] > 0:
+            return Place(Colour(int(w.colour[first])), int(w.x10[first]), int(w.y10[first]),
+                         int(w.a10[first]))  # fmt: skip
         return None
 
 
@@ -654,51 +635,33 @@ def _table(
     step = len(state.history)
     memo = memo.owned()
     candidates = state.legal_actions(player)
+    supply = tuple(state.supply[player])
     if candidates == [PASS]:
-        none = np.full(NUM_PLACES, -1, dtype=np.int64)
-        return Table(step, player, np.array([PASS_ID]), {PASS_ID: PASS}, none, none,
-                     np.zeros((0, 4), np.int64), memo)  # fmt: skip
+        return Table(step, player, np.array([PASS_ID]), {PASS_ID: PASS}, (0,) * NUM_COLOURS,
+                     _NONE, np.zeros((0, 4), np.int64), memo)  # fmt: skip
     if arrays is None:
         arrays = _sticks(state)
     snaps = _candidate_bins(candidates)
-    taken = np.array(list(snaps), dtype=np.int64)
-    # the wood: per bin, its first pose no stick touches, in a colour of the supply
-    first, limit = id_kernels.open_bins(
-        memo.first, wood().ranks, np.array(state.supply[player], dtype=np.int64), taken
-    )
-    # the piles: only the poses before their bin's wood pose in snap order (nearer the centre:
-    # at equal rank the wood pose comes first), in open bins, judged until each bin has its snap
+    taken = np.fromiter(snaps, dtype=np.int64, count=len(snaps))
     met = _met_pairs(state, player, memo, arrays)
-    piles = np.full(NUM_PLACES, -1, dtype=np.int64)
-    pile_poses = np.zeros((0, 4), np.int64)
-    pool = memo.pool
-    rows, held, bins, ranks, verdict, poses = id_kernels.compact(
-        met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, pool.verdict, pool.poses,
-        limit,
-    )  # fmt: skip
-    if len(rows):
-        scene = _scene(state, arrays[0])
-        judged = 0
-        while True:  # compiled, but for the poses the kernel leaves to the rules
-            found, unsure, count = id_kernels.walk_judge(
-                bins, ranks, verdict, limit, _SCRATCH, poses, held, _axes(), _HALF, _WEIGHT,
-                scene[0], state.layout.quads, scene[1], memo.sup, memo.cont, memo.poly,
-                memo.npoly, scene[2], TOL, REST, SPEC.margin, _DELTA,
-            )  # fmt: skip
-            judged += count
-            if not len(unsure):
-                break
-            lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in poses[unsure].tolist()]
-            ok = _judge(state, player, lattices)
-            verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
-            judged += len(unsure)
-        if judged:  # the verdicts kept in the pool
-            pool.verdict[rows] = verdict
-        piles[bins[found]] = np.arange(len(found))
-        pile_poses = poses[found]
-        first[bins[found]] = -1
-    ids = id_kernels.marked(first, piles, taken)
-    return Table(step, player, ids, snaps, first, piles, pile_poses, memo)
+    pool, scene, w = memo.pool, _scene(state, arrays[0]), wood()
+    while True:  # compiled, but for the poses the kernel leaves to the rules
+        ids, pile_bins, pile_poses, unsure, _ = id_kernels.walk(
+            met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, pool.verdict,
+            pool.poses, memo.first, w.ranks, np.array(supply, dtype=np.int64), taken,
+            _SCRATCH, _MARKS, _axes(), _HALF, _WEIGHT, scene[0], state.layout.quads, scene[1],
+            memo.sup, memo.cont, memo.poly, memo.npoly, scene[2], TOL, REST, SPEC.margin,
+            _DELTA,
+        )  # fmt: skip
+        if not len(unsure):
+            break
+        lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in pool.poses[unsure].tolist()]
+        ok = _judge(state, player, lattices)
+        pool.verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
+    return Table(step, player, ids, snaps, supply, pile_bins, pile_poses, memo)
+
+
+_NONE = np.zeros(0, dtype=np.int64)
 
 
 def legal_ids(state: StackBackState, player: int) -> list[int]:

@@ -136,18 +136,19 @@ def test_wood_first_is_the_first_wood_pose_no_stick_touches() -> None:
     from teocalli.games.stack_back.geometry import sat_hits
 
     w = ids.wood()
+    wcx, wcy, wux, wuy, whalf = (w.rows[:, k].copy() for k in range(5))
     rng = np.random.default_rng(7)
     sticks = _sticks(rng, 8)
-    covered = np.zeros(len(w.cx), dtype=bool)
+    covered = np.zeros(len(wcx), dtype=bool)
     for s in sticks:
         one = (np.array([s.cx]), np.array([s.cy]), np.array([s.ux]), np.array([s.uy]),
                np.array([s.half]))  # fmt: skip
-        hit = np.nonzero(sat_hits(w.cx, w.cy, w.ux, w.uy, w.half, *one)[:, 0])[0]
+        hit = np.nonzero(sat_hits(wcx, wcy, wux, wuy, whalf, *one)[:, 0])[0]
         k = len(hit)
-        sure = search._sat_flat(w.cx[hit], w.cy[hit], w.ux[hit], w.uy[hit], w.half[hit] - 1.0,
+        sure = search._sat_flat(wcx[hit], wcy[hit], wux[hit], wuy[hit], whalf[hit] - 1.0,
                                 HALF_WIDTH - 1.0, *(np.repeat(v, k) for v in one), 1.0)  # fmt: skip
         maybe = hit[~sure]
-        area, _ = clip(quads(w.cx[maybe], w.cy[maybe], w.ux[maybe], w.uy[maybe], w.half[maybe]),
+        area, _ = clip(quads(wcx[maybe], wcy[maybe], wux[maybe], wuy[maybe], whalf[maybe]),
                        np.repeat(quads(*one), len(maybe), axis=0))  # fmt: skip
         assert 0 < np.count_nonzero(area > TOL) < len(maybe)
         covered[hit[sure]] = True
@@ -165,8 +166,32 @@ def test_wood_first_is_the_first_wood_pose_no_stick_touches() -> None:
     for steps in ((8,), (1, 2, 3, 4, 5, 6, 7, 8), (3, 8)):
         first, done = fresh.copy(), 0
         for upto in steps:
-            id_kernels.wood_first(first, w.cx, w.cy, w.ux, w.uy, w.half, w.start, ids._RADII,
-                                  rows[:upto], layout.quads[:upto], done, TOL, 1.0)  # fmt: skip
+            id_kernels.wood_first(first, w.rows, w.start, ids._RADII, rows[:upto],
+                                  layout.quads[:upto], done, TOL, 1.0)  # fmt: skip
             done = upto
         assert np.array_equal(first, want)
     assert np.count_nonzero(want != fresh) > 500
+
+
+def test_cones_are_the_newest_stamp_beneath_each_stick() -> None:
+    """`id_kernels.cones` (what `ids._cone_stamps` hands the pool) against the recursion
+    written over the sticks' own supports, at every step of a seeded random game that piles
+    sticks."""
+    import teocalli
+    from teocalli.core import Rng
+    from teocalli.games.stack_back import StackBackState, ids
+
+    state = teocalli.load("stack-back").new_state(3)
+    assert isinstance(state, StackBackState)
+    rng = Rng(3)
+    piled = 0
+    while not state.is_terminal():
+        want: list[int] = []
+        for k, stick in enumerate(state.sticks):
+            want.append(max([state._stamps[k], *(want[t] for t in stick.supports)]))
+            piled += bool(stick.supports)
+        assert ids._cone_stamps(state).tolist() == want
+        player = state.current_player()
+        actions = state.legal_actions(player)
+        state.apply(actions[rng.randrange(len(actions))], player)
+    assert piled > 10

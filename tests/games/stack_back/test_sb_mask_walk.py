@@ -1,8 +1,11 @@
-"""`id_kernels.walk_judge` (the bins' walk, re-walking only the bins whose row was judged)
-against the plain round-by-round walk written below: every round, every bin walked afresh in
-snap order (rank, then the order met), its first unknown row judged, until each bin's first
-legal row comes before any unknown one. Both judge with `judge_piles`; on the compacted rows
-of real positions (seeded random games) they must give the same snaps and the same verdicts."""
+"""`id_kernels.walk` (a step's mask in one call: the pool's rows compacted, the bins' walk
+re-walking only the bins whose row was judged, the ids marked) against plain references written
+below: the rows kept by each bin's limit, listed pair by pair in the search's order; the
+round-by-round walk (every round, every bin walked afresh in snap order (rank, then the order
+met), its first unknown row judged, until each bin's first legal row comes before any unknown
+one); the ids as the union of the wood's, the candidates' and the piles' bins. Both judge with
+`judge_piles`; at real positions (seeded random games) they must give the same ids, snaps and
+verdicts."""
 
 from __future__ import annotations
 
@@ -53,8 +56,33 @@ def _reference(
             verdict[r] = g
 
 
+def _limits(first: np.ndarray, ranks: np.ndarray, supply: np.ndarray, taken: np.ndarray) -> Any:
+    """Per bin, the rank below which a pile pose comes before its wood pose (none without one or
+    in a colour out of the supply), -1 in a bin holding a candidate."""
+    per_colour = len(first) // len(supply)
+    out = np.full(len(first), np.iinfo(np.int64).max, dtype=np.int64)
+    for b in np.nonzero(first >= 0)[0].tolist():
+        if supply[b // per_colour] > 0:
+            out[b] = ranks[first[b]]
+    out[taken] = -1
+    return out
+
+
+def _compacted(met: np.ndarray, pool: Any, limit: np.ndarray) -> tuple[list[int], list[Any]]:
+    """The pool's rows of the pairs `met` in the search's order (the pairs by key, each pair's
+    rows in order) that no stick takes, ranked below their bin's limit; their supports."""
+    rows, held = [], []
+    for p in sorted(met.tolist(), key=lambda p: tuple(pool.key[p].tolist())):
+        lo, hi = pool.span[p].tolist()
+        for r in range(lo, hi):
+            if pool.taken[r] == id_kernels.ALIVE and pool.ranks[r] < limit[pool.bins[r]]:
+                rows.append(r)
+                held.append(pool.key[p, 2:].tolist())
+    return rows, held
+
+
 @pytest.mark.parametrize("seed", [1, 4])
-def test_walk_judge_is_the_round_by_round_walk(seed: int) -> None:
+def test_walk_is_the_plain_walk(seed: int) -> None:
     state = teocalli.load("stack-back").new_state(seed)
     assert isinstance(state, StackBackState)
     rng = Rng(seed)
@@ -67,33 +95,38 @@ def test_walk_judge_is_the_round_by_round_walk(seed: int) -> None:
             memo = table.memo.owned()
             arrays = ids._sticks(state)
             taken = np.array(list(ids._candidate_bins(candidates)), dtype=np.int64)
-            _, limit = id_kernels.open_bins(
-                memo.first, ids.wood().ranks, np.array(state.supply[player], dtype=np.int64),
-                taken,
-            )  # fmt: skip
+            supply = np.array(state.supply[player], dtype=np.int64)
             met = ids._met_pairs(state, player, memo, arrays)
-            pool = memo.pool
-            _, held, bins, ranks, _, poses = id_kernels.compact(
-                met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks,
-                np.zeros_like(pool.verdict), pool.poses, limit,
-            )  # fmt: skip
+            pool, wood = memo.pool, ids.wood()
             scene = ids._scene(state, arrays[0])
             model = (scene[0], state.layout.quads, scene[1], memo.sup, memo.cont, memo.poly,
                      memo.npoly, scene[2], TOL, REST, SPEC.margin, 1e-9)  # fmt: skip
-
-            judge = partial(_judge, poses, held, model)
-            verdict = np.zeros(len(bins), np.int8)
-            found, unsure, count = id_kernels.walk_judge(
-                bins, ranks, verdict, limit, ids._SCRATCH, poses, held, ids._axes(), ids._HALF,
-                ids._WEIGHT, *model,
+            verdict = np.zeros_like(pool.verdict)  # every row unknown
+            got_ids, snap_bins, snap_poses, unsure, count = id_kernels.walk(
+                met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, verdict,
+                pool.poses, memo.first, wood.ranks, supply, taken, ids._SCRATCH, ids._MARKS,
+                ids._axes(), ids._HALF, ids._WEIGHT, *model,
             )  # fmt: skip
-            assert (ids._SCRATCH == -1).all()
+            assert (ids._SCRATCH == -1).all() and not ids._MARKS.any()
             if len(unsure):  # left to the rules' code: not this test's business
                 state.apply(candidates[rng.randrange(len(candidates))], player)
                 continue
-            ref = {"bins": bins, "ranks": ranks, "verdict": np.zeros(len(bins), np.int8)}
-            assert found.tolist() == _reference(ref, limit, judge)
-            assert verdict.tolist() == ref["verdict"].tolist()
+            limit = _limits(memo.first, wood.ranks, supply, taken)
+            rows, held = _compacted(met, pool, limit)
+            rows_a = np.array(rows, dtype=np.int64)
+            poses = pool.poses[rows_a]
+            judge = partial(_judge, poses, np.array(held, dtype=np.int64).reshape(-1, 2), model)
+            ref: dict[str, np.ndarray] = {
+                "bins": pool.bins[rows_a], "ranks": pool.ranks[rows_a],
+                "verdict": np.zeros(len(rows), np.int8),
+            }  # fmt: skip
+            found = _reference(ref, limit, judge)
+            by_bin = sorted((int(ref["bins"][r]), r) for r in found)
+            assert snap_bins.tolist() == [b for b, _ in by_bin]
+            assert snap_poses.tolist() == [poses[r].tolist() for _, r in by_bin]
+            assert verdict[rows_a].tolist() == ref["verdict"].tolist()
+            open_wood = [b for b in range(len(limit)) if 0 <= limit[b] < np.iinfo(np.int64).max]
+            assert got_ids.tolist() == sorted({*open_wood, *taken.tolist(), *snap_bins.tolist()})
             compared += len(found)
             judged += count
         state.apply(candidates[rng.randrange(len(candidates))], player)
