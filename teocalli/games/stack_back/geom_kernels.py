@@ -11,6 +11,15 @@ order, with no `fastmath` (no fused multiply-add), so verdicts, areas, centroids
 every bit: the clipper adds its 12 slots as numpy's pairwise summation did, the separating-axis
 tests evaluate the same expressions left to right (tests/games/stack_back/
 test_sb_wood_kernels.py compares them with numpy references written in the test).
+
+Every kernel here and in cand_kernels.py is compiled with `error_model="numpy"`: no division
+of theirs is by zero (each divisor is a difference of opposite sides, a clamped area, a length
+of at least 1e-7, a positive load or a constant), so the only change is that numba adds no
+zero test and no `ZeroDivisionError` path after each division; the same bits otherwise. Those
+raising paths kept numba's pruner from removing the atomic reference counts of the array
+arguments of a function called inside a loop (`_pair` per pair of sticks, `first_loads` per
+bridge): 5-10% of `cand_kernels.pile_candidates`' time (docs/games/stack-back.md, "Compiled
+piled candidates").
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ MOST = 64
 doubles them, however flat)."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def sum12(w: Array, row: int) -> float:
     """numpy's sum of the 12 doubles w[row, :12] (pairwise summation: eight partial sums, then
     the rest)."""
@@ -50,7 +59,7 @@ def sum12(w: Array, row: int) -> float:
     return res
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def clip(sub: Array, win: Array, w: Array) -> tuple[float, float, float]:
     """(area, centroid x, y) of two convex CCW quads (4, 2): Sutherland-Hodgman against the
     window's four edges, at most `CAP` vertices, summed as numpy summed 12 slots (`w`: a
@@ -93,7 +102,7 @@ def clip(sub: Array, win: Array, w: Array) -> tuple[float, float, float]:
     return _moments(w, m, w)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _moments(v: Array, m: int, w: Array) -> tuple[float, float, float]:
     """(area, centroid x, y) of the polygon v[0, :m], v[1, :m] (at most `CAP` vertices), as
     `clip` sums them (w: its scratch, rows 5 to 7 written)."""
@@ -119,7 +128,7 @@ def _moments(v: Array, m: int, w: Array) -> tuple[float, float, float]:
     return half, sum12(w, 6) / (3 * safe), sum12(w, 7) / (3 * safe)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def quad(  # noqa: PLR0917 - a footprint and where to write it
     cx: float, cy: float, ux: float, uy: float, h: float, w: float, out: Array
 ) -> None:
@@ -138,7 +147,7 @@ def quad(  # noqa: PLR0917 - a footprint and where to write it
     out[3, 1] = cy + ay - by
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def sat_eps(  # noqa: PLR0917 - two footprints
     cx: float, cy: float, ux: float, uy: float, h: float,
     dx: float, dy: float, vx: float, vy: float, k: float, w: float,
@@ -158,7 +167,7 @@ def sat_eps(  # noqa: PLR0917 - two footprints
     return abs(-ddx * vy + ddy * vx) < w + h * s + w * c - EPS
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def meet(  # noqa: PLR0917 - two footprints, each with its own half-width
     cx: float, cy: float, ux: float, uy: float, h: float, w: float,
     dx: float, dy: float, vx: float, vy: float, k: float, v: float,
@@ -179,7 +188,7 @@ def meet(  # noqa: PLR0917 - two footprints, each with its own half-width
     return abs(-ddx * vy + ddy * vx) < v + h * s + w * c
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def touches_any(  # noqa: PLR0917 - one pose against some sticks, scratch space
     x: float, y: float, ux: float, uy: float, h: float, reach0: float,
     rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sq: Array,
@@ -208,7 +217,7 @@ def touches_any(  # noqa: PLR0917 - one pose against some sticks, scratch space
     return False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def clip_into(sub: Array, win: Array, out: Array, at: int, scratch: Array) -> int:
     """Clip the convex CCW quad `sub` by the convex CCW quad `win` (`support.py`'s order of
     operations, no cap on the vertices), writing the vertices to out[at:]; returns the new end.
@@ -220,7 +229,7 @@ def clip_into(sub: Array, win: Array, out: Array, at: int, scratch: Array) -> in
     return at + m
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def clip_both(  # noqa: PLR0917 - two quads, where to write, scratch
     sub: Array, win: Array, out: Array, at: int, scratch: Array, w: Array
 ) -> tuple[int, float, float, float]:
@@ -239,7 +248,7 @@ def clip_both(  # noqa: PLR0917 - two quads, where to write, scratch
     return at + m, area, gx, gy
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _clip_loop(sub: Array, win: Array, scratch: Array) -> tuple[int, int]:
     """Sutherland-Hodgman of `clip_into`, no cap: the vertices in scratch[0, :m],
     scratch[1, :m]; returns m and the most vertices any edge left."""
@@ -278,13 +287,13 @@ def _clip_loop(sub: Array, win: Array, scratch: Array) -> tuple[int, int]:
     return m, most
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _before(ax: float, ay: float, bx: float, by: float) -> bool:
     """(ax, ay) < (bx, by) as Python compares tuples."""
     return ax < bx or (ax == bx and ay < by)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _chain(pts: Array, n: int, forward: bool, out: Array) -> int:
     """Andrew's monotone chain over the sorted points (reversed unless `forward`), into `out`;
     returns its length."""
@@ -304,7 +313,7 @@ def _chain(pts: Array, n: int, forward: bool, out: Array) -> int:
     return m
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def hull_edges(  # noqa: PLR0917 - the points, the centre, the exponent, where to write
     pts: Array, n: int, cx: float, cy: float, power: float, out: Array, scratch: Array
 ) -> int:
