@@ -87,6 +87,20 @@ def _same_hypot(dx: float, dy: float, t: float) -> bool:
 
 
 @numba.njit(cache=True, error_model="numpy")
+def _half_turn(deg: float) -> float:
+    """`deg % 180` as Python computes it (`fmod`, then 180 added to a negative remainder, +0.0
+    for a zero one), without `fmod` for the degrees `atan2` gives (-180 to 180): fmod leaves
+    those unchanged but 180 and -180 (zero); anything else through `%`."""
+    if 0.0 < deg < 180.0:
+        return deg
+    if -180.0 < deg < 0.0:
+        return deg + 180.0
+    if deg in (0.0, 180.0, -180.0):
+        return 0.0
+    return deg % 180
+
+
+@numba.njit(cache=True, error_model="numpy")
 def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where to write
     i: int, j: int, cx: Array, cy: Array, ux: Array, uy: Array, half: Array, lengths: Array,
     offsets: Array, cells: Ints, allowed: int, out: Ints,
@@ -96,7 +110,11 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where
     allowed, too short, off the lattice, the ends nearer than 1 mm). False where a distance
     lies within 1e-9 of 1 mm or of an allowed colour's length less 6 mm and `_same_hypot`
     cannot tell that `math.hypot` decides it alike (Python decides). An offset no allowed
-    colour spans costs no `atan2`."""
+    colour spans costs no `atan2`. The distance is only compared with those thresholds:
+    sqrt(ex² + ey²) lies within 1e-13 of `math.hypot`'s (three roundings of 2^-53 against one
+    unit in the last place, at most some 300 mm), so it is compared alike with every threshold
+    it lies 1e-8 or more from (the comparisons' own roundings are below 1e-14); near one,
+    `math.hypot` (the C library's call, several times a square root's cost) as before."""
     step10, astep10, xc, yc, ac = cells[0], cells[1], cells[2], cells[3], cells[4]
     stride = _colour_stride(cells)
     turn = -1.0 if ux[i] * ux[j] + uy[i] * uy[j] < 0 else 1.0
@@ -109,7 +127,12 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where
         pbx = cx[j] + f * turn * (half[j] - 3) * ux[j]
         pby = cy[j] + f * turn * (half[j] - 3) * uy[j]
         ex, ey = pbx - pax, pby - pay
-        dist = math.hypot(ex, ey)
+        dist = math.sqrt(ex * ex + ey * ey)  # within 1e-13 of math.hypot's (see above)
+        near = abs(dist - 1.0) < 1e-8
+        for c in range(len(lengths)):
+            near = near or ((allowed >> c) & 1 and abs(dist - (lengths[c] - 6)) < 1e-8)
+        if near:
+            dist = math.hypot(ex, ey)
         if abs(dist - 1.0) < 1e-9 and not _same_hypot(ex, ey, 1.0):
             return False
         spans = False
@@ -123,7 +146,7 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where
             continue
         xr = np.int64(np.rint((pax + pbx) / 2 * 10 / step10))  # x10 = xr x step10, and so on
         yr = np.int64(np.rint((pay + pby) / 2 * 10 / step10))
-        deg = math.degrees(math.atan2(pby - pay, pbx - pax)) % 180
+        deg = _half_turn(math.degrees(math.atan2(pby - pay, pbx - pax)))
         cell = _cell(xr, yr, np.int64(np.rint(deg * 10 / astep10)), xc, yc, ac)
         if cell < 0:
             continue
