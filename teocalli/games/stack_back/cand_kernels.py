@@ -542,6 +542,9 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
     seen_at = np.empty((4, 3))
     yc, xc, ac = cells[3], cells[2], cells[4]
     order, xs, starts = _by_level_and_x(sticks, level)
+    # where a's and b's clipped vertices go in `pts`: numbers, not constants, so that numba
+    # compiles `_clipped`, `clip_both` and `clip_into` once each, not once per constant
+    slot_a, slot_b = np.int64(0), np.int64(MOST)
     wide = 0.01  # the scan's window: any stick whose circle meets the pose's lies within it
     for t in range(n):
         wide = max(wide, sreach[t])
@@ -611,9 +614,9 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
             # a support the scan did not clip is clipped once for its area and its polygon
             # (`clip_both`: a's vertices at pts[0:], b's at pts[MOST:] until both are known)
             ea, area_a, gax, gay = _clipped(q, squads, a, seen, seen_at, nseen, win, work, pts,
-                                            0, clips)  # fmt: skip
+                                            slot_a, clips)  # fmt: skip
             eb, area_b, gbx, gby = _clipped(q, squads, b, seen, seen_at, nseen, win, work, pts,
-                                            MOST, clips)  # fmt: skip
+                                            slot_b, clips)  # fmt: skip
             verdict = REFUSED
             if (
                 min(area_a, area_b) >= rest
@@ -626,7 +629,7 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
                 contacts[w, 2], contacts[w, 3] = gbx - cx, gby - cy
                 if ea < 0:
                     _row(squads, a, win)
-                    ea = clip_into(q, win, pts, 0, clips)
+                    ea = clip_into(q, win, pts, slot_a, clips)
                 if eb < 0:
                     _row(squads, b, win)
                     m = clip_into(q, win, pts, ea, clips)

@@ -343,8 +343,8 @@ def hull_edges(  # noqa: PLR0917 - the points, the centre, the exponent, where t
     if u < 3:
         return 0
     lower, upper, hull = scratch[0], scratch[1], scratch[2]
-    nl = _chain(pts, u, True, lower)
-    nu = _chain(pts, u, False, upper)
+    nl = _chain(pts, u, np.bool_(True), lower)  # (not constants: `_chain` compiled once)
+    nu = _chain(pts, u, np.bool_(False), upper)
     h = nl + nu - 2
     if h < 3:
         return 0
