@@ -500,17 +500,15 @@ def _row(quads: Array, j: int, out: Array) -> None:
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _clipped(  # noqa: PLR0917 - a footprint, a stick, what the scan clipped, scratch
-    q: Array, quads: Array, j: int, seen: Ints, seen_at: Array, nseen: int, win: Array,
-    work: Array, pts: Array, at: int, clips: Array,
-) -> tuple[int, float, float, float]:  # fmt: skip
-    """`clip(q, quads[j])`: from the scan's own clipping of stick j where it made one (end -1:
-    its polygon not made), else with `clip_both`, its polygon written at pts[at:] (the end)."""
+def _seen(seen: Ints, nseen: int, j: int) -> int:
+    """Where stick j is among the `nseen` sticks the scan clipped (-1: not clipped). The
+    caller clips the others itself: a helper taking the scratch arrays and calling the clipper
+    kept an atomic reference count of each array per call."""
+    at = -1
     for k in range(nseen):
         if seen[k] == j:
-            return -1, seen_at[k, 0], seen_at[k, 1], seen_at[k, 2]
-    _row(quads, j, win)
-    return clip_both(q, win, pts, at, clips, work)
+            at = k
+    return at
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -543,7 +541,7 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
     yc, xc, ac = cells[3], cells[2], cells[4]
     order, xs, starts = _by_level_and_x(sticks, level)
     # where a's and b's clipped vertices go in `pts`: numbers, not constants, so that numba
-    # compiles `_clipped`, `clip_both` and `clip_into` once each, not once per constant
+    # compiles `clip_both` and `clip_into` once each, not once per constant
     slot_a, slot_b = np.int64(0), np.int64(MOST)
     wide = 0.01  # the scan's window: any stick whose circle meets the pose's lies within it
     for t in range(n):
@@ -613,10 +611,18 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
                 quad(cx, cy, ux, uy, h, W, q)
             # a support the scan did not clip is clipped once for its area and its polygon
             # (`clip_both`: a's vertices at pts[0:], b's at pts[MOST:] until both are known)
-            ea, area_a, gax, gay = _clipped(q, squads, a, seen, seen_at, nseen, win, work, pts,
-                                            slot_a, clips)  # fmt: skip
-            eb, area_b, gbx, gby = _clipped(q, squads, b, seen, seen_at, nseen, win, work, pts,
-                                            slot_b, clips)  # fmt: skip
+            # (end -1: the scan clipped it for its area, its polygon is not made yet)
+            ea, eb, ka, kb = -1, -1, _seen(seen, nseen, a), _seen(seen, nseen, b)
+            if ka >= 0:
+                area_a, gax, gay = seen_at[ka, 0], seen_at[ka, 1], seen_at[ka, 2]
+            else:
+                _row(squads, a, win)
+                ea, area_a, gax, gay = clip_both(q, win, pts, slot_a, clips, work)
+            if kb >= 0:
+                area_b, gbx, gby = seen_at[kb, 0], seen_at[kb, 1], seen_at[kb, 2]
+            else:
+                _row(squads, b, win)
+                eb, area_b, gbx, gby = clip_both(q, win, pts, slot_b, clips, work)
             verdict = REFUSED
             if (
                 min(area_a, area_b) >= rest
