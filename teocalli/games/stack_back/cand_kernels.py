@@ -360,11 +360,16 @@ def _split(  # noqa: PLR0917 - a stick's two contacts and its load
 @numba.njit(cache=True, error_model="numpy")
 def depth(poly: Array, count: int, px: float, py: float) -> float:
     """`support.depth`: how far (px, py) lies inside the edges poly[:count] (nx, ny, c)."""
-    if count == 0:
-        return -np.inf
-    best = np.inf
-    for k in range(count):
-        best = min(best, poly[k, 2] - poly[k, 0] * px - poly[k, 1] * py)
+    return _depth_of(poly.reshape((1, len(poly), 3)), 0, count, px, py)
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _depth_of(polys: Array, k: int, count: int, px: float, py: float) -> float:
+    """`depth` of polygon polys[k], read in place and inlined: a view of it, or a call that
+    may raise, made numba keep an atomic reference count of each of `pass_down`'s 12 arrays."""
+    best = -np.inf if count == 0 else np.inf
+    for e in range(count):
+        best = min(best, polys[k, e, 2] - polys[k, e, 0] * px - polys[k, e, 1] * py)
     return best
 
 
@@ -389,7 +394,7 @@ def pass_down(  # noqa: PLR0917 - the new stick's first loads, the structure, sc
                 continue
             f = load[k, 0] + df[k]
             mx, my = load[k, 1] + dmx[k], load[k, 2] + dmy[k]
-            dk = depth(poly[k], npoly[k], (mx + my * 0.0) / f, (my - mx * 0.0) / f)
+            dk = _depth_of(poly, k, npoly[k], (mx + my * 0.0) / f, (my - mx * 0.0) / f)
             if abs(dk - thr) < delta:
                 return -2
             if not dk >= thr:
