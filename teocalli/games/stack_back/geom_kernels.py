@@ -251,39 +251,40 @@ def clip_both(  # noqa: PLR0917 - two quads, where to write, scratch
 @numba.njit(cache=True, error_model="numpy")
 def _clip_loop(sub: Array, win: Array, scratch: Array) -> tuple[int, int]:
     """Sutherland-Hodgman of `clip_into`, no cap: the vertices in scratch[0, :m],
-    scratch[1, :m]; returns m and the most vertices any edge left."""
-    w = scratch  # rows: x, y, next x, next y, sides (indexed in place: views cost more)
+    scratch[1, :m]; returns m and the most vertices any edge left. Rows of `scratch`: x, y,
+    next x, next y, sides (indexed in place, not through an alias or views: each costs an
+    atomic reference count per call)."""
     most = 4
     for k in range(4):
-        w[0, k] = sub[k, 0]
-        w[1, k] = sub[k, 1]
+        scratch[0, k] = sub[k, 0]
+        scratch[1, k] = sub[k, 1]
     m = 4
-    for e in range(4):
-        if m == 0:
-            break
+    e = 0
+    while e < 4 and m > 0:  # (one exit: a `break` kept the reference counts)
         ax, ay = win[e, 0], win[e, 1]
         bx, by = win[(e + 1) & 3, 0], win[(e + 1) & 3, 1]
         ex, ey = bx - ax, by - ay
         for k in range(m):
-            w[4, k] = ex * (w[1, k] - ay) - ey * (w[0, k] - ax)
+            scratch[4, k] = ex * (scratch[1, k] - ay) - ey * (scratch[0, k] - ax)
         n = 0
         for k in range(m):
             nk = k + 1 if k + 1 < m else 0
-            sp, sq = w[4, k], w[4, nk]
+            sp, sq = scratch[4, k], scratch[4, nk]
             if sp >= -EPS:
-                w[2, n] = w[0, k]
-                w[3, n] = w[1, k]
+                scratch[2, n] = scratch[0, k]
+                scratch[3, n] = scratch[1, k]
                 n += 1
             if (sp >= -EPS) != (sq >= -EPS):
                 t = sp / (sp - sq)
-                w[2, n] = w[0, k] + t * (w[0, nk] - w[0, k])
-                w[3, n] = w[1, k] + t * (w[1, nk] - w[1, k])
+                scratch[2, n] = scratch[0, k] + t * (scratch[0, nk] - scratch[0, k])
+                scratch[3, n] = scratch[1, k] + t * (scratch[1, nk] - scratch[1, k])
                 n += 1
         m = n
         most = max(most, m)
         for k in range(m):
-            w[0, k] = w[2, k]
-            w[1, k] = w[3, k]
+            scratch[0, k] = scratch[2, k]
+            scratch[1, k] = scratch[3, k]
+        e += 1
     return m, most
 
 
