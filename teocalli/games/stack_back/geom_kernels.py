@@ -294,22 +294,23 @@ def _before(ax: float, ay: float, bx: float, by: float) -> bool:
     return ax < bx or (ax == bx and ay < by)
 
 
-@numba.njit(cache=True, error_model="numpy")
-def _chain(pts: Array, n: int, forward: bool, out: Array) -> int:
-    """Andrew's monotone chain over the sorted points (reversed unless `forward`), into `out`;
-    returns its length."""
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _chain(pts: Array, n: int, forward: bool, scratch: Array, row: int) -> int:
+    """Andrew's monotone chain over the sorted points (reversed unless `forward`), into
+    scratch[row]; returns its length. Inlined and indexed in place (no views, no call that
+    may raise): `hull_edges` then keeps no reference counts of its arrays."""
     m = 0
     for k in range(n):
         i = k if forward else n - 1 - k
         x, y = pts[i, 0], pts[i, 1]
         while m >= 2:
-            ox, oy = out[m - 2, 0], out[m - 2, 1]
-            ax, ay = out[m - 1, 0], out[m - 1, 1]
+            ox, oy = scratch[row, m - 2, 0], scratch[row, m - 2, 1]
+            ax, ay = scratch[row, m - 1, 0], scratch[row, m - 1, 1]
             if (ax - ox) * (y - oy) - (ay - oy) * (x - ox) > EPS:
                 break
             m -= 1
-        out[m, 0] = x
-        out[m, 1] = y
+        scratch[row, m, 0] = x
+        scratch[row, m, 1] = y
         m += 1
     return m
 
@@ -324,7 +325,7 @@ def hull_edges(  # noqa: PLR0917 - the points, the centre, the exponent, where t
     monotone chain, lengths as `** power` (`power` is 0.5, passed at run time: with a constant
     exponent the compiler takes a square root, which differs from C's `pow(x, 0.5)`, Python's
     `** 0.5`, in the last bit about once in 2,000 lengths). `out` needs n rows, `scratch` is
-    (3, n, 2) or larger."""
+    (3, n, 2) or larger: the lower chain, the upper, the hull. One exit."""
     for k in range(1, n):  # insertion sort, as tuples compare
         x, y = pts[k, 0], pts[k, 1]
         j = k - 1
@@ -341,23 +342,18 @@ def hull_edges(  # noqa: PLR0917 - the points, the centre, the exponent, where t
         pts[u, 0] = pts[k, 0]
         pts[u, 1] = pts[k, 1]
         u += 1
-    if u < 3:
-        return 0
-    lower, upper, hull = scratch[0], scratch[1], scratch[2]
-    nl = _chain(pts, u, np.bool_(True), lower)  # (not constants: `_chain` compiled once)
-    nu = _chain(pts, u, np.bool_(False), upper)
+    nl = _chain(pts, u, True, scratch, 0)  # (fewer than 3 points: chains of at most 2)
+    nu = _chain(pts, u, False, scratch, 1)
     h = nl + nu - 2
-    if h < 3:
-        return 0
-    for k in range(h):  # the lower chain, then the upper, each without its last point
-        src, at = (lower, k) if k < nl - 1 else (upper, k - nl + 1)
-        hull[k, 0] = src[at, 0]
-        hull[k, 1] = src[at, 1]
+    for k in range(h if h >= 3 else 0):  # the lower chain, then the upper, without last points
+        row, at = (0, k) if k < nl - 1 else (1, k - nl + 1)
+        scratch[2, k, 0] = scratch[row, at, 0]
+        scratch[2, k, 1] = scratch[row, at, 1]
     e = 0
-    for k in range(h):
-        ax, ay = hull[k, 0], hull[k, 1]
+    for k in range(h if h >= 3 else 0):
+        ax, ay = scratch[2, k, 0], scratch[2, k, 1]
         nk = k + 1 if k + 1 < h else 0
-        bx, by = hull[nk, 0], hull[nk, 1]
+        bx, by = scratch[2, nk, 0], scratch[2, nk, 1]
         dx, dy = bx - ax, by - ay
         length = (dx * dx + dy * dy) ** power
         if length < 1e-7:
