@@ -43,14 +43,14 @@ EDGES = 24
 @numba.njit(cache=True, error_model="numpy")
 def _cell(  # noqa: PLR0917 - a pose in steps, the lattice's cells
     xr: np.int64, yr: np.int64, ar: np.int64, xc: int, yc: int, ac: int
-) -> int:
+) -> np.int64:
     """`actions.lattice_index` of colour 0 (add colour x `_colour_stride` for the others) of
     the pose at x = xr, y = yr steps and the angle ar angle steps (folded into the half turn),
     -1 off the lattice of xc x yc cells and ac angle cells. The pose `_pair` rounds to is on
     the lattice's steps already: no remainders to test. Scalars, not the cells array, and one
     return: an array argument of an inlined helper with two exits keeps its reference counts
     (atomic increments) inside the caller's loop."""
-    cell = -1
+    cell = np.int64(-1)
     if 0 <= xr < xc and 0 <= yr < yc:
         cell = ((ar % ac) * xc + xr) * yc + yr
     return cell
@@ -130,7 +130,7 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where
         dist = math.sqrt(ex * ex + ey * ey)  # within 1e-13 of math.hypot's (see above)
         near = abs(dist - 1.0) < 1e-8
         for c in range(len(lengths)):
-            near = near or ((allowed >> c) & 1 and abs(dist - (lengths[c] - 6)) < 1e-8)
+            near = near or (((allowed >> c) & 1) == 1 and abs(dist - (lengths[c] - 6)) < 1e-8)
         if near:
             dist = math.hypot(ex, ey)
         if abs(dist - 1.0) < 1e-9 and not _same_hypot(ex, ey, 1.0):
@@ -547,7 +547,7 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
     order, xs, starts = _by_level_and_x(sticks, level)
     # where a's and b's clipped vertices go in `pts`: numbers, not constants, so that numba
     # compiles `clip_both` and `clip_into` once each, not once per constant
-    slot_a, slot_b = np.int64(0), np.int64(MOST)
+    slot_a, slot_b = int(np.int64(0)), int(np.int64(MOST))
     wide = 0.01  # the scan's window: any stick whose circle meets the pose's lies within it
     for t in range(n):
         wide = max(wide, sreach[t])
