@@ -40,25 +40,29 @@ EDGES = 24
 """Room for a support polygon's edges (the hull of two clipped rectangles: at most 16)."""
 
 
-@numba.njit(cache=True)
-def _cell(xr: np.int64, yr: np.int64, ar: np.int64, cells: Ints) -> int:
+@numba.njit(cache=True, error_model="numpy")
+def _cell(  # noqa: PLR0917 - a pose in steps, the lattice's cells
+    xr: np.int64, yr: np.int64, ar: np.int64, xc: int, yc: int, ac: int
+) -> np.int64:
     """`actions.lattice_index` of colour 0 (add colour x `_colour_stride` for the others) of
     the pose at x = xr, y = yr steps and the angle ar angle steps (folded into the half turn),
-    -1 off the lattice; cells: step10, astep10, x, y, angle cells. The pose `_pair` rounds to
-    is on the lattice's steps already: no remainders to test."""
-    ai = ar % cells[4]
-    if not (0 <= xr < cells[2] and 0 <= yr < cells[3]):
-        return -1
-    return (ai * cells[2] + xr) * cells[3] + yr
+    -1 off the lattice of xc x yc cells and ac angle cells. The pose `_pair` rounds to is on
+    the lattice's steps already: no remainders to test. Scalars, not the cells array, and one
+    return: an array argument of an inlined helper with two exits keeps its reference counts
+    (atomic increments) inside the caller's loop."""
+    cell = np.int64(-1)
+    if 0 <= xr < xc and 0 <= yr < yc:
+        cell = ((ar % ac) * xc + xr) * yc + yr
+    return cell
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _colour_stride(cells: Ints) -> int:
     """How far apart the same pose in two successive colours lies in `lattice_index`."""
     return cells[4] * cells[2] * cells[3]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _exact_reach(dx: float, dy: float, t: float) -> int:
     """Whether hypot(dx, dy) <= t as `math.hypot` decides it (1 yes, 0 no), where it can be
     told exactly: dx, dy and t whole numbers below 2^26 (the wood lattice's whole millimetres),
@@ -74,7 +78,7 @@ def _exact_reach(dx: float, dy: float, t: float) -> int:
     return 1 if dx * dx + dy * dy <= t * t else 0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _same_hypot(dx: float, dy: float, t: float) -> bool:
     """Whether `math.hypot(dx, dy)` and the C library's hypot surely fall on the same side of
     the whole number t: dx or dy 0 (both give the other's magnitude exactly), or dx, dy whole
@@ -82,7 +86,21 @@ def _same_hypot(dx: float, dy: float, t: float) -> bool:
     return _exact_reach(dx, dy, t) >= 0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
+def _half_turn(deg: float) -> float:
+    """`deg % 180` as Python computes it (`fmod`, then 180 added to a negative remainder, +0.0
+    for a zero one), without `fmod` for the degrees `atan2` gives (-180 to 180): fmod leaves
+    those unchanged but 180 and -180 (zero); anything else through `%`."""
+    if 0.0 < deg < 180.0:
+        return deg
+    if -180.0 < deg < 0.0:
+        return deg + 180.0
+    if deg in (0.0, 180.0, -180.0):
+        return 0.0
+    return deg % 180
+
+
+@numba.njit(cache=True, error_model="numpy")
 def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where to write
     i: int, j: int, cx: Array, cy: Array, ux: Array, uy: Array, half: Array, lengths: Array,
     offsets: Array, cells: Ints, allowed: int, out: Ints,
@@ -92,8 +110,12 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where
     allowed, too short, off the lattice, the ends nearer than 1 mm). False where a distance
     lies within 1e-9 of 1 mm or of an allowed colour's length less 6 mm and `_same_hypot`
     cannot tell that `math.hypot` decides it alike (Python decides). An offset no allowed
-    colour spans costs no `atan2`."""
-    step10, astep10 = cells[0], cells[1]
+    colour spans costs no `atan2`. The distance is only compared with those thresholds:
+    sqrt(ex² + ey²) lies within 1e-13 of `math.hypot`'s (three roundings of 2^-53 against one
+    unit in the last place, at most some 300 mm), so it is compared alike with every threshold
+    it lies 1e-8 or more from (the comparisons' own roundings are below 1e-14); near one,
+    `math.hypot` (the C library's call, several times a square root's cost) as before."""
+    step10, astep10, xc, yc, ac = cells[0], cells[1], cells[2], cells[3], cells[4]
     stride = _colour_stride(cells)
     turn = -1.0 if ux[i] * ux[j] + uy[i] * uy[j] < 0 else 1.0
     for k in range(len(offsets)):
@@ -105,7 +127,12 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where
         pbx = cx[j] + f * turn * (half[j] - 3) * ux[j]
         pby = cy[j] + f * turn * (half[j] - 3) * uy[j]
         ex, ey = pbx - pax, pby - pay
-        dist = math.hypot(ex, ey)
+        dist = math.sqrt(ex * ex + ey * ey)  # within 1e-13 of math.hypot's (see above)
+        near = abs(dist - 1.0) < 1e-8
+        for c in range(len(lengths)):
+            near = near or (((allowed >> c) & 1) == 1 and abs(dist - (lengths[c] - 6)) < 1e-8)
+        if near:
+            dist = math.hypot(ex, ey)
         if abs(dist - 1.0) < 1e-9 and not _same_hypot(ex, ey, 1.0):
             return False
         spans = False
@@ -119,8 +146,8 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where
             continue
         xr = np.int64(np.rint((pax + pbx) / 2 * 10 / step10))  # x10 = xr x step10, and so on
         yr = np.int64(np.rint((pay + pby) / 2 * 10 / step10))
-        deg = math.degrees(math.atan2(pby - pay, pbx - pax)) % 180
-        cell = _cell(xr, yr, np.int64(np.rint(deg * 10 / astep10)), cells)
+        deg = _half_turn(math.degrees(math.atan2(pby - pay, pbx - pax)))
+        cell = _cell(xr, yr, np.int64(np.rint(deg * 10 / astep10)), xc, yc, ac)
         if cell < 0:
             continue
         for c in range(len(lengths)):
@@ -129,7 +156,7 @@ def _pair(  # noqa: PLR0917 - two sticks, the lattice, the colours wanted, where
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _shell_sort(a: Ints, n: int) -> None:
     """Sort a[:n] in place (a few hundred pose indices: short code, quick to compile)."""
     for gap in (701, 301, 132, 57, 23, 10, 4, 1):
@@ -142,7 +169,7 @@ def _shell_sort(a: Ints, n: int) -> None:
             a[j] = v
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _gap(dx: float, dy: float, ha: float, hb: float, limits: Array) -> tuple[float, bool]:
     """The distance between two sticks' ends (`math.hypot(dx, dy) - ha - hb`) and whether it
     surely falls on the side of each of `limits` that `math.hypot` puts it (`_exact_reach`)."""
@@ -153,7 +180,7 @@ def _gap(dx: float, dy: float, ha: float, hb: float, limits: Array) -> tuple[flo
     return gap, True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _beyond(gap: float, ha: float, hb: float, most: float, reach: float) -> bool:
     """Whether no bridge of length at most `reach` + 6 can join two sticks whose ends lie `gap`
     apart (half-lengths ha, hb): a bridge runs between points at most `most` (the largest
@@ -162,7 +189,7 @@ def _beyond(gap: float, ha: float, hb: float, most: float, reach: float) -> bool
     return gap + ha + hb - most * (abs(ha - 3) + abs(hb - 3)) > reach + 1.0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _far(  # noqa: PLR0917 - two sticks
     dx: float, dy: float, ha: float, hb: float, most: float, reach: float
 ) -> bool:
@@ -172,7 +199,7 @@ def _far(  # noqa: PLR0917 - two sticks
     return dx * dx + dy * dy > d * d
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _bridges(  # noqa: PLR0917 - the sticks, what the player may use, the lattice
     cx: Array, cy: Array, ux: Array, uy: Array, half: Array, levels: Ints, refuses: Ints,
     have: int, floor: int, lengths: Array, offsets: Array, cells: Ints,
@@ -233,7 +260,7 @@ def _bridges(  # noqa: PLR0917 - the sticks, what the player may use, the lattic
     return out, m, unsure[:u]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _once(a: Ints, n: int) -> int:
     """Sort a[:n] and keep each value once, in a[:count]; returns count."""
     _shell_sort(a, n)
@@ -245,7 +272,7 @@ def _once(a: Ints, n: int) -> int:
     return count
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def bridge_poses(  # noqa: PLR0917 - the sticks, what the player may use, the lattice
     cx: Array, cy: Array, ux: Array, uy: Array, half: Array, levels: Ints, refuses: Ints,
     have: int, floor: int, lengths: Array, offsets: Array, cells: Ints,
@@ -256,7 +283,7 @@ def bridge_poses(  # noqa: PLR0917 - the sticks, what the player may use, the la
     return out[: _once(out, m)], unsure
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def pair_rows(  # noqa: PLR0917 - the sticks, where the new ones start, the lattice
     cx: Array, cy: Array, ux: Array, uy: Array, half: Array, levels: Ints, start: int,
     limits: Array, lengths: Array, offsets: Array, cells: Ints,
@@ -305,7 +332,7 @@ def pair_rows(  # noqa: PLR0917 - the sticks, where the new ones start, the latt
     return rows[:m], gaps[:m], unsure[:u]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _split(  # noqa: PLR0917 - a stick's two contacts and its load
     ax: float, ay: float, bx: float, by: float, f: float, mx: float, my: float, out: Array
 ) -> None:
@@ -330,18 +357,23 @@ def _split(  # noqa: PLR0917 - a stick's two contacts and its load
         out[3], out[4], out[5] = f * s, bx + ox, by + oy
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def depth(poly: Array, count: int, px: float, py: float) -> float:
     """`support.depth`: how far (px, py) lies inside the edges poly[:count] (nx, ny, c)."""
-    if count == 0:
-        return -np.inf
-    best = np.inf
-    for k in range(count):
-        best = min(best, poly[k, 2] - poly[k, 0] * px - poly[k, 1] * py)
+    return _depth_of(poly.reshape((1, len(poly), 3)), 0, count, px, py)
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _depth_of(polys: Array, k: int, count: int, px: float, py: float) -> float:
+    """`depth` of polygon polys[k], read in place and inlined: a view of it, or a call that
+    may raise, made numba keep an atomic reference count of each of `pass_down`'s 12 arrays."""
+    best = -np.inf if count == 0 else np.inf
+    for e in range(count):
+        best = min(best, polys[k, e, 2] - polys[k, e, 0] * px - polys[k, e, 1] * py)
     return best
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def pass_down(  # noqa: PLR0917 - the new stick's first loads, the structure, scratch
     lev: int, sticks: Array, level: Ints, sup: Ints, cont: Array, poly: Array, npoly: Ints,
     load: Array, thr: float, delta: float,
@@ -362,7 +394,7 @@ def pass_down(  # noqa: PLR0917 - the new stick's first loads, the structure, sc
                 continue
             f = load[k, 0] + df[k]
             mx, my = load[k, 1] + dmx[k], load[k, 2] + dmy[k]
-            dk = depth(poly[k], npoly[k], (mx + my * 0.0) / f, (my - mx * 0.0) / f)
+            dk = _depth_of(poly, k, npoly[k], (mx + my * 0.0) / f, (my - mx * 0.0) / f)
             if abs(dk - thr) < delta:
                 return -2
             if not dk >= thr:
@@ -386,7 +418,7 @@ def pass_down(  # noqa: PLR0917 - the new stick's first loads, the structure, sc
     return -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def first_loads(  # noqa: PLR0917 - the new stick on its two supports
     i: int, j: int, cx: float, cy: float, weight: float, gix: float, giy: float, gjx: float,
     gjy: float, sticks: Array, df: Array, dmx: Array, dmy: Array, inside: npt.NDArray[np.bool_],
@@ -418,7 +450,7 @@ Scratch = tuple[
 """`balance_scratch`'s buffers."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def balance_scratch(n: int) -> Scratch:
     """The scratch buffers of a compiled judge of piles over `n` sticks, made once per call:
     a footprint `q`, `clip`'s `work`, the support polygon's points, hull edges, clips and hulls
@@ -439,7 +471,7 @@ def balance_scratch(n: int) -> Scratch:
     )
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _by_level_and_x(sticks: Array, level: Ints) -> tuple[Ints, Array, Ints]:
     """The sticks grouped by level (level lv: order[starts[lv]:starts[lv + 1]]), each level by
     centre x (`xs`, ascending), for the judges' scan of the sticks near a pose."""
@@ -465,28 +497,26 @@ def _by_level_and_x(sticks: Array, level: Ints) -> tuple[Ints, Array, Ints]:
     return order, xs, starts
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _row(quads: Array, j: int, out: Array) -> None:
     """Copy footprint quads[j] into `out`."""
     for k in range(4):
         out[k, 0], out[k, 1] = quads[j, k, 0], quads[j, k, 1]
 
 
-@numba.njit(cache=True)
-def _clipped(  # noqa: PLR0917 - a footprint, a stick, what the scan clipped, scratch
-    q: Array, quads: Array, j: int, seen: Ints, seen_at: Array, nseen: int, win: Array,
-    work: Array, pts: Array, at: int, clips: Array,
-) -> tuple[int, float, float, float]:  # fmt: skip
-    """`clip(q, quads[j])`: from the scan's own clipping of stick j where it made one (end -1:
-    its polygon not made), else with `clip_both`, its polygon written at pts[at:] (the end)."""
+@numba.njit(cache=True, error_model="numpy")
+def _seen(seen: Ints, nseen: int, j: int) -> int:
+    """Where stick j is among the `nseen` sticks the scan clipped (-1: not clipped). The
+    caller clips the others itself: a helper taking the scratch arrays and calling the clipper
+    kept an atomic reference count of each array per call."""
+    at = -1
     for k in range(nseen):
         if seen[k] == j:
-            return -1, seen_at[k, 0], seen_at[k, 1], seen_at[k, 2]
-    _row(quads, j, win)
-    return clip_both(q, win, pts, at, clips, work)
+            at = k
+    return at
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
     index: Ints, count: int, legal_only: bool, axes: Array, halves: Array, weights: Array,
     reaches: Array, cells: Ints, sticks: Array, sreach: Array, squads: Array, level: Ints,
@@ -515,6 +545,9 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
     seen_at = np.empty((4, 3))
     yc, xc, ac = cells[3], cells[2], cells[4]
     order, xs, starts = _by_level_and_x(sticks, level)
+    # where a's and b's clipped vertices go in `pts`: numbers, not constants, so that numba
+    # compiles `clip_both` and `clip_into` once each, not once per constant
+    slot_a, slot_b = int(np.int64(0)), int(np.int64(MOST))
     wide = 0.01  # the scan's window: any stick whose circle meets the pose's lies within it
     for t in range(n):
         wide = max(wide, sreach[t])
@@ -583,10 +616,18 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
                 quad(cx, cy, ux, uy, h, W, q)
             # a support the scan did not clip is clipped once for its area and its polygon
             # (`clip_both`: a's vertices at pts[0:], b's at pts[MOST:] until both are known)
-            ea, area_a, gax, gay = _clipped(q, squads, a, seen, seen_at, nseen, win, work, pts,
-                                            0, clips)  # fmt: skip
-            eb, area_b, gbx, gby = _clipped(q, squads, b, seen, seen_at, nseen, win, work, pts,
-                                            MOST, clips)  # fmt: skip
+            # (end -1: the scan clipped it for its area, its polygon is not made yet)
+            ea, eb, ka, kb = -1, -1, _seen(seen, nseen, a), _seen(seen, nseen, b)
+            if ka >= 0:
+                area_a, gax, gay = seen_at[ka, 0], seen_at[ka, 1], seen_at[ka, 2]
+            else:
+                _row(squads, a, win)
+                ea, area_a, gax, gay = clip_both(q, win, pts, slot_a, clips, work)
+            if kb >= 0:
+                area_b, gbx, gby = seen_at[kb, 0], seen_at[kb, 1], seen_at[kb, 2]
+            else:
+                _row(squads, b, win)
+                eb, area_b, gbx, gby = clip_both(q, win, pts, slot_b, clips, work)
             verdict = REFUSED
             if (
                 min(area_a, area_b) >= rest
@@ -599,7 +640,7 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
                 contacts[w, 2], contacts[w, 3] = gbx - cx, gby - cy
                 if ea < 0:
                     _row(squads, a, win)
-                    ea = clip_into(q, win, pts, 0, clips)
+                    ea = clip_into(q, win, pts, slot_a, clips)
                 if eb < 0:
                     _row(squads, b, win)
                     m = clip_into(q, win, pts, ea, clips)
@@ -653,7 +694,7 @@ def _judge(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
     return got, kept[:w], levels[:w]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _by_key(kept: Ints, levels: Ints) -> tuple[Ints, Ints, Ints]:
     """The rows of `kept` (dense indices, a few dozen) in index order, each index once: the
     indices, their levels and their rows (insertion sort)."""
@@ -677,7 +718,7 @@ def _by_key(kept: Ints, levels: Ints) -> tuple[Ints, Ints, Ints]:
     return out_index, out_levels, rows[:count]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' numbers
     index: Ints, axes: Array, halves: Array, weights: Array, reaches: Array, cells: Ints,
     sticks: Array, sreach: Array, squads: Array, level: Ints, colours: Ints, carries: Ints,
@@ -705,7 +746,7 @@ def judge_bridges(  # noqa: PLR0917 - the bridges, the sticks, the rules' number
     return got
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def pile_candidates(  # noqa: PLR0917 - the sticks, what the player may use, the rules' numbers
     have: int, lengths: Array, offsets: Array, axes: Array, halves: Array, weights: Array,
     reaches: Array, cells: Ints, sticks: Array, sreach: Array, squads: Array, level: Ints,

@@ -11,6 +11,15 @@ order, with no `fastmath` (no fused multiply-add), so verdicts, areas, centroids
 every bit: the clipper adds its 12 slots as numpy's pairwise summation did, the separating-axis
 tests evaluate the same expressions left to right (tests/games/stack_back/
 test_sb_wood_kernels.py compares them with numpy references written in the test).
+
+Every kernel here and in cand_kernels.py is compiled with `error_model="numpy"`: no division
+of theirs is by zero (each divisor is a difference of opposite sides, a clamped area, a length
+of at least 1e-7, a positive load or a constant), so the only change is that numba adds no
+zero test and no `ZeroDivisionError` path after each division; the same bits otherwise. Those
+raising paths kept numba's pruner from removing the atomic reference counts of the array
+arguments of a function called inside a loop (`_pair` per pair of sticks, `first_loads` per
+bridge): 5-10% of `cand_kernels.pile_candidates`' time (docs/games/stack-back.md, "Compiled
+piled candidates").
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ MOST = 64
 doubles them, however flat)."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def sum12(w: Array, row: int) -> float:
     """numpy's sum of the 12 doubles w[row, :12] (pairwise summation: eight partial sums, then
     the rest)."""
@@ -50,7 +59,7 @@ def sum12(w: Array, row: int) -> float:
     return res
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def clip(sub: Array, win: Array, w: Array) -> tuple[float, float, float]:
     """(area, centroid x, y) of two convex CCW quads (4, 2): Sutherland-Hodgman against the
     window's four edges, at most `CAP` vertices, summed as numpy summed 12 slots (`w`: a
@@ -93,7 +102,7 @@ def clip(sub: Array, win: Array, w: Array) -> tuple[float, float, float]:
     return _moments(w, m, w)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _moments(v: Array, m: int, w: Array) -> tuple[float, float, float]:
     """(area, centroid x, y) of the polygon v[0, :m], v[1, :m] (at most `CAP` vertices), as
     `clip` sums them (w: its scratch, rows 5 to 7 written)."""
@@ -119,7 +128,7 @@ def _moments(v: Array, m: int, w: Array) -> tuple[float, float, float]:
     return half, sum12(w, 6) / (3 * safe), sum12(w, 7) / (3 * safe)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def quad(  # noqa: PLR0917 - a footprint and where to write it
     cx: float, cy: float, ux: float, uy: float, h: float, w: float, out: Array
 ) -> None:
@@ -138,7 +147,7 @@ def quad(  # noqa: PLR0917 - a footprint and where to write it
     out[3, 1] = cy + ay - by
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def sat_eps(  # noqa: PLR0917 - two footprints
     cx: float, cy: float, ux: float, uy: float, h: float,
     dx: float, dy: float, vx: float, vy: float, k: float, w: float,
@@ -158,7 +167,7 @@ def sat_eps(  # noqa: PLR0917 - two footprints
     return abs(-ddx * vy + ddy * vx) < w + h * s + w * c - EPS
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def meet(  # noqa: PLR0917 - two footprints, each with its own half-width
     cx: float, cy: float, ux: float, uy: float, h: float, w: float,
     dx: float, dy: float, vx: float, vy: float, k: float, v: float,
@@ -179,7 +188,7 @@ def meet(  # noqa: PLR0917 - two footprints, each with its own half-width
     return abs(-ddx * vy + ddy * vx) < v + h * s + w * c
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def touches_any(  # noqa: PLR0917 - one pose against some sticks, scratch space
     x: float, y: float, ux: float, uy: float, h: float, reach0: float,
     rows: Ints, sx: Array, sy: Array, sux: Array, suy: Array, sh: Array, sq: Array,
@@ -208,7 +217,7 @@ def touches_any(  # noqa: PLR0917 - one pose against some sticks, scratch space
     return False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def clip_into(sub: Array, win: Array, out: Array, at: int, scratch: Array) -> int:
     """Clip the convex CCW quad `sub` by the convex CCW quad `win` (`support.py`'s order of
     operations, no cap on the vertices), writing the vertices to out[at:]; returns the new end.
@@ -220,7 +229,7 @@ def clip_into(sub: Array, win: Array, out: Array, at: int, scratch: Array) -> in
     return at + m
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def clip_both(  # noqa: PLR0917 - two quads, where to write, scratch
     sub: Array, win: Array, out: Array, at: int, scratch: Array, w: Array
 ) -> tuple[int, float, float, float]:
@@ -239,72 +248,74 @@ def clip_both(  # noqa: PLR0917 - two quads, where to write, scratch
     return at + m, area, gx, gy
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _clip_loop(sub: Array, win: Array, scratch: Array) -> tuple[int, int]:
     """Sutherland-Hodgman of `clip_into`, no cap: the vertices in scratch[0, :m],
-    scratch[1, :m]; returns m and the most vertices any edge left."""
-    w = scratch  # rows: x, y, next x, next y, sides (indexed in place: views cost more)
+    scratch[1, :m]; returns m and the most vertices any edge left. Rows of `scratch`: x, y,
+    next x, next y, sides (indexed in place, not through an alias or views: each costs an
+    atomic reference count per call)."""
     most = 4
     for k in range(4):
-        w[0, k] = sub[k, 0]
-        w[1, k] = sub[k, 1]
+        scratch[0, k] = sub[k, 0]
+        scratch[1, k] = sub[k, 1]
     m = 4
-    for e in range(4):
-        if m == 0:
-            break
+    e = 0
+    while e < 4 and m > 0:  # (one exit: a `break` kept the reference counts)
         ax, ay = win[e, 0], win[e, 1]
         bx, by = win[(e + 1) & 3, 0], win[(e + 1) & 3, 1]
         ex, ey = bx - ax, by - ay
         for k in range(m):
-            w[4, k] = ex * (w[1, k] - ay) - ey * (w[0, k] - ax)
+            scratch[4, k] = ex * (scratch[1, k] - ay) - ey * (scratch[0, k] - ax)
         n = 0
         for k in range(m):
             nk = k + 1 if k + 1 < m else 0
-            sp, sq = w[4, k], w[4, nk]
+            sp, sq = scratch[4, k], scratch[4, nk]
             if sp >= -EPS:
-                w[2, n] = w[0, k]
-                w[3, n] = w[1, k]
+                scratch[2, n] = scratch[0, k]
+                scratch[3, n] = scratch[1, k]
                 n += 1
             if (sp >= -EPS) != (sq >= -EPS):
                 t = sp / (sp - sq)
-                w[2, n] = w[0, k] + t * (w[0, nk] - w[0, k])
-                w[3, n] = w[1, k] + t * (w[1, nk] - w[1, k])
+                scratch[2, n] = scratch[0, k] + t * (scratch[0, nk] - scratch[0, k])
+                scratch[3, n] = scratch[1, k] + t * (scratch[1, nk] - scratch[1, k])
                 n += 1
         m = n
         most = max(most, m)
         for k in range(m):
-            w[0, k] = w[2, k]
-            w[1, k] = w[3, k]
+            scratch[0, k] = scratch[2, k]
+            scratch[1, k] = scratch[3, k]
+        e += 1
     return m, most
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _before(ax: float, ay: float, bx: float, by: float) -> bool:
     """(ax, ay) < (bx, by) as Python compares tuples."""
     return ax < bx or (ax == bx and ay < by)
 
 
-@numba.njit(cache=True)
-def _chain(pts: Array, n: int, forward: bool, out: Array) -> int:
-    """Andrew's monotone chain over the sorted points (reversed unless `forward`), into `out`;
-    returns its length."""
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _chain(pts: Array, n: int, forward: bool, scratch: Array, row: int) -> int:
+    """Andrew's monotone chain over the sorted points (reversed unless `forward`), into
+    scratch[row]; returns its length. Inlined and indexed in place (no views, no call that
+    may raise): `hull_edges` then keeps no reference counts of its arrays."""
     m = 0
     for k in range(n):
         i = k if forward else n - 1 - k
         x, y = pts[i, 0], pts[i, 1]
         while m >= 2:
-            ox, oy = out[m - 2, 0], out[m - 2, 1]
-            ax, ay = out[m - 1, 0], out[m - 1, 1]
+            ox, oy = scratch[row, m - 2, 0], scratch[row, m - 2, 1]
+            ax, ay = scratch[row, m - 1, 0], scratch[row, m - 1, 1]
             if (ax - ox) * (y - oy) - (ay - oy) * (x - ox) > EPS:
                 break
             m -= 1
-        out[m, 0] = x
-        out[m, 1] = y
+        scratch[row, m, 0] = x
+        scratch[row, m, 1] = y
         m += 1
     return m
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def hull_edges(  # noqa: PLR0917 - the points, the centre, the exponent, where to write
     pts: Array, n: int, cx: float, cy: float, power: float, out: Array, scratch: Array
 ) -> int:
@@ -314,7 +325,7 @@ def hull_edges(  # noqa: PLR0917 - the points, the centre, the exponent, where t
     monotone chain, lengths as `** power` (`power` is 0.5, passed at run time: with a constant
     exponent the compiler takes a square root, which differs from C's `pow(x, 0.5)`, Python's
     `** 0.5`, in the last bit about once in 2,000 lengths). `out` needs n rows, `scratch` is
-    (3, n, 2) or larger."""
+    (3, n, 2) or larger: the lower chain, the upper, the hull. One exit."""
     for k in range(1, n):  # insertion sort, as tuples compare
         x, y = pts[k, 0], pts[k, 1]
         j = k - 1
@@ -331,23 +342,18 @@ def hull_edges(  # noqa: PLR0917 - the points, the centre, the exponent, where t
         pts[u, 0] = pts[k, 0]
         pts[u, 1] = pts[k, 1]
         u += 1
-    if u < 3:
-        return 0
-    lower, upper, hull = scratch[0], scratch[1], scratch[2]
-    nl = _chain(pts, u, True, lower)
-    nu = _chain(pts, u, False, upper)
+    nl = _chain(pts, u, True, scratch, 0)  # (fewer than 3 points: chains of at most 2)
+    nu = _chain(pts, u, False, scratch, 1)
     h = nl + nu - 2
-    if h < 3:
-        return 0
-    for k in range(h):  # the lower chain, then the upper, each without its last point
-        src, at = (lower, k) if k < nl - 1 else (upper, k - nl + 1)
-        hull[k, 0] = src[at, 0]
-        hull[k, 1] = src[at, 1]
+    for k in range(h if h >= 3 else 0):  # the lower chain, then the upper, without last points
+        row, at = (0, k) if k < nl - 1 else (1, k - nl + 1)
+        scratch[2, k, 0] = scratch[row, at, 0]
+        scratch[2, k, 1] = scratch[row, at, 1]
     e = 0
-    for k in range(h):
-        ax, ay = hull[k, 0], hull[k, 1]
+    for k in range(h if h >= 3 else 0):
+        ax, ay = scratch[2, k, 0], scratch[2, k, 1]
         nk = k + 1 if k + 1 < h else 0
-        bx, by = hull[nk, 0], hull[nk, 1]
+        bx, by = scratch[2, nk, 0], scratch[2, nk, 1]
         dx, dy = bx - ax, by - ay
         length = (dx * dx + dy * dy) ** power
         if length < 1e-7:

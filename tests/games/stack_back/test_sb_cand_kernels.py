@@ -202,3 +202,50 @@ def test_clones_that_go_different_ways_keep_their_own_stick_arrays() -> None:
         for t, poly, n in zip(s.sticks, st.poly, st.npoly.tolist(), strict=True):
             assert [tuple(e) for e in poly[:n].tolist()] == list(t.polygon)
     assert len({tuple(map(str, c.sticks)) for c in clones}) == 3  # they did go different ways
+
+
+def test_half_turn_is_pythons_modulo() -> None:
+    """`_half_turn` folds degrees as Python's `% 180` does, bit for bit (the sign of a zero
+    included), for what `math.degrees(math.atan2(...))` gives and beyond it."""
+    values = [0.0, -0.0, 180.0, -180.0, 90.0, -90.0, 1e-300, -1e-300, 179.99999999999997]
+    values += [-179.99999999999997, 200.0, -400.0, 360.0, 540.5]
+    values += [math.degrees(math.atan2(y, x)) for y in (-1.0, -0.0, 0.0, 0.3) for x in (-2, 0, 1)]
+    rng = Rng(7)
+    values += [rng.uniform(-180.0, 180.0) for _ in range(2000)]
+    for v in values:
+        got, want = cand_kernels._half_turn(v), v % 180
+        assert (got, math.copysign(1.0, got)) == (want, math.copysign(1.0, want)), v
+
+
+@pytest.mark.parametrize("reach", [1.0, 30.0, 48.0, 66.0])
+def test_a_pairs_bridges_near_a_threshold_are_pythons(reach: float) -> None:
+    """Two sticks whose bridge ends lie `reach` (1 mm, a colour's length less 6) plus a few
+    roundings or a little more apart, at odd angles: the kernel's `_pair` (a square root,
+    `math.hypot` within 1e-8 of a threshold) makes the bridges `candidates._pair` makes with
+    `math.hypot`, or defers (False)."""
+    from types import SimpleNamespace
+
+    from teocalli.games.stack_back.candidates import _CELLS, _LENGTHS, _OFFSETS
+
+    compared = deferred = 0
+    for delta in (0.0, 1e-14, -1e-14, 3e-9, -3e-9, 9e-9, -9e-9, 1.1e-8, -1.1e-8, 1e-6, -1e-6):
+        for angle in (0.0, 0.3, 1.1, 2.0, 2.9):
+            d = reach + delta
+            ex, ey = d * math.cos(angle), d * math.sin(angle)
+            a = SimpleNamespace(cx=110.3, cy=50.1, ux=-math.sin(angle), uy=math.cos(angle),
+                                half=27.0)  # fmt: skip
+            b = SimpleNamespace(cx=a.cx + ex, cy=a.cy + ey, ux=a.ux, uy=a.uy, half=27.0)
+            col = np.array
+            out = np.empty((len(_OFFSETS), len(_LENGTHS)), dtype=np.int64)
+            sure = cand_kernels._pair(
+                0, 1, col([a.cx, b.cx]), col([a.cy, b.cy]), col([a.ux, b.ux]), col([a.uy, b.uy]),
+                col([a.half, b.half]), _LENGTHS, _OFFSETS, _CELLS, 0b111, out,
+            )  # fmt: skip
+            if not sure:
+                deferred += 1
+                continue
+            want = _pair(a, b)  # type: ignore[arg-type]
+            for c in range(len(_LENGTHS)):
+                assert sorted(v for v in out[:, c].tolist() if v >= 0) == sorted(want[c].tolist())
+            compared += 1
+    assert compared >= 40
