@@ -3,6 +3,7 @@
 The names every game package exports are listed in docs/architecture.md ("A game package").
 """
 
+from . import jit_cache  # noqa: F401 - first: numba's cache directory, before any kernel compiles
 from .actions import PASS, Action, Colour, Pass, Place, parse, pose
 from .game import StackBack
 from .position import from_position, to_position
