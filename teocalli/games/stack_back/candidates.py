@@ -19,10 +19,9 @@ the state keeps it up to date instead (piles.py), with the same results.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import repeat
 from operator import itemgetter
 
 import numpy as np
@@ -55,14 +54,13 @@ class WoodLattice:
     """The wood candidates that lie legally on the bare boards, with their footprints."""
 
     poses: tuple[Place, ...]
-    indices: tuple[int, ...]
+    keys: npt.NDArray[np.int64]
+    """Their pose keys (`lattice_index`), ascending: the poses are in key order."""
     verdicts: tuple[tuple[Verdict, ...], tuple[Verdict, ...]]
     """Per owner, per candidate: the placement it makes on the bare wood (it always stands)."""
     colours: npt.NDArray[np.int64]
     feet: Footprints
     quads: Array
-    moves: tuple[tuple[Move, ...], tuple[Move, ...]]
-    """Per owner, per candidate: (dense index, pose, verdict), as `wood_moves` offers them."""
 
 
 @cache
@@ -79,16 +77,13 @@ def wood_lattice() -> WoodLattice:
     poses.sort(key=_index)
     feet = Footprints.of(poses)
     verdicts = tuple(tuple(Verdict(_wood_stick(p, owner), {}) for p in poses) for owner in (0, 1))
-    indices = tuple(_index(p) for p in poses)
-    moves = tuple(tuple(zip(indices, poses, v, strict=True)) for v in verdicts)
     return WoodLattice(
         tuple(poses),
-        indices,
+        np.array([_index(p) for p in poses], dtype=np.int64),
         (verdicts[0], verdicts[1]),
         np.array([p.colour for p in poses]),
         feet,
         feet.quads(),
-        (moves[0], moves[1]),
     )
 
 
@@ -151,13 +146,14 @@ def _wood_position() -> dict[Place, int]:
     return {p: i for i, p in enumerate(wood_lattice().poses)}
 
 
-def wood_moves(free: Mask, supply: Sequence[int], owner: int) -> list[Move]:
-    """The free wood candidates in colours the player still holds."""
-    ok = np.flatnonzero(free & _wood_colours()[_have(supply)]).tolist()
-    moves = wood_lattice().moves[owner]
-    if len(ok) > 1:
-        return list(itemgetter(*ok)(moves))  # in C: no Python loop over the candidates
-    return [moves[i] for i in ok]
+def wood_keys() -> npt.NDArray[np.int64]:
+    """The wood candidates' pose keys, ascending (`listing.merged` reads them)."""
+    return wood_lattice().keys
+
+
+def wood_of_colours(bits: int) -> npt.NDArray[np.bool_]:
+    """Which wood candidates are of the colours `bits` (`have_bits`)."""
+    return _wood_colours()[bits]
 
 
 @cache
@@ -223,7 +219,7 @@ def bridge_index(
     colour the player holds, in the colours it holds that neither stick refuses (its own, those
     it carries). One compiled call (`cand_kernels.bridge_poses`); the rare pairs whose distances
     lie within a rounding of a threshold are decided here with `math.hypot` (`_pair`)."""
-    have = _have(supply)
+    have = have_bits(supply)
     if not have or not len(sticks):
         return np.zeros(0, dtype=np.int64)
     st = layout.statics
@@ -246,9 +242,13 @@ def bridge_index(
     return index
 
 
-def _have(supply: Sequence[int]) -> int:
+def have_bits(supply: Sequence[int]) -> int:
     """The colours (bits) of which `supply` holds a stick."""
-    return sum(1 << c for c in range(NUM_COLOURS) if supply[c] > 0)
+    bits = 0
+    for c, left in enumerate(supply):
+        if left > 0:
+            bits |= 1 << c
+    return bits
 
 
 _LENGTHS = np.array(LENGTHS, dtype=np.float64)
@@ -284,6 +284,56 @@ def _pair(a: Stick, b: Stick) -> Bridges:
     return tuple(np.array([i for i, _ in b], dtype=np.int64) for b in per_colour)
 
 
+Source = tuple[npt.NDArray[np.int64], Callable[[int], Verdict]]
+"""Candidates of one kind: their dense indices (pose keys), and a function making the placement
+of the j-th (each call a new `Verdict`: the caller keeps what it reads, `listing.listed`)."""
+
+
+def _none(j: int) -> Verdict:
+    raise IndexError(f"no candidate {j}: the source is empty")
+
+
+NO_SOURCE: Source = (np.zeros(0, dtype=np.int64), _none)
+"""No candidates."""
+
+
+def pile_source(
+    sticks: Sequence[Stick],
+    layout: Layout,
+    *,
+    carries: Sequence[int],
+    force: Sequence[float],
+    moment: Sequence[complex],
+    supply: Sequence[int],
+    floor: int,
+    owner: int,
+) -> Source:
+    """The bridging candidates the rules allow now, judged from nothing in one compiled call
+    (`cand_kernels.pile_candidates`): the bridges (`bridge_index`'s), then what each touches,
+    whether it touches exactly two sticks of the level below its derived level at or above the
+    player's floor (any other is refused by `piled` or skipped anyway), `rules.piled`, its
+    support polygon and balance (`rules.settle`); Python keeps their keys and makes a
+    placement only when asked (`_later`). Where a pair's distance lies within a rounding of a
+    threshold, the poses are made with `math.hypot` (`bridge_index`) and judged by `judge`."""
+    have = have_bits(supply)
+    if not have or not len(sticks):
+        return NO_SOURCE
+    st = layout.statics
+    index, levels, rows, got, unsure = cand_kernels.pile_candidates(
+        have, _LENGTHS, _OFFSETS, _AXES_ROWS, _HALVES, _WEIGHTS, _REACHES, _CELLS, st.rows,
+        st.reach, layout.quads, st.level, st.colour, np.array(carries, dtype=np.int64), st.sup,
+        st.cont, st.poly, st.npoly, np.array(force, dtype=np.float64),
+        np.array(moment, dtype=np.complex128), floor, TOL, REST, _THRESHOLD, 0.5, DEEP,
+    )  # fmt: skip
+    if not len(unsure):
+        return index, _later(index, rows, levels, got, owner)
+    index = bridge_index(sticks, carries, supply, floor, layout)
+    got = judge(index, layout, carries, force, moment, floor=floor)
+    rows = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
+    above = [sticks[a].level + 1 for a in got[1][rows, 0].tolist()]
+    return index[rows], _later(index[rows], rows, above, got, owner)
+
+
 def pile_moves(
     sticks: Sequence[Stick],
     layout: Layout,
@@ -295,30 +345,23 @@ def pile_moves(
     floor: int,
     owner: int,
 ) -> list[Move]:
-    """The bridging candidates the rules allow now, judged from nothing in one compiled call
-    (`cand_kernels.pile_candidates`): the bridges (`bridge_index`'s), then what each touches,
-    whether it touches exactly two sticks of the level below its derived level at or above the
-    player's floor (any other is refused by `piled` or skipped anyway), `rules.piled`, its
-    support polygon and balance (`rules.settle`); Python only wraps the legal ones
-    (`moves_of`). Where a pair's distance lies within a rounding of a threshold, the poses
-    are made with `math.hypot` (`bridge_index`) and judged by `judge`."""
-    have = _have(supply)
-    if not have or not len(sticks):
-        return []
-    st = layout.statics
-    index, levels, rows, got, unsure = cand_kernels.pile_candidates(
-        have, _LENGTHS, _OFFSETS, _AXES_ROWS, _HALVES, _WEIGHTS, _REACHES, _CELLS, st.rows,
-        st.reach, layout.quads, st.level, st.colour, np.array(carries, dtype=np.int64), st.sup,
-        st.cont, st.poly, st.npoly, np.array(force, dtype=np.float64),
-        np.array(moment, dtype=np.complex128), floor, TOL, REST, _THRESHOLD, 0.5, DEEP,
+    """`pile_source`'s candidates as moves (the kept table, piles.py, must equal them)."""
+    return moves(
+        pile_source(sticks, layout, carries=carries, force=force, moment=moment, supply=supply,
+                    floor=floor, owner=owner)
     )  # fmt: skip
-    if not len(unsure):
-        return moves_of(index, rows.tolist(), levels.tolist(), got, owner)
-    index = bridge_index(sticks, carries, supply, floor, layout)
-    got = judge(index, layout, carries, force, moment, floor=floor)
-    rows = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
-    above = [sticks[a].level + 1 for a in got[1][rows, 0].tolist()]
-    return moves_of(index[rows], rows.tolist(), above, got, owner)
+
+
+def moves(source: Source) -> list[Move]:
+    """A source's candidates as (dense index, pose, placement), in its order."""
+    keys, verdict = source
+    return [(k, place(k), verdict(j)) for j, k in enumerate(keys.tolist())]
+
+
+def source_of(listed: Sequence[Move]) -> Source:
+    """Moves (the kept table's, piles.py) as a source: their keys, their placements."""
+    keys = np.fromiter(map(itemgetter(0), listed), dtype=np.int64, count=len(listed))
+    return keys, lambda j: listed[j][2]
 
 
 Judged = cand_kernels.Judged
@@ -359,19 +402,31 @@ def judge(
 
 def moves_of(
     index: npt.NDArray[np.int64],
-    rows: Iterable[int],
-    levels: Iterable[int],
+    rows: Sequence[int] | npt.NDArray[np.int64],
+    levels: Sequence[int] | npt.NDArray[np.int64],
     got: Judged,
     owner: int,
 ) -> list[Move]:
     """The candidates of the legal bridges `index`, rows `rows` of `judge`'s answer `got`, at
-    `levels`: each placement made when first read (`Verdict.later`, `placement`): most are
-    never placed. Built with `map` and `zip` (C loops; only `Verdict.later` runs Python)."""
-    keys = index.tolist()
-    poses = list(map(_PLACES.__getitem__, keys))
-    recipes = zip(repeat(got), rows, poses, repeat(owner), levels, strict=False)  # repeat: endless
-    verdicts = map(Verdict.later, repeat(placement), recipes)
-    return list(zip(keys, poses, verdicts, strict=True))
+    `levels`, as moves (`_later`)."""
+    return moves((index, _later(index, rows, levels, got, owner)))
+
+
+def _later(
+    index: npt.NDArray[np.int64],
+    rows: Sequence[int] | npt.NDArray[np.int64],
+    levels: Sequence[int] | npt.NDArray[np.int64],
+    got: Judged,
+    owner: int,
+) -> Callable[[int], Verdict]:
+    """The placement of the j-th legal bridge `index[j]`, row `rows[j]` of `got`, at
+    `levels[j]`: a `Verdict.later` (`placement`: most candidates are never placed)."""
+
+    def verdict(j: int) -> Verdict:
+        args = (got, int(rows[j]), place(int(index[j])), owner, int(levels[j]))
+        return Verdict.later(placement, args)
+
+    return verdict
 
 
 class _Places(dict[int, Place]):
@@ -385,12 +440,8 @@ class _Places(dict[int, Place]):
         return pose
 
 
-_PLACES = _Places()
-
-
-def place(index: int) -> Place:
-    """`place_of`, kept per dense index."""
-    return _PLACES[index]
+place: Callable[[int], Place] = _Places().__getitem__
+"""`place_of`, kept per dense index (a dict's lookup: `map(place, ...)` runs in C)."""
 
 
 def placement(

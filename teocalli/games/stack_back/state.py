@@ -10,8 +10,8 @@ and how many turns in a row placed nothing (two end the game).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from teocalli.core import Effect, Outcome, State, ranks_from_keys
@@ -20,9 +20,20 @@ from teocalli.core.outcome import Part
 from . import grow, ids, search
 from .actions import PASS, Action, Colour, Pass, Place, malformed, pose
 from .balance import Stick
-from .candidates import Move, all_free, is_free_wood, pile_moves, still_free, wood_moves
+from .candidates import (
+    Move,
+    Source,
+    all_free,
+    is_free_wood,
+    pile_moves,
+    pile_source,
+    source_of,
+    still_free,
+)
+from .candidates import moves as candidate_moves
 from .components import SPEC
 from .geometry import Mask
+from .listing import found, listed
 from .piles import Piles, stamp
 from .rules import Footprints, Layout, Verdict, on_wood, piled, settle, touches
 from .search import Depths
@@ -39,30 +50,31 @@ class EndReason(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Cache:
     """The candidates legal for `player` at history length `step`, with the placement each makes
-    (`verdicts[k]` that of `actions[k]`; none for a lone `pass`)."""
+    (`verdict(k)` that of `actions[k]`, made when first read, then kept: listing.py; none for a
+    lone `pass`)."""
 
     step: int
     player: int
     actions: tuple[Action, ...]
-    verdicts: tuple[Verdict, ...]
+    verdict: Callable[[int], Verdict] | None
 
     def verdict_of(self, action: Action) -> Verdict | None:
         """The placement a listed candidate makes (None: not listed). The action played is
         almost always one of the very objects listed, found by identity; otherwise by value
         (hashing a Place is a Python call: the dict is made only then)."""
-        if not self.verdicts:  # a lone pass
+        if self.verdict is None:  # a lone pass
             return None
-        for place, verdict in zip(self.actions, self.verdicts, strict=True):
+        for k, place in enumerate(self.actions):
             if place is action:
-                return verdict
+                return self.verdict(k)
         return self.by_place().get(action) if isinstance(action, Place) else None
 
     def by_place(self) -> dict[Place, Verdict]:
         """Each candidate with its placement (made anew at each call: states share a Cache)."""
-        if not self.verdicts:
+        if self.verdict is None:
             return {}
         places = [a for a in self.actions if isinstance(a, Place)]
-        return dict(zip(places, self.verdicts, strict=True))
+        return dict(zip(places, map(self.verdict, range(len(places))), strict=True))
 
 
 class StackBackState(State):
@@ -172,23 +184,10 @@ class StackBackState(State):
         cache = self._cache
         if cache is not None and cache.step == key and cache.player == player:
             return cache
-        moves = wood_moves(self.free, self.supply[player], player)
-        moves += self._piled_moves(player)
-        if not moves:  # nothing on the candidate lists: the search over every pose decides
-            moves = [(search.order_key(p), p, v) for p, v in search.find(self, player)]
-        moves.sort(key=itemgetter(0))
-        keys: tuple[int, ...] = ()
-        actions: tuple[Action, ...] = ()
-        verdicts: tuple[Verdict, ...] = ()
-        if moves:  # three tuples made in C
-            keys, actions, verdicts = zip(*moves, strict=True)
-        if len(set(keys)) != len(keys):  # a pose offered twice, or several off the lattice:
-            # its first verdict, once (distinct keys are distinct poses: lattice_index)
-            first: dict[Place, Verdict] = {}
-            for _, place, verdict in moves:
-                first.setdefault(place, verdict)
-            actions, verdicts = tuple(first), tuple(first.values())
-        self._cache = Cache(key, player, actions or (PASS,), verdicts)
+        actions, verdict = listed(self.free, self.supply[player], player, self._piled(player))
+        if not actions:  # nothing on the candidate lists: the search over every pose decides
+            actions, verdict = found(search.find(self, player), search.order_key)
+        self._cache = Cache(key, player, actions or (PASS,), verdict if actions else None)
         return self._cache
 
     def piles_from_nothing(self, player: int) -> list[Move]:
@@ -205,14 +204,23 @@ class StackBackState(State):
             owner=player,
         )
 
-    def _piled_moves(self, player: int) -> list[Move]:
+    def _piled(self, player: int) -> Source:
         """The piled candidates: from the table kept along the game (piles.py), brought up to
         date; a state whose table lags more than one stick behind (a replay, a position) judges
         its first query from nothing (cheaper than the whole table) and builds the table at
         its next one."""
         if len(self.sticks) - self._piles.count > 1 and not self._piles_due:
             self._piles_due = True
-            return self.piles_from_nothing(player)
+            return pile_source(
+                self.sticks,
+                self.layout,
+                carries=self.carries,
+                force=self.force,
+                moment=self.moment,
+                supply=self.supply[player],
+                floor=self.floor[player],
+                owner=player,
+            )
         piles = self._piles.with_sticks(self.sticks, self.layout, self._owner)
         moves, self._piles = piles.moves(
             self.sticks,
@@ -225,7 +233,11 @@ class StackBackState(State):
             self.floor[player],
             player,
         )
-        return moves
+        return source_of(moves)
+
+    def _piled_moves(self, player: int) -> list[Move]:
+        """`_piled`'s candidates as moves (the tests compare them with `piles_from_nothing`)."""
+        return candidate_moves(self._piled(player))
 
     def _legal_action_ints(self, player: int) -> list[int]:
         return ids.legal_ids(self, player)
