@@ -42,6 +42,7 @@ from .actions import (
 from .balance import Load, Stick
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC, WEIGHTS
 from .geometry import DEEP, Array, Mask, axis
+from .list_kernels import merged
 from .rules import REST, TOL, Footprints, Layout, Touch, Verdict, on_wood, settle
 from .wood_kernels import covered
 
@@ -144,16 +145,6 @@ def is_free_wood(free: Mask, pose: Place) -> bool:
 @cache
 def _wood_position() -> dict[Place, int]:
     return {p: i for i, p in enumerate(wood_lattice().poses)}
-
-
-def wood_keys() -> npt.NDArray[np.int64]:
-    """The wood candidates' pose keys, ascending (`listing.merged` reads them)."""
-    return wood_lattice().keys
-
-
-def wood_of_colours(bits: int) -> npt.NDArray[np.bool_]:
-    """Which wood candidates are of the colours `bits` (`have_bits`)."""
-    return _wood_colours()[bits]
 
 
 @cache
@@ -297,7 +288,7 @@ NO_SOURCE: Source = (np.zeros(0, dtype=np.int64), _none)
 """No candidates."""
 
 
-def pile_source(
+def pile_listing(
     sticks: Sequence[Stick],
     layout: Layout,
     *,
@@ -307,31 +298,47 @@ def pile_source(
     supply: Sequence[int],
     floor: int,
     owner: int,
-) -> Source:
+    free: Mask,
+) -> tuple[npt.NDArray[np.int64], Source]:
     """The bridging candidates the rules allow now, judged from nothing in one compiled call
     (`cand_kernels.pile_candidates`): the bridges (`bridge_index`'s), then what each touches,
     whether it touches exactly two sticks of the level below its derived level at or above the
     player's floor (any other is refused by `piled` or skipped anyway), `rules.piled`, its
     support polygon and balance (`rules.settle`); Python keeps their keys and makes a
-    placement only when asked (`_later`). Where a pair's distance lies within a rounding of a
-    threshold, the poses are made with `math.hypot` (`bridge_index`) and judged by `judge`."""
+    placement only when asked (`_later`). With them, in the same call, the candidate list's
+    order (`order_of`) with the wood candidates `free`. Where a pair's distance lies within a
+    rounding of a threshold, the poses are made with `math.hypot` (`bridge_index`) and judged
+    by `judge`."""
     have = have_bits(supply)
     if not have or not len(sticks):
-        return NO_SOURCE
+        return order_of(free, supply, NO_SOURCE[0]), NO_SOURCE
     st = layout.statics
-    index, levels, rows, got, unsure = cand_kernels.pile_candidates(
+    order, piled, got, unsure = cand_kernels.pile_candidates(
         have, _LENGTHS, _OFFSETS, _AXES_ROWS, _HALVES, _WEIGHTS, _REACHES, _CELLS, st.rows,
         st.reach, layout.quads, st.level, st.colour, np.array(carries, dtype=np.int64), st.sup,
         st.cont, st.poly, st.npoly, np.array(force, dtype=np.float64),
-        np.array(moment, dtype=np.complex128), floor, TOL, REST, _THRESHOLD, 0.5, DEEP,
+        np.array(moment, dtype=np.complex128), floor, TOL, REST, _THRESHOLD, 0.5, DEEP, free,
+        _wood_colours()[have], wood_lattice().keys,
     )  # fmt: skip
     if not len(unsure):
-        return index, _later(index, rows, levels, got, owner)
+        index, rows, levels = piled
+        return order, (index, _later(index, rows, levels, got, owner))
     index = bridge_index(sticks, carries, supply, floor, layout)
     got = judge(index, layout, carries, force, moment, floor=floor)
     rows = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
     above = [sticks[a].level + 1 for a in got[1][rows, 0].tolist()]
-    return index[rows], _later(index[rows], rows, above, got, owner)
+    return order_of(free, supply, index[rows]), (
+        index[rows],
+        _later(index[rows], rows, above, got, owner),
+    )
+
+
+def order_of(
+    free: Mask, supply: Sequence[int], piled: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """The candidate list's order (`list_kernels.merged`: keys and origins) of the wood
+    candidates still free in colours `supply` holds and the piled candidates `piled` (keys)."""
+    return merged(free, _wood_colours()[have_bits(supply)], wood_lattice().keys, piled)
 
 
 def pile_moves(
@@ -345,17 +352,31 @@ def pile_moves(
     floor: int,
     owner: int,
 ) -> list[Move]:
-    """`pile_source`'s candidates as moves (the kept table, piles.py, must equal them)."""
-    return moves(
-        pile_source(sticks, layout, carries=carries, force=force, moment=moment, supply=supply,
-                    floor=floor, owner=owner)
-    )  # fmt: skip
+    """`pile_listing`'s candidates as moves (the kept table, piles.py, must equal them)."""
+    _, source = pile_listing(
+        sticks,
+        layout,
+        carries=carries,
+        force=force,
+        moment=moment,
+        supply=supply,
+        floor=floor,
+        owner=owner,
+        free=_no_wood(),
+    )
+    return moves(source)  # fmt: skip
+
+
+@cache
+def _no_wood() -> Mask:
+    return np.zeros(len(wood_lattice().poses), dtype=bool)
 
 
 def moves(source: Source) -> list[Move]:
     """A source's candidates as (dense index, pose, placement), in its order."""
     keys, verdict = source
-    return [(k, place(k), verdict(j)) for j, k in enumerate(keys.tolist())]
+    poses = places(keys)
+    return [(k, poses[j], verdict(j)) for j, k in enumerate(keys.tolist())]
 
 
 def source_of(listed: Sequence[Move]) -> Source:
@@ -429,19 +450,35 @@ def _later(
     return verdict
 
 
-class _Places(dict[int, Place]):
-    """`place_of` per dense index, made on first use (a pose is immutable: shared by every
-    candidate list; a lookup is a dict's, in C); cleared when it holds `_MEMO_MAX`."""
-
-    def __missing__(self, index: int) -> Place:
-        if len(self) >= _MEMO_MAX:
-            self.clear()
-        pose = self[index] = place_of(index)
-        return pose
+_POSES = np.full(NUM_COLOURS * A_CELLS * X_CELLS * Y_CELLS, None, dtype=object)
+"""`place_of` per dense index, made on first use (a pose is immutable: shared by every candidate
+list); an array, so a list of them is one numpy indexing (`places`)."""
+_MADE = np.zeros(len(_POSES), dtype=bool)
 
 
-place: Callable[[int], Place] = _Places().__getitem__
-"""`place_of`, kept per dense index (a dict's lookup: `map(place, ...)` runs in C)."""
+def places(index: npt.NDArray[np.int64]) -> list[Place]:
+    """`place_of` of each dense index, kept per index (made once; forgotten when `_MEMO_MAX`
+    are kept)."""
+    made = _MADE[index]
+    if not made.all():
+        new = np.unique(index[~made])
+        if np.count_nonzero(_MADE) + len(new) > _MEMO_MAX:
+            _POSES[_MADE] = None
+            _MADE[:] = False
+            new = np.unique(index)
+        _POSES[new] = [place_of(i) for i in new.tolist()]
+        _MADE[new] = True
+    got: list[Place] = _POSES[index].tolist()
+    return got
+
+
+def place(index: int) -> Place:
+    """`places` of one dense index."""
+    pose = _POSES[index]
+    if pose is None:
+        return places(np.array([index], dtype=np.int64))[0]
+    assert isinstance(pose, Place)
+    return pose
 
 
 def placement(

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from teocalli.core import Effect, Outcome, State, ranks_from_keys
 from teocalli.core.outcome import Part
@@ -25,8 +27,9 @@ from .candidates import (
     Source,
     all_free,
     is_free_wood,
+    order_of,
+    pile_listing,
     pile_moves,
-    pile_source,
     source_of,
     still_free,
 )
@@ -47,11 +50,11 @@ class EndReason(enum.Enum):
     BLOCKED = "two turns in a row placed no stick"
 
 
-@dataclass(frozen=True, slots=True)
-class Cache:
+class Cache(NamedTuple):
     """The candidates legal for `player` at history length `step`, with the placement each makes
     (`verdict(k)` that of `actions[k]`, made when first read, then kept: listing.py; none for a
-    lone `pass`)."""
+    lone `pass`). A named tuple: made at every fresh query, it costs a fifth of a frozen
+    dataclass."""
 
     step: int
     player: int
@@ -170,7 +173,8 @@ class StackBackState(State):
         return (self.turn,)
 
     def _is_terminal(self) -> bool:
-        return self.idle >= 2 or not all(any(s) for s in self.supply)
+        first, second = self.supply
+        return self.idle >= 2 or not (any(first) and any(second))
 
     def left(self, player: int) -> int:
         return sum(self.supply[player])
@@ -184,7 +188,7 @@ class StackBackState(State):
         cache = self._cache
         if cache is not None and cache.step == key and cache.player == player:
             return cache
-        actions, verdict = listed(self.free, self.supply[player], player, self._piled(player))
+        actions, verdict = listed(*self._piled(player), player)
         if not actions:  # nothing on the candidate lists: the search over every pose decides
             actions, verdict = found(search.find(self, player), search.order_key)
         self._cache = Cache(key, player, actions or (PASS,), verdict if actions else None)
@@ -204,22 +208,25 @@ class StackBackState(State):
             owner=player,
         )
 
-    def _piled(self, player: int) -> Source:
-        """The piled candidates: from the table kept along the game (piles.py), brought up to
+    def _piled(self, player: int) -> tuple[npt.NDArray[np.int64], Source]:
+        """The piled candidates, and the candidate list's order with the free wood candidates
+        (`candidates.order_of`): from the table kept along the game (piles.py), brought up to
         date; a state whose table lags more than one stick behind (a replay, a position) judges
-        its first query from nothing (cheaper than the whole table) and builds the table at
-        its next one."""
+        its first query from nothing (cheaper than the whole table; the order in the same
+        compiled call) and builds the table at its next one."""
+        free, supply = self.free, self.supply[player]
         if len(self.sticks) - self._piles.count > 1 and not self._piles_due:
             self._piles_due = True
-            return pile_source(
+            return pile_listing(
                 self.sticks,
                 self.layout,
                 carries=self.carries,
                 force=self.force,
                 moment=self.moment,
-                supply=self.supply[player],
+                supply=supply,
                 floor=self.floor[player],
                 owner=player,
+                free=free,
             )
         piles = self._piles.with_sticks(self.sticks, self.layout, self._owner)
         moves, self._piles = piles.moves(
@@ -229,15 +236,16 @@ class StackBackState(State):
             self.force,
             self.moment,
             self._stamps,
-            self.supply[player],
+            supply,
             self.floor[player],
             player,
         )
-        return source_of(moves)
+        piled = source_of(moves)
+        return order_of(free, supply, piled[0]), piled
 
     def _piled_moves(self, player: int) -> list[Move]:
         """`_piled`'s candidates as moves (the tests compare them with `piles_from_nothing`)."""
-        return candidate_moves(self._piled(player))
+        return candidate_moves(self._piled(player)[1])
 
     def _legal_action_ints(self, player: int) -> list[int]:
         return ids.legal_ids(self, player)
