@@ -381,7 +381,7 @@ def moves(source: Source) -> list[Move]:
 
 def source_of(listed: Sequence[Move]) -> Source:
     """Moves (the kept table's, piles.py) as a source: their keys, their placements."""
-    keys = np.fromiter(map(itemgetter(0), listed), dtype=np.int64, count=len(listed))
+    keys = np.array(list(map(itemgetter(0), listed)), dtype=np.int64)
     return keys, lambda j: listed[j][2]
 
 
@@ -454,29 +454,29 @@ _POSES = np.full(NUM_COLOURS * A_CELLS * X_CELLS * Y_CELLS, None, dtype=object)
 """`place_of` per dense index, made on first use (a pose is immutable: shared by every candidate
 list); an array, so a list of them is one numpy indexing (`places`)."""
 _MADE = np.zeros(len(_POSES), dtype=bool)
+_COUNT = [0]
+"""How many poses `_POSES` keeps: all are forgotten when it would pass `_MEMO_MAX`."""
 
 
 def places(index: npt.NDArray[np.int64]) -> list[Place]:
-    """`place_of` of each dense index, kept per index (made once; forgotten when `_MEMO_MAX`
-    are kept)."""
-    made = _MADE[index]
-    if not made.all():
-        new = np.unique(index[~made])
-        if np.count_nonzero(_MADE) + len(new) > _MEMO_MAX:
-            _POSES[_MADE] = None
-            _MADE[:] = False
-            new = np.unique(index)
-        _POSES[new] = [place_of(i) for i in new.tolist()]
-        _MADE[new] = True
+    """`place_of` of each dense index, kept per index."""
+    if not _MADE[index].all():
+        return [place(i) for i in index.tolist()]
     got: list[Place] = _POSES[index].tolist()
     return got
 
 
 def place(index: int) -> Place:
-    """`places` of one dense index."""
+    """`place_of`, kept per dense index (made once; all forgotten when `_MEMO_MAX` are kept)."""
     pose = _POSES[index]
     if pose is None:
-        return places(np.array([index], dtype=np.int64))[0]
+        if _COUNT[0] >= _MEMO_MAX:
+            _POSES[_MADE] = None
+            _MADE[:] = False
+            _COUNT[0] = 0
+        pose = _POSES[index] = place_of(index)
+        _MADE[index] = True
+        _COUNT[0] += 1
     assert isinstance(pose, Place)
     return pose
 
