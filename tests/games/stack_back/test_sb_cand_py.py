@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 import teocalli
-from teocalli.games.stack_back import from_position, to_position
-from teocalli.games.stack_back.candidates import Move, wood_lattice
+from teocalli.games.stack_back import candidates, from_position, to_position
+from teocalli.games.stack_back.candidates import Move, place_of, places, wood_lattice
 from teocalli.games.stack_back.list_kernels import merged
 from teocalli.games.stack_back.state import StackBackState
 
@@ -104,3 +104,20 @@ def test_candidate_lists_are_the_sorted_candidates_with_their_placements() -> No
             checked += len(want)
             piled += sum(v.stick.level > 0 for _, _, v in want)
     assert checked > 1000 and piled > 100
+
+
+def test_poses_are_made_once_and_forgotten_past_the_bound(monkeypatch: Any) -> None:
+    """`places` gives `place_of`'s poses, the same objects while kept; past `_MEMO_MAX` kept
+    poses all are forgotten and made again, still right."""
+    monkeypatch.setattr(candidates, "_MEMO_MAX", 8)  # and nothing kept yet:
+    monkeypatch.setattr(candidates, "_POSES", np.full(len(candidates._POSES), None, dtype=object))
+    monkeypatch.setattr(candidates, "_MADE", np.zeros(len(candidates._POSES), dtype=bool))
+    monkeypatch.setattr(candidates, "_COUNT", [0])
+    keys = wood_lattice().keys[100:112]
+    first = places(keys[:6])
+    assert first == [place_of(k) for k in keys[:6].tolist()]
+    assert all(a is b for a, b in zip(places(keys[:6]), first, strict=True))  # kept
+    got = places(keys)  # 12 distinct: the bound is passed on the way
+    assert got == [place_of(k) for k in keys.tolist()]
+    assert candidates._COUNT[0] <= 8
+    assert not all(a is b for a, b in zip(places(keys[:6]), first, strict=True))  # forgotten
