@@ -12,8 +12,9 @@ the matching point on the other, the stick centred between them; the pose snappe
 lattice (2 mm, 5 degrees). Each is then judged in full (level, touches, colours, balance): what
 touches what for all bridges at once (`touch_table`, compiled), then one by one (`piled`, balance)
 only the bridges that touch exactly two sticks of the level below their own, at or above the
-floor (any other is refused or skipped anyway). `pile_moves` does this from nothing; along a game
-the state keeps it up to date instead (piles.py), with the same results.
+floor (any other is refused or skipped anyway). `pile_listing` does this from nothing (with the
+candidate list's order, listing.py); along a game the state keeps it up to date instead
+(piles.py), with the same results.
 """
 
 from __future__ import annotations
