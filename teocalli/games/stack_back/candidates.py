@@ -277,15 +277,23 @@ def _pair(a: Stick, b: Stick) -> Bridges:
 
 
 Source = tuple[npt.NDArray[np.int64], Callable[[int], Verdict]]
-"""Candidates of one kind: their dense indices (pose keys), and a function making the placement
-of the j-th (each call a new `Verdict`: the caller keeps what it reads, `listing.listed`)."""
+"""Candidates of one kind: their dense indices (pose keys), and the placement of the j-th (a piled
+one from nothing a new `Verdict.later` at each call)."""
 
 
-def _none(j: int) -> Verdict:
-    raise IndexError(f"no candidate {j}: the source is empty")
+class Nth:
+    """The j-th of some placements (a plain object, as `_Later`)."""
+
+    __slots__ = ("verdicts",)
+
+    def __init__(self, verdicts: tuple[Verdict, ...]) -> None:
+        self.verdicts = verdicts
+
+    def __call__(self, j: int) -> Verdict:
+        return self.verdicts[j]
 
 
-NO_SOURCE: Source = (np.zeros(0, dtype=np.int64), _none)
+NO_SOURCE: Source = (np.zeros(0, dtype=np.int64), Nth(()))
 """No candidates."""
 
 
@@ -306,7 +314,7 @@ def pile_listing(
     whether it touches exactly two sticks of the level below its derived level at or above the
     player's floor (any other is refused by `piled` or skipped anyway), `rules.piled`, its
     support polygon and balance (`rules.settle`); Python keeps their keys and makes a
-    placement only when asked (`_later`). With them, in the same call, the candidate list's
+    placement only when asked (`_Later`). With them, in the same call, the candidate list's
     order (`order_of`) with the wood candidates `free`. Where a pair's distance lies within a
     rounding of a threshold, the poses are made with `math.hypot` (`bridge_index`) and judged
     by `judge`."""
@@ -323,14 +331,14 @@ def pile_listing(
     )  # fmt: skip
     if not len(unsure):
         index, rows, levels = piled
-        return order, (index, _later(index, rows, levels, got, owner))
+        return order, (index, _Later(index, rows, levels, got, owner))
     index = bridge_index(sticks, carries, supply, floor, layout)
     got = judge(index, layout, carries, force, moment, floor=floor)
     rows = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
     above = [sticks[a].level + 1 for a in got[1][rows, 0].tolist()]
     return order_of(free, supply, index[rows]), (
         index[rows],
-        _later(index[rows], rows, above, got, owner),
+        _Later(index[rows], rows, above, got, owner),
     )
 
 
@@ -383,7 +391,7 @@ def moves(source: Source) -> list[Move]:
 def source_of(listed: Sequence[Move]) -> Source:
     """Moves (the kept table's, piles.py) as a source: their keys, their placements."""
     keys = np.array(list(map(itemgetter(0), listed)), dtype=np.int64)
-    return keys, lambda j: listed[j][2]
+    return keys, Nth(tuple(map(itemgetter(2), listed)))
 
 
 Judged = cand_kernels.Judged
@@ -430,25 +438,31 @@ def moves_of(
     owner: int,
 ) -> list[Move]:
     """The candidates of the legal bridges `index`, rows `rows` of `judge`'s answer `got`, at
-    `levels`, as moves (`_later`)."""
-    return moves((index, _later(index, rows, levels, got, owner)))
+    `levels`, as moves (`_Later`)."""
+    return moves((index, _Later(index, rows, levels, got, owner)))
 
 
-def _later(
-    index: npt.NDArray[np.int64],
-    rows: Sequence[int] | npt.NDArray[np.int64],
-    levels: Sequence[int] | npt.NDArray[np.int64],
-    got: Judged,
-    owner: int,
-) -> Callable[[int], Verdict]:
+class _Later:
     """The placement of the j-th legal bridge `index[j]`, row `rows[j]` of `got`, at
-    `levels[j]`: a `Verdict.later` (`placement`: most candidates are never placed)."""
+    `levels[j]`: a new `Verdict.later` at each call (`placement`: most candidates are never
+    placed). A plain object, not a closure: a state's cache pickles and deep-copies with it."""
 
-    def verdict(j: int) -> Verdict:
-        args = (got, int(rows[j]), place(int(index[j])), owner, int(levels[j]))
+    __slots__ = ("got", "index", "levels", "owner", "rows")
+
+    def __init__(
+        self,
+        index: npt.NDArray[np.int64],
+        rows: Sequence[int] | npt.NDArray[np.int64],
+        levels: Sequence[int] | npt.NDArray[np.int64],
+        got: Judged,
+        owner: int,
+    ) -> None:
+        self.index, self.rows, self.levels, self.got, self.owner = index, rows, levels, got, owner
+
+    def __call__(self, j: int) -> Verdict:
+        pose = place(int(self.index[j]))
+        args = (self.got, int(self.rows[j]), pose, self.owner, int(self.levels[j]))
         return Verdict.later(placement, args)
-
-    return verdict
 
 
 _POSES = np.full(NUM_COLOURS * A_CELLS * X_CELLS * Y_CELLS, None, dtype=object)

@@ -5,7 +5,7 @@ A fresh position's `legal_actions` lists some 60 candidates, and a game places o
 the list's order is one compiled merge of the wood's free mask with the piled candidates' keys
 (`list_kernels.merged`: for a fresh position, within the call that judges the piles), the poses
 one numpy indexing (`candidates.places`), and a candidate's placement is looked up (the wood's,
-made once per process) or made (a piled one, by its source) only when asked for, then kept.
+made once per process) or made (a piled one, by its source) only when asked for.
 docs/games/stack-back.md, "The candidates' Python".
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .actions import Place
-from .candidates import Source, places, wood_lattice
+from .candidates import Nth, Source, places, wood_lattice
 from .rules import Verdict
 
 Ints = npt.NDArray[np.int64]
@@ -29,22 +29,22 @@ def listed(order: Ints, piled: Source, owner: int) -> Listed:
     """The candidates in `order` (`candidates.order_of`: keys and origins): the wood's with
     `owner`'s placements (`candidates.wood_lattice`), the others `piled`'s."""
     keys, origin = order
-    actions = tuple(places(keys))
-    wood = wood_lattice().verdicts[owner]
-    split = len(wood)
-    piled_verdict = piled[1]
-    made: dict[int, Verdict] = {}
+    return tuple(places(keys)), _Verdicts(origin, wood_lattice().verdicts[owner], piled[1])
 
-    def verdict(k: int) -> Verdict:
-        """The placement of actions[k], kept once made (a listing is never changed: the same
-        verdict each time)."""
-        known = made.get(k)
-        if known is None:
-            at = int(origin[k])
-            known = made[k] = wood[at] if at < split else piled_verdict(at - split)
-        return known
 
-    return actions, verdict
+class _Verdicts:
+    """The placement of the k-th listed candidate: the wood candidate `origin[k]`'s, else the
+    piled one's (`piled(origin[k] - len(wood))`). A plain object, never changed: a state's
+    cache pickles and deep-copies with it."""
+
+    __slots__ = ("origin", "piled", "wood")
+
+    def __init__(self, origin: Ints, wood: tuple[Verdict, ...], piled: Callable[[int], Verdict]):
+        self.origin, self.wood, self.piled = origin, wood, piled
+
+    def __call__(self, k: int) -> Verdict:
+        at, split = int(self.origin[k]), len(self.wood)
+        return self.wood[at] if at < split else self.piled(at - split)
 
 
 def found(poses: Sequence[tuple[Place, Verdict]], key: Callable[[Place], int]) -> Listed:
@@ -53,9 +53,4 @@ def found(poses: Sequence[tuple[Place, Verdict]], key: Callable[[Place], int]) -
     first: dict[Place, Verdict] = {}
     for pose, made in sorted(poses, key=lambda found: key(found[0])):
         first.setdefault(pose, made)
-    verdicts = tuple(first.values())
-
-    def verdict(k: int) -> Verdict:
-        return verdicts[k]
-
-    return tuple(first), verdict
+    return tuple(first), Nth(tuple(first.values()))

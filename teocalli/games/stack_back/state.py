@@ -52,7 +52,7 @@ class EndReason(enum.Enum):
 
 class Cache(NamedTuple):
     """The candidates legal for `player` at history length `step`, with the placement each makes
-    (`verdict(k)` that of `actions[k]`, made when first read, then kept: listing.py; none for a
+    (`verdict(k)` that of `actions[k]`, looked up or made when read: listing.py; none for a
     lone `pass`). A named tuple: made at every fresh query, it costs a fifth of a frozen
     dataclass."""
 
