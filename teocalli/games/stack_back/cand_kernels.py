@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .geom_kernels import MOST, WORK, W, clip, clip_both, clip_into, hull_edges, quad, sat_eps
+from .list_kernels import Mask, merged
 
 Array = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -752,15 +753,17 @@ def pile_candidates(  # noqa: PLR0917 - the sticks, what the player may use, the
     reaches: Array, cells: Ints, sticks: Array, sreach: Array, squads: Array, level: Ints,
     colours: Ints, carries: Ints, sup: Ints, cont: Array, poly: Array, npoly: Ints,
     force: Array, moment: npt.NDArray[np.complex128], floor: int, tol: float, rest: float,
-    thr: float, power: float, deep: float,
-) -> tuple[Ints, Ints, Ints, Judged, Ints]:  # fmt: skip
+    thr: float, power: float, deep: float, free: Mask, held: Mask, wood: Ints,
+) -> tuple[Ints, Ints, Judged, Ints]:  # fmt: skip
     """The legal bridges from nothing in one call: `_bridges` (the poses to try; a stick
     refuses its colour and those it carries), then each judged as `judge_bridges` judges it,
     only the legal ones kept, then put in index order, each once (`_by_key`: sorting the few
-    legal ones, not the poses tried). Returns their dense indices, their levels, their rows in
-    `judge_bridges`' answer (all LEGAL), that answer, and the unsure pairs of `_bridges` (if
-    any, nothing is judged: the caller makes the poses with Python's `math.hypot` and calls
-    `judge_bridges`). The sticks' loads come as `force` and `moment` (x + iy)."""
+    legal ones, not the poses tried). Returns the candidate list's order with the wood
+    candidates `free` and `held` (`wood`: their keys; `list_kernels.merged`), the legal
+    bridges as rows (dense index, row in `judge_bridges`' answer, level), that answer, and the
+    unsure pairs of `_bridges` (if any, nothing is judged: the caller makes the poses with
+    Python's `math.hypot` and calls `judge_bridges`). The sticks' loads come as `force` and
+    `moment` (x + iy). Few arrays: each one returned costs a conversion."""
     n = len(level)
     refuses = np.empty(n, dtype=np.int64)
     load = np.empty((n, 3))  # force, moment x, y
@@ -777,4 +780,6 @@ def pile_candidates(  # noqa: PLR0917 - the sticks, what the player may use, the
                            sreach, squads, level, colours, carries, sup, cont, poly, npoly, load,
                            floor, tol, rest, thr, power, deep)  # fmt: skip
     legal, levels, rows = _by_key(kept, at)
-    return legal, levels, rows, got, unsure
+    piled = np.empty((3, len(legal)), dtype=np.int64)
+    piled[0], piled[1], piled[2] = legal, rows, levels
+    return merged(free, held, wood, legal), piled, got, unsure

@@ -12,17 +12,17 @@ the matching point on the other, the stick centred between them; the pose snappe
 lattice (2 mm, 5 degrees). Each is then judged in full (level, touches, colours, balance): what
 touches what for all bridges at once (`touch_table`, compiled), then one by one (`piled`, balance)
 only the bridges that touch exactly two sticks of the level below their own, at or above the
-floor (any other is refused or skipped anyway). `pile_moves` does this from nothing; along a game
-the state keeps it up to date instead (piles.py), with the same results.
+floor (any other is refused or skipped anyway). `pile_listing` does this from nothing (with the
+candidate list's order, listing.py); along a game the state keeps it up to date instead
+(piles.py), with the same results.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import repeat
 from operator import itemgetter
 
 import numpy as np
@@ -43,6 +43,7 @@ from .actions import (
 from .balance import Load, Stick
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC, WEIGHTS
 from .geometry import DEEP, Array, Mask, axis
+from .list_kernels import merged
 from .rules import REST, TOL, Footprints, Layout, Touch, Verdict, on_wood, settle
 from .wood_kernels import covered
 
@@ -55,14 +56,13 @@ class WoodLattice:
     """The wood candidates that lie legally on the bare boards, with their footprints."""
 
     poses: tuple[Place, ...]
-    indices: tuple[int, ...]
+    keys: npt.NDArray[np.int64]
+    """Their pose keys (`lattice_index`), ascending: the poses are in key order."""
     verdicts: tuple[tuple[Verdict, ...], tuple[Verdict, ...]]
     """Per owner, per candidate: the placement it makes on the bare wood (it always stands)."""
     colours: npt.NDArray[np.int64]
     feet: Footprints
     quads: Array
-    moves: tuple[tuple[Move, ...], tuple[Move, ...]]
-    """Per owner, per candidate: (dense index, pose, verdict), as `wood_moves` offers them."""
 
 
 @cache
@@ -79,16 +79,13 @@ def wood_lattice() -> WoodLattice:
     poses.sort(key=_index)
     feet = Footprints.of(poses)
     verdicts = tuple(tuple(Verdict(_wood_stick(p, owner), {}) for p in poses) for owner in (0, 1))
-    indices = tuple(_index(p) for p in poses)
-    moves = tuple(tuple(zip(indices, poses, v, strict=True)) for v in verdicts)
     return WoodLattice(
         tuple(poses),
-        indices,
+        np.array([_index(p) for p in poses], dtype=np.int64),
         (verdicts[0], verdicts[1]),
         np.array([p.colour for p in poses]),
         feet,
         feet.quads(),
-        (moves[0], moves[1]),
     )
 
 
@@ -149,15 +146,6 @@ def is_free_wood(free: Mask, pose: Place) -> bool:
 @cache
 def _wood_position() -> dict[Place, int]:
     return {p: i for i, p in enumerate(wood_lattice().poses)}
-
-
-def wood_moves(free: Mask, supply: Sequence[int], owner: int) -> list[Move]:
-    """The free wood candidates in colours the player still holds."""
-    ok = np.flatnonzero(free & _wood_colours()[_have(supply)]).tolist()
-    moves = wood_lattice().moves[owner]
-    if len(ok) > 1:
-        return list(itemgetter(*ok)(moves))  # in C: no Python loop over the candidates
-    return [moves[i] for i in ok]
 
 
 @cache
@@ -223,7 +211,7 @@ def bridge_index(
     colour the player holds, in the colours it holds that neither stick refuses (its own, those
     it carries). One compiled call (`cand_kernels.bridge_poses`); the rare pairs whose distances
     lie within a rounding of a threshold are decided here with `math.hypot` (`_pair`)."""
-    have = _have(supply)
+    have = have_bits(supply)
     if not have or not len(sticks):
         return np.zeros(0, dtype=np.int64)
     st = layout.statics
@@ -246,9 +234,13 @@ def bridge_index(
     return index
 
 
-def _have(supply: Sequence[int]) -> int:
+def have_bits(supply: Sequence[int]) -> int:
     """The colours (bits) of which `supply` holds a stick."""
-    return sum(1 << c for c in range(NUM_COLOURS) if supply[c] > 0)
+    bits = 0
+    for c, left in enumerate(supply):
+        if left > 0:
+            bits |= 1 << c
+    return bits
 
 
 _LENGTHS = np.array(LENGTHS, dtype=np.float64)
@@ -284,6 +276,80 @@ def _pair(a: Stick, b: Stick) -> Bridges:
     return tuple(np.array([i for i, _ in b], dtype=np.int64) for b in per_colour)
 
 
+Source = tuple[npt.NDArray[np.int64], Callable[[int], Verdict]]
+"""Candidates of one kind: their dense indices (pose keys), and the placement of the j-th (a piled
+one from nothing a new `Verdict.later` at each call)."""
+
+
+class Nth:
+    """The j-th of some placements (a plain object, as `_Later`)."""
+
+    __slots__ = ("verdicts",)
+
+    def __init__(self, verdicts: tuple[Verdict, ...]) -> None:
+        self.verdicts = verdicts
+
+    def __call__(self, j: int) -> Verdict:
+        return self.verdicts[j]
+
+
+NO_SOURCE: Source = (np.zeros(0, dtype=np.int64), Nth(()))
+"""No candidates."""
+
+
+def pile_listing(
+    sticks: Sequence[Stick],
+    layout: Layout,
+    *,
+    carries: Sequence[int],
+    force: Sequence[float],
+    moment: Sequence[complex],
+    supply: Sequence[int],
+    floor: int,
+    owner: int,
+    free: Mask,
+) -> tuple[npt.NDArray[np.int64], Source]:
+    """The bridging candidates the rules allow now, judged from nothing in one compiled call
+    (`cand_kernels.pile_candidates`): the bridges (`bridge_index`'s), then what each touches,
+    whether it touches exactly two sticks of the level below its derived level at or above the
+    player's floor (any other is refused by `piled` or skipped anyway), `rules.piled`, its
+    support polygon and balance (`rules.settle`); Python keeps their keys and makes a
+    placement only when asked (`_Later`). With them, in the same call, the candidate list's
+    order (`order_of`) with the wood candidates `free`. Where a pair's distance lies within a
+    rounding of a threshold, the poses are made with `math.hypot` (`bridge_index`) and judged
+    by `judge`."""
+    have = have_bits(supply)
+    if not have or not len(sticks):
+        return order_of(free, supply, NO_SOURCE[0]), NO_SOURCE
+    st = layout.statics
+    order, piled, got, unsure = cand_kernels.pile_candidates(
+        have, _LENGTHS, _OFFSETS, _AXES_ROWS, _HALVES, _WEIGHTS, _REACHES, _CELLS, st.rows,
+        st.reach, layout.quads, st.level, st.colour, np.array(carries, dtype=np.int64), st.sup,
+        st.cont, st.poly, st.npoly, np.array(force, dtype=np.float64),
+        np.array(moment, dtype=np.complex128), floor, TOL, REST, _THRESHOLD, 0.5, DEEP, free,
+        _wood_colours()[have], wood_lattice().keys,
+    )  # fmt: skip
+    if not len(unsure):
+        index, rows, levels = piled
+        return order, (index, _Later(index, rows, levels, got, owner))
+    index = bridge_index(sticks, carries, supply, floor, layout)
+    got = judge(index, layout, carries, force, moment, floor=floor)
+    rows = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
+    above = [sticks[a].level + 1 for a in got[1][rows, 0].tolist()]
+    return order_of(free, supply, index[rows]), (
+        index[rows],
+        _Later(index[rows], rows, above, got, owner),
+    )
+
+
+def order_of(
+    free: Mask, supply: Sequence[int], piled: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """The candidate list's order (`list_kernels.merged`: keys and origins) of the wood
+    candidates still free in colours `supply` holds and the piled candidates `piled` (keys)."""
+    return merged(free, _wood_colours()[have_bits(supply)], wood_lattice().keys, piled)
+
+
 def pile_moves(
     sticks: Sequence[Stick],
     layout: Layout,
@@ -295,30 +361,37 @@ def pile_moves(
     floor: int,
     owner: int,
 ) -> list[Move]:
-    """The bridging candidates the rules allow now, judged from nothing in one compiled call
-    (`cand_kernels.pile_candidates`): the bridges (`bridge_index`'s), then what each touches,
-    whether it touches exactly two sticks of the level below its derived level at or above the
-    player's floor (any other is refused by `piled` or skipped anyway), `rules.piled`, its
-    support polygon and balance (`rules.settle`); Python only wraps the legal ones
-    (`moves_of`). Where a pair's distance lies within a rounding of a threshold, the poses
-    are made with `math.hypot` (`bridge_index`) and judged by `judge`."""
-    have = _have(supply)
-    if not have or not len(sticks):
-        return []
-    st = layout.statics
-    index, levels, rows, got, unsure = cand_kernels.pile_candidates(
-        have, _LENGTHS, _OFFSETS, _AXES_ROWS, _HALVES, _WEIGHTS, _REACHES, _CELLS, st.rows,
-        st.reach, layout.quads, st.level, st.colour, np.array(carries, dtype=np.int64), st.sup,
-        st.cont, st.poly, st.npoly, np.array(force, dtype=np.float64),
-        np.array(moment, dtype=np.complex128), floor, TOL, REST, _THRESHOLD, 0.5, DEEP,
-    )  # fmt: skip
-    if not len(unsure):
-        return moves_of(index, rows.tolist(), levels.tolist(), got, owner)
-    index = bridge_index(sticks, carries, supply, floor, layout)
-    got = judge(index, layout, carries, force, moment, floor=floor)
-    rows = np.nonzero(got[0] == cand_kernels.LEGAL)[0]
-    above = [sticks[a].level + 1 for a in got[1][rows, 0].tolist()]
-    return moves_of(index[rows], rows.tolist(), above, got, owner)
+    """`pile_listing`'s candidates as moves (the kept table, piles.py, must equal them)."""
+    _, source = pile_listing(
+        sticks,
+        layout,
+        carries=carries,
+        force=force,
+        moment=moment,
+        supply=supply,
+        floor=floor,
+        owner=owner,
+        free=_no_wood(),
+    )
+    return moves(source)  # fmt: skip
+
+
+@cache
+def _no_wood() -> Mask:
+    return np.zeros(len(wood_lattice().poses), dtype=bool)
+
+
+def moves(source: Source) -> list[Move]:
+    """A source's candidates as (dense index, pose, placement), in its order."""
+    keys, verdict = source
+    poses = places(keys)
+    return [(k, poses[j], verdict(j)) for j, k in enumerate(keys.tolist())]
+
+
+def source_of(listed: Sequence[Move]) -> Source:
+    """Moves (the kept table's, piles.py) as a source: their keys, their placements."""
+    keys = np.array(list(map(itemgetter(0), listed)), dtype=np.int64)
+    return keys, Nth(tuple(map(itemgetter(2), listed)))
 
 
 Judged = cand_kernels.Judged
@@ -359,38 +432,68 @@ def judge(
 
 def moves_of(
     index: npt.NDArray[np.int64],
-    rows: Iterable[int],
-    levels: Iterable[int],
+    rows: Sequence[int] | npt.NDArray[np.int64],
+    levels: Sequence[int] | npt.NDArray[np.int64],
     got: Judged,
     owner: int,
 ) -> list[Move]:
     """The candidates of the legal bridges `index`, rows `rows` of `judge`'s answer `got`, at
-    `levels`: each placement made when first read (`Verdict.later`, `placement`): most are
-    never placed. Built with `map` and `zip` (C loops; only `Verdict.later` runs Python)."""
-    keys = index.tolist()
-    poses = list(map(_PLACES.__getitem__, keys))
-    recipes = zip(repeat(got), rows, poses, repeat(owner), levels, strict=False)  # repeat: endless
-    verdicts = map(Verdict.later, repeat(placement), recipes)
-    return list(zip(keys, poses, verdicts, strict=True))
+    `levels`, as moves (`_Later`)."""
+    return moves((index, _Later(index, rows, levels, got, owner)))
 
 
-class _Places(dict[int, Place]):
-    """`place_of` per dense index, made on first use (a pose is immutable: shared by every
-    candidate list; a lookup is a dict's, in C); cleared when it holds `_MEMO_MAX`."""
+class _Later:
+    """The placement of the j-th legal bridge `index[j]`, row `rows[j]` of `got`, at
+    `levels[j]`: a new `Verdict.later` at each call (`placement`: most candidates are never
+    placed). A plain object, not a closure: a state's cache pickles and deep-copies with it."""
 
-    def __missing__(self, index: int) -> Place:
-        if len(self) >= _MEMO_MAX:
-            self.clear()
-        pose = self[index] = place_of(index)
-        return pose
+    __slots__ = ("got", "index", "levels", "owner", "rows")
+
+    def __init__(
+        self,
+        index: npt.NDArray[np.int64],
+        rows: Sequence[int] | npt.NDArray[np.int64],
+        levels: Sequence[int] | npt.NDArray[np.int64],
+        got: Judged,
+        owner: int,
+    ) -> None:
+        self.index, self.rows, self.levels, self.got, self.owner = index, rows, levels, got, owner
+
+    def __call__(self, j: int) -> Verdict:
+        pose = place(int(self.index[j]))
+        args = (self.got, int(self.rows[j]), pose, self.owner, int(self.levels[j]))
+        return Verdict.later(placement, args)
 
 
-_PLACES = _Places()
+_POSES = np.full(NUM_COLOURS * A_CELLS * X_CELLS * Y_CELLS, None, dtype=object)
+"""`place_of` per dense index, made on first use (a pose is immutable: shared by every candidate
+list); an array, so a list of them is one numpy indexing (`places`)."""
+_MADE = np.zeros(len(_POSES), dtype=bool)
+_COUNT = [0]
+"""How many poses `_POSES` keeps: all are forgotten when it would pass `_MEMO_MAX`."""
+
+
+def places(index: npt.NDArray[np.int64]) -> list[Place]:
+    """`place_of` of each dense index, kept per index."""
+    if not _MADE[index].all():
+        return [place(i) for i in index.tolist()]
+    got: list[Place] = _POSES[index].tolist()
+    return got
 
 
 def place(index: int) -> Place:
-    """`place_of`, kept per dense index."""
-    return _PLACES[index]
+    """`place_of`, kept per dense index (made once; all forgotten when `_MEMO_MAX` are kept)."""
+    pose = _POSES[index]
+    if pose is None:
+        if _COUNT[0] >= _MEMO_MAX:
+            _POSES[_MADE] = None
+            _MADE[:] = False
+            _COUNT[0] = 0
+        pose = _POSES[index] = place_of(index)
+        _MADE[index] = True
+        _COUNT[0] += 1
+    assert isinstance(pose, Place)
+    return pose
 
 
 def placement(

@@ -10,9 +10,11 @@ and how many turns in a row placed nothing (two end the game).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from teocalli.core import Effect, Outcome, State, ranks_from_keys
 from teocalli.core.outcome import Part
@@ -20,9 +22,21 @@ from teocalli.core.outcome import Part
 from . import grow, ids, search
 from .actions import PASS, Action, Colour, Pass, Place, malformed, pose
 from .balance import Stick
-from .candidates import Move, all_free, is_free_wood, pile_moves, still_free, wood_moves
+from .candidates import (
+    Move,
+    Source,
+    all_free,
+    is_free_wood,
+    order_of,
+    pile_listing,
+    pile_moves,
+    source_of,
+    still_free,
+)
+from .candidates import moves as candidate_moves
 from .components import SPEC
 from .geometry import Mask
+from .listing import found, listed
 from .piles import Piles, stamp
 from .rules import Footprints, Layout, Verdict, on_wood, piled, settle, touches
 from .search import Depths
@@ -36,33 +50,34 @@ class EndReason(enum.Enum):
     BLOCKED = "two turns in a row placed no stick"
 
 
-@dataclass(frozen=True, slots=True)
-class Cache:
+class Cache(NamedTuple):
     """The candidates legal for `player` at history length `step`, with the placement each makes
-    (`verdicts[k]` that of `actions[k]`; none for a lone `pass`)."""
+    (`verdict(k)` that of `actions[k]`, looked up or made when read: listing.py; none for a
+    lone `pass`). A named tuple: made at every fresh query, it costs a fifth of a frozen
+    dataclass."""
 
     step: int
     player: int
     actions: tuple[Action, ...]
-    verdicts: tuple[Verdict, ...]
+    verdict: Callable[[int], Verdict] | None
 
     def verdict_of(self, action: Action) -> Verdict | None:
         """The placement a listed candidate makes (None: not listed). The action played is
         almost always one of the very objects listed, found by identity; otherwise by value
         (hashing a Place is a Python call: the dict is made only then)."""
-        if not self.verdicts:  # a lone pass
+        if self.verdict is None:  # a lone pass
             return None
-        for place, verdict in zip(self.actions, self.verdicts, strict=True):
+        for k, place in enumerate(self.actions):
             if place is action:
-                return verdict
+                return self.verdict(k)
         return self.by_place().get(action) if isinstance(action, Place) else None
 
     def by_place(self) -> dict[Place, Verdict]:
         """Each candidate with its placement (made anew at each call: states share a Cache)."""
-        if not self.verdicts:
+        if self.verdict is None:
             return {}
         places = [a for a in self.actions if isinstance(a, Place)]
-        return dict(zip(places, self.verdicts, strict=True))
+        return dict(zip(places, map(self.verdict, range(len(places))), strict=True))
 
 
 class StackBackState(State):
@@ -158,7 +173,8 @@ class StackBackState(State):
         return (self.turn,)
 
     def _is_terminal(self) -> bool:
-        return self.idle >= 2 or not all(any(s) for s in self.supply)
+        first, second = self.supply
+        return self.idle >= 2 or not (any(first) and any(second))
 
     def left(self, player: int) -> int:
         return sum(self.supply[player])
@@ -172,23 +188,10 @@ class StackBackState(State):
         cache = self._cache
         if cache is not None and cache.step == key and cache.player == player:
             return cache
-        moves = wood_moves(self.free, self.supply[player], player)
-        moves += self._piled_moves(player)
-        if not moves:  # nothing on the candidate lists: the search over every pose decides
-            moves = [(search.order_key(p), p, v) for p, v in search.find(self, player)]
-        moves.sort(key=itemgetter(0))
-        keys: tuple[int, ...] = ()
-        actions: tuple[Action, ...] = ()
-        verdicts: tuple[Verdict, ...] = ()
-        if moves:  # three tuples made in C
-            keys, actions, verdicts = zip(*moves, strict=True)
-        if len(set(keys)) != len(keys):  # a pose offered twice, or several off the lattice:
-            # its first verdict, once (distinct keys are distinct poses: lattice_index)
-            first: dict[Place, Verdict] = {}
-            for _, place, verdict in moves:
-                first.setdefault(place, verdict)
-            actions, verdicts = tuple(first), tuple(first.values())
-        self._cache = Cache(key, player, actions or (PASS,), verdicts)
+        actions, verdict = listed(*self._piled(player), player)
+        if not actions:  # nothing on the candidate lists: the search over every pose decides
+            actions, verdict = found(search.find(self, player), search.order_key)
+        self._cache = Cache(key, player, actions or (PASS,), verdict if actions else None)
         return self._cache
 
     def piles_from_nothing(self, player: int) -> list[Move]:
@@ -205,14 +208,26 @@ class StackBackState(State):
             owner=player,
         )
 
-    def _piled_moves(self, player: int) -> list[Move]:
-        """The piled candidates: from the table kept along the game (piles.py), brought up to
+    def _piled(self, player: int) -> tuple[npt.NDArray[np.int64], Source]:
+        """The piled candidates, and the candidate list's order with the free wood candidates
+        (`candidates.order_of`): from the table kept along the game (piles.py), brought up to
         date; a state whose table lags more than one stick behind (a replay, a position) judges
-        its first query from nothing (cheaper than the whole table) and builds the table at
-        its next one."""
+        its first query from nothing (cheaper than the whole table; the order in the same
+        compiled call) and builds the table at its next one."""
+        free, supply = self.free, self.supply[player]
         if len(self.sticks) - self._piles.count > 1 and not self._piles_due:
             self._piles_due = True
-            return self.piles_from_nothing(player)
+            return pile_listing(
+                self.sticks,
+                self.layout,
+                carries=self.carries,
+                force=self.force,
+                moment=self.moment,
+                supply=supply,
+                floor=self.floor[player],
+                owner=player,
+                free=free,
+            )
         piles = self._piles.with_sticks(self.sticks, self.layout, self._owner)
         moves, self._piles = piles.moves(
             self.sticks,
@@ -221,11 +236,16 @@ class StackBackState(State):
             self.force,
             self.moment,
             self._stamps,
-            self.supply[player],
+            supply,
             self.floor[player],
             player,
         )
-        return moves
+        piled = source_of(moves)
+        return order_of(free, supply, piled[0]), piled
+
+    def _piled_moves(self, player: int) -> list[Move]:
+        """`_piled`'s candidates as moves (the tests compare them with `piles_from_nothing`)."""
+        return candidate_moves(self._piled(player)[1])
 
     def _legal_action_ints(self, player: int) -> list[int]:
         return ids.legal_ids(self, player)

@@ -111,7 +111,8 @@ def test_a_pair_on_a_reach_is_made_with_math_hypot() -> None:
 
 
 def _kernel_args(state: StackBackState) -> tuple[object, ...]:
-    """`pile_candidates`' arguments after `have`, as `pile_moves` passes them (floor 0)."""
+    """`pile_candidates`' arguments after `have`, as `pile_moves` passes them (floor 0, no
+    free wood candidates)."""
     from teocalli.games.stack_back import candidates as c
 
     st = state.layout.statics
@@ -120,5 +121,6 @@ def _kernel_args(state: StackBackState) -> tuple[object, ...]:
         st.rows, st.reach, state.layout.quads, st.level, st.colour,
         np.array(state.carries, dtype=np.int64), st.sup, st.cont, st.poly, st.npoly,
         np.array(state.force, dtype=np.float64), np.array(state.moment, dtype=np.complex128),
-        0, c.TOL, c.REST, c._THRESHOLD, 0.5, c.DEEP,
+        0, c.TOL, c.REST, c._THRESHOLD, 0.5, c.DEEP, c._no_wood(), c._wood_colours()[0b111],
+        c.wood_lattice().keys,
     )  # fmt: skip
