@@ -292,46 +292,27 @@ def _compact(
 
 
 @numba.njit(cache=True)
-def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the balance model
+def _grouped(  # noqa: PLR0917 - the pool, the wood, the candidates' marks, scratch
     met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
     taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
-    verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64],
-    first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
-    supply: npt.NDArray[np.int64], candidates: npt.NDArray[np.int64],
+    verdict: npt.NDArray[np.int8], first: npt.NDArray[np.int64],
+    wood_ranks: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
     scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
-    axes: Array, halves: Array, weights: Array,
-    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
-    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
-    tol: float, rest: float, margin: float, delta: float,
 ) -> tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int64], int,
+    npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
 ]:  # fmt: skip
-    """A step's mask, in one call: the bins holding a wood pose (`first`, per bin its first wood
-    pose no stick touches, an index of the wood poses ranked `wood_ranks`; in a colour of
-    `supply`), a candidate (`candidates`: their bins) or a pile snap, the pile snaps found by
-    walking the pool's rows of the pairs `met` (`_compact`) bin by bin in snap order (rank,
-    then the order met), only the ranks below the bin's limit counting (`_limit`: its wood pose
-    or candidate comes first): per bin its first row not yet judged (`verdict[row]` 0; 1 legal,
-    2 refused) is judged (`judge_piles`, in rounds over the bins, the verdicts written into
-    `verdict`) until its first legal row comes before any unknown one (its snap); after the
-    first round only the bins whose row was judged are walked again. The rows' poses (colour,
-    x10, y10, a10) are built as the rules build them (x10 / 10, `axes[a10]`: `geometry.axis`;
-    `halves`, `weights` per colour).
-
-    Returns (ids, snap bins, snap poses, unsure, judged): when a round meets rows `judge_piles`
-    is unsure of, it stops with those rows (pool rows: the caller judges them by the rules,
-    writes their verdicts and calls again) and nothing else; else the ids (ascending), the bins
-    holding a pile snap (ascending) with their snaps' poses, and no unsure row. `judged`: the
-    rows judged. `scratch` (one slot per bin, `fresh_scratch`) and `mark` (zeros) are left as
-    they were found."""
+    """`walk`'s rows (`_compact`) grouped by bin, what its rounds read: (rows, their supports,
+    their ranks, their verdicts, the rows' indices grouped by bin (ascending within each), each
+    group's start (`counts`, one more than the groups), the groups' bins, their limits, each
+    row's group). `mark` holds the candidates' bins; `scratch` is left as it was found."""
     per_colour = len(first) // len(supply)
-    for b in candidates:
-        mark[b] = 1
     held_rows, held = _compact(met, key, span, taken, verdict)
     n = len(held_rows)
     rank = np.empty(n, dtype=np.int64)
     known = np.empty(n, dtype=np.int8)
+    group = np.empty(n, dtype=np.int64)
     slot = scratch
     # the rows grouped by bin (ascending within each): a counting sort over the bins met
     met_bins = np.empty(n, dtype=np.int64)
@@ -345,25 +326,58 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
             slot[b] = nb
             met_bins[nb] = b
             nb += 1
+        group[r] = slot[b]
         counts[slot[b] + 1] += 1
     for d in range(nb):
         counts[d + 1] += counts[d]
+        slot[met_bins[d]] = -1
     by_bin = np.empty(n, dtype=np.int64)
     fill = counts[:nb].copy()
     for r in range(n):
-        d = slot[bins[held_rows[r]]]
+        d = group[r]
         by_bin[fill[d]] = r
         fill[d] += 1
     limit = np.empty(nb, dtype=np.int64)
     for d in range(nb):
         limit[d] = _limit(met_bins[d], first, wood_ranks, supply, per_colour, mark)
-    snap = np.full(nb, -1, dtype=np.int64)
-    pending = np.arange(nb)
+    return held_rows, held, rank, known, by_bin, counts[: nb + 1], met_bins[:nb], limit, group
+
+
+Work = tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]  # fmt: skip
+"""A step's walk so far (`walk`, `walk_on`): `_grouped`'s arrays and each group's snap row."""
+Walked = tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int64], int, Work, npt.NDArray[np.int64],
+]  # fmt: skip
+"""`walk`'s answer: ids, snap bins, snap poses, unsure pool rows, rows judged, the walk so far
+and its rows held aside (for `walk_on`)."""
+
+
+@numba.njit(cache=True)
+def _rounds(  # noqa: PLR0917 - the walk so far, the pool's poses, the balance model
+    work: Work, pending: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+    poses: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
+    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
+    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
+    tol: float, rest: float, margin: float, delta: float,
+) -> tuple[npt.NDArray[np.int64], int]:  # fmt: skip
+    """`walk`'s rounds over the groups `pending`: each group's first row not yet judged is
+    judged (`judge_piles`, the verdicts written into `known` and `verdict`) until its first
+    legal row comes before any unknown one (its snap); after a round only the groups whose row
+    was judged are walked again. A group whose row `judge_piles` is unsure of is held aside
+    while the others go on. Returns the rows held aside (indices of the walk's rows) and the
+    rows judged."""
+    held_rows, held, rank, known, by_bin, counts, met_bins, limit, _, snap = work
+    nb = len(met_bins)
     unknown = np.empty(nb, dtype=np.int64)
     which = np.empty(nb, dtype=np.int64)
-    judged = 0
-    nu = 0
-    unsure = np.empty(0, dtype=np.int64)
+    aside = np.empty(nb, dtype=np.int64)
+    na = judged = 0
     while len(pending):
         m = 0
         for g in pending:
@@ -389,32 +403,37 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
             pi[t], pj[t] = held[unknown[t], 0], held[unknown[t], 1]
         got = judge_piles(pose, pi, pj, sticks, quads, level, sup, cont, poly, npoly, load, tol,
                           rest, margin, delta)  # fmt: skip
-        unsure = np.empty(m, dtype=np.int64)
-        nu = 0
         again = np.empty(m, dtype=np.int64)
-        na = 0
+        ng = 0
         for t in range(m):
             if got[t] == UNSURE:
-                unsure[nu] = held_rows[unknown[t]]
-                nu += 1
+                aside[na] = unknown[t]
+                na += 1
             else:
                 known[unknown[t]] = got[t]
                 verdict[held_rows[unknown[t]]] = got[t]
                 judged += 1
-                again[na] = which[t]
-                na += 1
-        if nu:
-            break
-        pending = again[:na]
-    for d in range(nb):
-        slot[met_bins[d]] = -1
-    if nu:
-        for b in candidates:
-            mark[b] = 0
-        empty = np.empty(0, dtype=np.int64)
-        return empty, empty, np.empty((0, 4), dtype=np.int64), unsure[:nu], judged
+                again[ng] = which[t]
+                ng += 1
+        pending = again[:ng]
+    return aside[:na], judged
+
+
+@numba.njit(cache=True)
+def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the marks
+    work: Work, poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
+    supply: npt.NDArray[np.int64], candidates: npt.NDArray[np.int64],
+    mark: npt.NDArray[np.int8],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """The ids (ascending: the bins holding a wood pose, a candidate or a pile snap), the bins
+    holding a pile snap (ascending) and their snaps' poses. `mark` is left zero."""
+    held_rows, met_bins, snap = work[0], work[6], work[9]
+    per_colour = len(first) // len(supply)
+    nb = len(met_bins)
+    for b in candidates:
+        mark[b] = 1
     # the pile snaps by bin (a bin met once: the groups' bins are distinct)
-    order = np.argsort(met_bins[:nb])
+    order = np.argsort(met_bins)
     snap_bins = np.empty(nb, dtype=np.int64)
     snap_poses = np.empty((nb, 4), dtype=np.int64)
     k = 0
@@ -436,7 +455,95 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
         mark[b] = 0
     for t in range(k):
         mark[snap_bins[t]] = 0
-    return ids[:m], snap_bins[:k], snap_poses[:k], unsure[:0], judged
+    return ids[:m], snap_bins[:k], snap_poses[:k]
+
+
+@numba.njit(cache=True)
+def _walked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the balance model
+    work: Work, pending: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+    poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
+    supply: npt.NDArray[np.int64], candidates: npt.NDArray[np.int64],
+    mark: npt.NDArray[np.int8], axes: Array, halves: Array, weights: Array,
+    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
+    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
+    tol: float, rest: float, margin: float, delta: float,
+) -> Walked:  # fmt: skip
+    """`_rounds` over the groups `pending`, then the ids (`_marked`) if no row was held aside."""
+    aside, judged = _rounds(work, pending, verdict, poses, axes, halves, weights, sticks,
+                            quads, level, sup, cont, poly, npoly, load, tol, rest, margin,
+                            delta)  # fmt: skip
+    if len(aside):
+        empty = np.empty(0, dtype=np.int64)
+        return (empty, empty, np.empty((0, 4), dtype=np.int64), work[0][aside], judged, work,
+                aside)  # fmt: skip
+    ids, snap_bins, snap_poses = _marked(work, poses, first, supply, candidates, mark)
+    return ids, snap_bins, snap_poses, aside, judged, work, aside
+
+
+@numba.njit(cache=True)
+def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the balance model
+    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
+    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
+    verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64],
+    first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
+    supply: npt.NDArray[np.int64], candidates: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
+    axes: Array, halves: Array, weights: Array,
+    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
+    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
+    tol: float, rest: float, margin: float, delta: float,
+) -> Walked:  # fmt: skip
+    """A step's mask, in one call: the bins holding a wood pose (`first`, per bin its first wood
+    pose no stick touches, an index of the wood poses ranked `wood_ranks`; in a colour of
+    `supply`), a candidate (`candidates`: their bins) or a pile snap, the pile snaps found by
+    walking the pool's rows of the pairs `met` (`_compact`) bin by bin in snap order (rank,
+    then the order met), only the ranks below the bin's limit counting (`_limit`: its wood pose
+    or candidate comes first): per bin its first row not yet judged (`verdict[row]` 0; 1 legal,
+    2 refused) is judged (`_rounds`) until its first legal row comes before any unknown one (its
+    snap). The rows' poses (colour, x10, y10, a10) are built as the rules build them (x10 / 10,
+    `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour).
+
+    Returns (ids, snap bins, snap poses, unsure, judged, work, aside): when the walk meets rows
+    `judge_piles` is unsure of, it walks every other bin to its end and returns those rows
+    (`unsure`, pool rows: the caller judges them by the rules, writes their verdicts into
+    `verdict` and resumes with `walk_on(work, aside, ...)`, the rows' bins alone walked on) and
+    no ids; else the ids (ascending), the bins holding a pile snap (ascending) with their snaps'
+    poses, and no unsure row. `judged`: the rows judged. `scratch` (one slot per bin,
+    `fresh_scratch`) and `mark` (zeros) are left as they were found."""
+    for b in candidates:
+        mark[b] = 1
+    grouped = _grouped(met, key, span, taken, bins, ranks, verdict, first, wood_ranks, supply,
+                       scratch, mark)  # fmt: skip
+    for b in candidates:
+        mark[b] = 0
+    nb = len(grouped[6])
+    work = (grouped[0], grouped[1], grouped[2], grouped[3], grouped[4], grouped[5], grouped[6],
+            grouped[7], grouped[8], np.full(nb, -1, dtype=np.int64))  # fmt: skip
+    return _walked(work, np.arange(nb), verdict, poses, first, supply, candidates, mark, axes,
+                   halves, weights, sticks, quads, level, sup, cont, poly, npoly, load, tol,
+                   rest, margin, delta)  # fmt: skip
+
+
+@numba.njit(cache=True)
+def walk_on(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the balance model
+    work: Work, aside: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+    poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
+    supply: npt.NDArray[np.int64], candidates: npt.NDArray[np.int64],
+    mark: npt.NDArray[np.int8], axes: Array, halves: Array, weights: Array,
+    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
+    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
+    tol: float, rest: float, margin: float, delta: float,
+) -> Walked:  # fmt: skip
+    """`walk` resumed where it held rows aside (`aside`, its answer's last two items), their
+    verdicts now written into `verdict` by the caller: only their bins are walked on."""
+    held_rows, known, group = work[0], work[3], work[8]
+    pending = np.empty(len(aside), dtype=np.int64)
+    for t in range(len(aside)):
+        known[aside[t]] = verdict[held_rows[aside[t]]]
+        pending[t] = group[aside[t]]
+    return _walked(work, pending, verdict, poses, first, supply, candidates, mark, axes, halves,
+                   weights, sticks, quads, level, sup, cont, poly, npoly, load, tol, rest,
+                   margin, delta)  # fmt: skip
 
 
 @numba.njit(cache=True)

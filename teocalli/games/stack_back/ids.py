@@ -645,19 +645,21 @@ def _table(
     taken = np.fromiter(snaps, dtype=np.int64, count=len(snaps))
     met = _met_pairs(state, player, memo, arrays)
     pool, scene, w = memo.pool, _scene(state, arrays[0]), wood()
-    while True:  # compiled, but for the poses the kernel leaves to the rules
-        ids, pile_bins, pile_poses, unsure, _ = id_kernels.walk(
-            met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, pool.verdict,
-            pool.poses, memo.first, w.ranks, np.array(supply, dtype=np.int64), taken,
-            _SCRATCH, _MARKS, _axes(), _HALF, _WEIGHT, scene[0], state.layout.quads, scene[1],
-            memo.sup, memo.cont, memo.poly, memo.npoly, scene[2], TOL, REST, SPEC.margin,
-            _DELTA,
-        )  # fmt: skip
-        if not len(unsure):
-            break
+    supplies = np.array(supply, dtype=np.int64)
+    model = (_axes(), _HALF, _WEIGHT, scene[0], state.layout.quads, scene[1], memo.sup,
+             memo.cont, memo.poly, memo.npoly, scene[2], TOL, REST, SPEC.margin,
+             _DELTA)  # fmt: skip
+    ids, pile_bins, pile_poses, unsure, _, work, aside = id_kernels.walk(
+        met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, pool.verdict, pool.poses,
+        memo.first, w.ranks, supplies, taken, _SCRATCH, _MARKS, *model,
+    )  # fmt: skip
+    while len(unsure):  # compiled, but for the poses the kernel leaves to the rules
         lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in pool.poses[unsure].tolist()]
         ok = _judge(state, player, lattices)
         pool.verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
+        ids, pile_bins, pile_poses, unsure, _, work, aside = id_kernels.walk_on(
+            work, aside, pool.verdict, pool.poses, memo.first, supplies, taken, _MARKS, *model
+        )
     return Table(step, player, ids, snaps, supply, pile_bins, pile_poses, memo)
 
 

@@ -5,7 +5,8 @@ round-by-round walk (every round, every bin walked afresh in snap order (rank, t
 met), its first unknown row judged, until each bin's first legal row comes before any unknown
 one); the ids as the union of the wood's, the candidates' and the piles' bins. Both judge with
 `judge_piles`; at real positions (seeded random games) they must give the same ids, snaps and
-verdicts."""
+verdicts. A walk resumed where it held rows aside for the rules (`walk_on`) must give what
+walking the step again gives once the rules' verdicts are written in."""
 
 from __future__ import annotations
 
@@ -102,7 +103,7 @@ def test_walk_is_the_plain_walk(seed: int) -> None:
             model = (scene[0], state.layout.quads, scene[1], memo.sup, memo.cont, memo.poly,
                      memo.npoly, scene[2], TOL, REST, SPEC.margin, 1e-9)  # fmt: skip
             verdict = np.zeros_like(pool.verdict)  # every row unknown
-            got_ids, snap_bins, snap_poses, unsure, count = id_kernels.walk(
+            got_ids, snap_bins, snap_poses, unsure, count, _, _ = id_kernels.walk(
                 met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, verdict,
                 pool.poses, memo.first, wood.ranks, supply, taken, ids._SCRATCH, ids._MARKS,
                 ids._axes(), ids._HALF, ids._WEIGHT, *model,
@@ -131,3 +132,46 @@ def test_walk_is_the_plain_walk(seed: int) -> None:
             judged += count
         state.apply(candidates[rng.randrange(len(candidates))], player)
     assert compared > 50 and judged > 50, (compared, judged)
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_walk_resumed_is_walked_again(seed: int) -> None:
+    state = teocalli.load("stack-back").new_state(seed)
+    assert isinstance(state, StackBackState)
+    rng = Rng(seed)
+    resumed = 0
+    while not state.is_terminal() and len(state.history) < 80:
+        player = state.current_player()
+        candidates = state.legal_actions(player)
+        if len(state.sticks) > 6 and candidates != [ids.PASS]:
+            memo = ids.table(state, player).memo.owned()
+            arrays = ids._sticks(state)
+            taken = np.array(list(ids._candidate_bins(candidates)), dtype=np.int64)
+            supply = np.array(state.supply[player], dtype=np.int64)
+            met = ids._met_pairs(state, player, memo, arrays)
+            pool = memo.pool
+            scene = ids._scene(state, arrays[0])
+            model = (ids._axes(), ids._HALF, ids._WEIGHT, scene[0], state.layout.quads, scene[1],
+                     memo.sup, memo.cont, memo.poly, memo.npoly, scene[2], TOL, REST,
+                     SPEC.margin, ids._DELTA)  # fmt: skip
+            verdict = np.zeros_like(pool.verdict)  # every row unknown: more rows near a threshold
+            head = (met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks)
+            tail = (pool.poses, memo.first, ids.wood().ranks, supply, taken, ids._SCRATCH,
+                    ids._MARKS, *model)  # fmt: skip
+            got = id_kernels.walk(*head, verdict, *tail)
+            while len(got[3]):
+                rows = got[3]
+                lattices = [(c, x, y, a) for c, x, y, a in pool.poses[rows].tolist()]
+                verdict[rows] = np.where(np.array(ids._judge(state, player, lattices)), 1, 2)
+                again = verdict.copy()
+                ref = id_kernels.walk(*head, again, *tail)  # the step walked again
+                got = id_kernels.walk_on(got[5], got[6], verdict, pool.poses, memo.first, supply,
+                                         taken, ids._MARKS, *model)  # fmt: skip
+                assert sorted(got[3].tolist()) == sorted(ref[3].tolist())
+                for mine, theirs in zip(got[:3], ref[:3], strict=True):
+                    assert mine.tolist() == theirs.tolist()
+                assert (verdict == again).all()
+                resumed += 1
+            assert (ids._SCRATCH == -1).all() and not ids._MARKS.any()
+        state.apply(candidates[rng.randrange(len(candidates))], player)
+    assert resumed > 5, resumed
