@@ -1184,14 +1184,14 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
         cu, su = cos[a], sin[a]
         _slabs(cu, su, h, sup, inset, rest, slabs)
         lo_x, hi_x, lo_y, hi_y = _slab_box(sup, slabs)
-        if lo_x > hi_x or lo_y > hi_y:
-            continue
-        _cross_frame(cu, su, h, sup, rest, frame)
-        # the sticks whose circle reaches the circle of a pose centred in the box
-        box[0], box[1], box[2], box[3] = lo_x, hi_x, lo_y, hi_y
-        nb = _touch_frame(cu, su, h, rows, lay, deep, box, tf, box_rows)
-        near_box = box_rows[:nb]
-        for ix in range(int(np.ceil(lo_x / step)), int(np.floor(hi_x / step)) + 1):
+        ix0, ix1 = int(np.ceil(lo_x / step)), int(np.floor(hi_x / step))
+        if ix0 > ix1 or np.ceil(lo_y / step) > np.floor(hi_y / step):
+            continue  # no lattice centre in the box
+        # the angle's frames are set up at its first pose that needs them (most angles of a
+        # pair that keeps nothing have no centre that may stand)
+        crossed = framed = False
+        nb = 0
+        for ix in range(ix0, ix1 + 1):
             x = ix * step
             ylo, yhi = _overlap_span(x, sup, slabs, lo_y, hi_y)
             ylo, yhi = _stand_span(x, cu, su, sup, margin, ylo, yhi)
@@ -1208,6 +1208,9 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     lo, hi = min(lo, d - rr), max(hi, d + rr)
                 if not (lo <= -margin and hi >= margin):
                     continue
+                if not crossed:
+                    _cross_frame(cu, su, h, sup, rest, frame)
+                    crossed = True
                 # crossing a support wholly (as `_crossing` accepts, with room) rests on it,
                 # and the crossing's centre lies inside both footprints shrunk by `inset`
                 e0, e1 = _ends(x, y, sup, frame, 0), _ends(x, y, sup, frame, 1)
@@ -1235,6 +1238,11 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                 sure1 = 1 if c1 else _rest_by_ends(x, y, cu, su, h, sup[1], rest, e1)
                 if sure1 < 0:
                     continue
+                if not framed:  # the sticks whose circle reaches a pose centred in the box
+                    box[0], box[1], box[2], box[3] = lo_x, hi_x, lo_y, hi_y
+                    nb = _touch_frame(cu, su, h, rows, lay, deep, box, tf, box_rows)
+                    framed = True
+                near_box = box_rows[:nb]
                 if not based:  # the sticks' offsets at y = 0, once a column
                     for n in range(nb):
                         r = near_box[n]
