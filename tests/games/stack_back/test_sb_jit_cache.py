@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import numba
+import pytest
 
 from teocalli.games.stack_back import jit_cache
 
@@ -31,28 +32,22 @@ def test_sources_are_the_kernels_and_what_they_import() -> None:
     assert "state.py" not in names  # no kernel imports it: editing it recompiles nothing
 
 
-def test_an_edit_to_a_called_kernel_module_moves_the_directory(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("edited", "moves"),
+    [
+        ("geom_kernels.py", True),  # a primitive cand_kernels and id_kernels compile in
+        ("components.py", True),  # a constant geom_kernels compiles in (HALF_WIDTH)
+        ("state.py", False),  # no kernel imports it: editing it recompiles nothing
+    ],
+)
+def test_an_edit_moves_the_directory_only_if_a_kernel_compiles_it_in(
+    tmp_path: Path, edited: str, moves: bool
+) -> None:
     folder = _copy(tmp_path)
     before = jit_cache.digest(jit_cache.sources(folder))
-    geom = folder / "geom_kernels.py"
-    geom.write_text(geom.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    assert jit_cache.digest(jit_cache.sources(folder)) != before
-
-
-def test_an_edit_to_an_imported_constant_moves_the_directory(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
-    before = jit_cache.digest(jit_cache.sources(folder))
-    components = folder / "components.py"
-    components.write_text(components.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    assert jit_cache.digest(jit_cache.sources(folder)) != before
-
-
-def test_an_edit_elsewhere_keeps_the_directory(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
-    before = jit_cache.digest(jit_cache.sources(folder))
-    state = folder / "state.py"
-    state.write_text(state.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    assert jit_cache.digest(jit_cache.sources(folder)) == before
+    path = folder / edited
+    path.write_text(path.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert (jit_cache.digest(jit_cache.sources(folder)) != before) is moves
 
 
 def test_a_users_numba_cache_dir_is_kept_as_the_base(tmp_path: Path) -> None:
