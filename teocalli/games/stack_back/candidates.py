@@ -292,6 +292,10 @@ class Nth:
     def __call__(self, j: int) -> Verdict:
         return self.verdicts[j]
 
+    def every(self) -> list[Verdict]:
+        """All of them, in order."""
+        return list(self.verdicts)
+
 
 NO_SOURCE: Source = (np.zeros(0, dtype=np.int64), Nth(()))
 """No candidates."""
@@ -444,10 +448,11 @@ def moves_of(
 
 class _Later:
     """The placement of the j-th legal bridge `index[j]`, row `rows[j]` of `got`, at
-    `levels[j]`: a new `Verdict.later` at each call (`placement`: most candidates are never
-    placed). A plain object, not a closure: a state's cache pickles and deep-copies with it."""
+    `levels[j]`: a `Verdict.later` made at its first call and kept (`placement`: most
+    candidates are never placed, but a bot reads each one's placement again and again). A plain
+    object, not a closure: a state's cache pickles and deep-copies with it."""
 
-    __slots__ = ("got", "index", "levels", "owner", "rows")
+    __slots__ = ("got", "index", "levels", "made", "owner", "rows")
 
     def __init__(
         self,
@@ -458,11 +463,15 @@ class _Later:
         owner: int,
     ) -> None:
         self.index, self.rows, self.levels, self.got, self.owner = index, rows, levels, got, owner
+        self.made: dict[int, Verdict] = {}
 
     def __call__(self, j: int) -> Verdict:
-        pose = place(int(self.index[j]))
-        args = (self.got, int(self.rows[j]), pose, self.owner, int(self.levels[j]))
-        return Verdict.later(placement, args)
+        made = self.made.get(j)
+        if made is None:
+            pose = place(int(self.index[j]))
+            args = (self.got, int(self.rows[j]), pose, self.owner, int(self.levels[j]))
+            made = self.made[j] = Verdict.later(placement, args)
+        return made
 
 
 _POSES = np.full(NUM_COLOURS * A_CELLS * X_CELLS * Y_CELLS, None, dtype=object)

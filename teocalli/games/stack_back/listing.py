@@ -12,6 +12,7 @@ docs/games/stack-back.md, "The candidates' Python".
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -21,8 +22,19 @@ from .candidates import Nth, Source, places, wood_lattice
 from .rules import Verdict
 
 Ints = npt.NDArray[np.int64]
-Listed = tuple[tuple[Place, ...], Callable[[int], Verdict]]
-"""The candidates in order and the placement of the k-th."""
+
+
+class Placements(Protocol):
+    """The placements of a candidate list: the k-th's, or all of them in order (a bot reads
+    every one at each step: one list comprehension, not a call per candidate)."""
+
+    def __call__(self, k: int, /) -> Verdict: ...
+
+    def every(self) -> list[Verdict]: ...
+
+
+Listed = tuple[tuple[Place, ...], Placements]
+"""The candidates in order and their placements."""
 
 
 def listed(order: Ints, piled: Source, owner: int) -> Listed:
@@ -45,6 +57,11 @@ class _Verdicts:
     def __call__(self, k: int) -> Verdict:
         at, split = int(self.origin[k]), len(self.wood)
         return self.wood[at] if at < split else self.piled(at - split)
+
+    def every(self) -> list[Verdict]:
+        """Every listed candidate's placement, in order."""
+        wood, piled, split = self.wood, self.piled, len(self.wood)
+        return [wood[at] if at < split else piled(at - split) for at in self.origin.tolist()]
 
 
 def found(poses: Sequence[tuple[Place, Verdict]], key: Callable[[Place], int]) -> Listed:

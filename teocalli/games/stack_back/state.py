@@ -10,7 +10,6 @@ and how many turns in a row placed nothing (two end the game).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -36,7 +35,7 @@ from .candidates import (
 from .candidates import moves as candidate_moves
 from .components import SPEC
 from .geometry import Mask
-from .listing import found, listed
+from .listing import Placements, found, listed
 from .piles import Piles, stamp
 from .rules import Footprints, Layout, Verdict, on_wood, piled, settle, touches
 from .search import Depths
@@ -59,7 +58,7 @@ class Cache(NamedTuple):
     step: int
     player: int
     actions: tuple[Action, ...]
-    verdict: Callable[[int], Verdict] | None
+    verdict: Placements | None
 
     def verdict_of(self, action: Action) -> Verdict | None:
         """The placement a listed candidate makes (None: not listed). The action played is
@@ -77,7 +76,7 @@ class Cache(NamedTuple):
         if self.verdict is None:
             return {}
         places = [a for a in self.actions if isinstance(a, Place)]
-        return dict(zip(places, map(self.verdict, range(len(places))), strict=True))
+        return dict(zip(places, self.verdict.every(), strict=True))
 
 
 class StackBackState(State):

@@ -83,6 +83,8 @@ def _listed(state: StackBackState, player: int) -> list[Move]:
     cache = state._candidates(player)
     assert cache.verdict is not None
     verdicts = [cache.verdict(k) for k in range(len(cache.actions))]
+    every = cache.verdict.every()  # all at once (a bot's read): the very placements, kept
+    assert len(every) == len(verdicts) and all(a is b for a, b in zip(every, verdicts, strict=True))
     return [(-1, a, v) for a, v in zip(cache.actions, verdicts, strict=True)]
 
 
