@@ -30,6 +30,14 @@ def _clipped(pose: tuple[float, ...], sup: np.ndarray) -> float:
     return area
 
 
+def _check_rest_sure(pose: tuple[float, ...], sup: np.ndarray, counts: dict[int, int]) -> None:
+    """`_rest_sure`'s answer at `pose` (counted in `counts`): when sure, the clipped rest's."""
+    sure = id_kernels._rest_sure(*pose, sup, REST)
+    counts[sure] += 1
+    if sure:
+        assert (sure > 0) == (_clipped(pose, sup) >= REST), (pose, sup, sure)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_rest_sure_agrees_with_the_clipped_area(seed: int) -> None:
     """Random poses around a support, many crossing it near its ends or at a slant (overlaps
@@ -47,10 +55,7 @@ def test_rest_sure_agrees_with_the_clipped_area(seed: int) -> None:
         x = 100.0 + along * math.cos(a) + rng.uniform(-8, 8)
         y = 50.0 + along * math.sin(a) + rng.uniform(-8, 8)
         pose = (x, y, math.cos(b), math.sin(b), h)
-        sure = id_kernels._rest_sure(*pose, sup, REST)
-        counts[sure] += 1
-        if sure:
-            assert (sure > 0) == (_clipped(pose, sup) >= REST), (pose, sup, sure)
+        _check_rest_sure(pose, sup, counts)
     assert min(counts.values()) > 200, counts
 
 
@@ -202,10 +207,7 @@ def test_rest_sure_where_one_end_lies_on_the_support() -> None:
         sin = math.cos(b) * math.sin(a) - math.sin(b) * math.cos(a)
         if id_kernels._crossing(*pose, sup, cos, sin) == 3:
             continue
-        sure = id_kernels._rest_sure(*pose, sup, REST)
-        counts[sure] += 1
-        if sure:
-            assert (sure > 0) == (_clipped(pose, sup) >= REST), (pose, sup, sure)
+        _check_rest_sure(pose, sup, counts)
     assert min(counts.values()) > 200, counts
 
 
