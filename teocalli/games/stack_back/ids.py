@@ -59,15 +59,15 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from teocalli.core import IllegalAction, InvalidAction
 
-from . import id_kernels, search
-from .actions import PASS, Action, Colour, Pass, Place
+from . import bin_kernels, id_kernels, search
+from .actions import A10, A_CELLS, PASS, X_CELLS, XY10, Y_CELLS, Action, Colour, Pass, Place
 from .components import HALF_LENGTHS, HALF_WIDTH, LENGTHS, NUM_COLOURS, SPEC, WEIGHTS
 from .geometry import Array, axis
 from .id_pool import Pool
@@ -75,6 +75,8 @@ from .rules import REST, TOL, Footprints, piled, settle, touches
 
 if TYPE_CHECKING:
     from .state import StackBackState
+
+Ints = npt.NDArray[np.int64]
 
 BIN_MM = 12
 """Bin side in x and y (mm): three lattice centres of the search (4 mm) each way."""
@@ -203,9 +205,14 @@ def _bins(
     colour: int, x10: npt.NDArray[np.int64], y10: npt.NDArray[np.int64], a10: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:
     """Bin ids of lattice poses (`bin_of` on arrays)."""
-    xb = np.clip((x10 - _X010) // _BIN10, 0, X_BINS - 1)
-    yb = np.clip((y10 - _Y010) // _BIN10, 0, Y_BINS - 1)
+    xb, yb = _axis_bins(x10, _X010, X_BINS), _axis_bins(y10, _Y010, Y_BINS)
     out: npt.NDArray[np.int64] = ((colour * A_BINS + a10 // _ABIN10) * X_BINS + xb) * Y_BINS + yb
+    return out
+
+
+def _axis_bins(v10: npt.NDArray[np.int64], origin10: int, count: int) -> npt.NDArray[np.int64]:
+    """`_axis_bin` on an array."""
+    out: npt.NDArray[np.int64] = np.clip((v10 - origin10) // _BIN10, 0, count - 1)
     return out
 
 
@@ -568,8 +575,12 @@ class Table:
     step: int
     player: int
     ids: npt.NDArray[np.int64]
-    candidates: dict[int, Action]
-    """The bins holding a candidate, with their first candidate."""
+    held: npt.NDArray[np.int64]
+    """The bins holding a candidate (ascending; `PASS_ID` for a lone pass)."""
+    firsts: npt.NDArray[np.int64]
+    """Per bin of `held`, where its first candidate lies in `candidates`."""
+    candidates: tuple[Action, ...]
+    """`legal_actions` of the step."""
     supply: tuple[int, ...]
     """The player's sticks left per colour: a bin's wood snap is `memo.first`'s pose in a
     colour of the supply."""
@@ -581,11 +592,11 @@ class Table:
 
     def snap_of(self, index: int) -> Action | None:
         """The pose id `index` plays (None: not in the mask)."""
-        found = self.candidates.get(index)
-        if found is not None or not 0 <= index < PASS_ID:
-            return found
-        k = int(np.searchsorted(self.pile_bins, index))
-        if k < len(self.pile_bins) and self.pile_bins[k] == index:
+        k = _find(self.held, index)
+        if k is not None or not 0 <= index < PASS_ID:
+            return None if k is None else self.candidates[int(self.firsts[k])]
+        k = _find(self.pile_bins, index)
+        if k is not None:
             c, x10, y10, a10 = self.pile_poses[k].tolist()
             return Place(Colour(c), x10, y10, a10)
         w, first = wood(), int(self.memo.first[index])
@@ -593,6 +604,12 @@ class Table:
             return Place(Colour(int(w.colour[first])), int(w.x10[first]), int(w.y10[first]),
                          int(w.a10[first]))  # fmt: skip
         return None
+
+
+def _find(ascending: npt.NDArray[np.int64], index: int) -> int | None:
+    """Where `index` lies in an ascending array of ids (None: not in it)."""
+    k = int(np.searchsorted(ascending, index))
+    return k if k < len(ascending) and ascending[k] == index else None
 
 
 def table(state: StackBackState, player: int) -> Table:
@@ -607,23 +624,36 @@ def table(state: StackBackState, player: int) -> Table:
     return made
 
 
-_PER_COLOUR = A_BINS * X_BINS * Y_BINS
+@cache
+def _key_parts() -> Ints:
+    """The bin of a pose key (`actions.lattice_index`: ((colour * A_CELLS + angle) * X_CELLS +
+    x) * Y_CELLS + y) as `bin_kernels.key_bins` reads it: X_CELLS, Y_CELLS, X_BINS, Y_BINS,
+    then per x cell its x bin, per y cell its y bin (`_axis_bins`), per (colour, angle) cell
+    its (colour, angle bin) part."""
+    colour, ai = np.divmod(np.arange(NUM_COLOURS * A_CELLS), A_CELLS)
+    x10, y10 = np.arange(X_CELLS) * XY10, np.arange(Y_CELLS) * XY10
+    return np.concatenate(([X_CELLS, Y_CELLS, X_BINS, Y_BINS], _axis_bins(x10, _X010, X_BINS),
+                           _axis_bins(y10, _Y010, Y_BINS), colour * A_BINS + ai * A10 // _ABIN10)
+                          ).astype(np.int64)  # fmt: skip
 
 
-def _candidate_bins(candidates: Sequence[object]) -> dict[int, Action]:
-    """The bins holding a candidate, each with its first candidate (`bin_of`, written out: a
-    step lists some 150 candidates)."""
-    out: dict[int, Action] = {}
-    top_x, top_y = X_BINS - 1, Y_BINS - 1
-    for action in candidates:
-        assert isinstance(action, Place), action
-        xb = (action.x10 - _X010) // _BIN10
-        yb = (action.y10 - _Y010) // _BIN10
-        xb = 0 if xb < 0 else top_x if xb > top_x else xb
-        yb = 0 if yb < 0 else top_y if yb > top_y else yb
-        ab = (action.a10 % 1800) // _ABIN10
-        out.setdefault(action.colour * _PER_COLOUR + (ab * X_BINS + xb) * Y_BINS + yb, action)
-    return out
+def _candidate_bins(
+    state: StackBackState, player: int, candidates: Sequence[Action]
+) -> tuple[Ints, Ints]:
+    """The bins holding a candidate of `candidates` (`legal_actions(player)`, no `pass`; none
+    for a player not to move), ascending, and per bin where its first candidate (the bin's
+    snap) lies in the list (`bin_kernels.firsts`). From the listing's pose keys
+    (`StackBackState.candidate_keys`: some 150 a step, one compiled call); the search's poses
+    (a few, some off the lattice) from their objects."""
+    keys = state.candidate_keys(player) if candidates else None
+    if keys is not None:
+        assert len(keys) == len(candidates), (len(keys), len(candidates))
+        found = bin_kernels.key_firsts(keys, _key_parts())
+    else:
+        assert PASS not in candidates, candidates
+        bins = np.array([to_int(action) for action in candidates], dtype=np.int64)
+        found = bin_kernels.firsts(bins)
+    return found[0], found[1]
 
 
 def _table(
@@ -634,15 +664,14 @@ def _table(
 ) -> Table:
     step = len(state.history)
     memo = memo.owned()
-    candidates = state.legal_actions(player)
+    candidates = cast("list[Action]", state.legal_actions(player))  # the engine's own
     supply = tuple(state.supply[player])
     if candidates == [PASS]:
-        return Table(step, player, np.array([PASS_ID]), {PASS_ID: PASS}, (0,) * NUM_COLOURS,
+        return Table(step, player, _PASS_ONLY, _PASS_ONLY, _FIRST, (PASS,), (0,) * NUM_COLOURS,
                      _NONE, np.zeros((0, 4), np.int64), memo)  # fmt: skip
     if arrays is None:
         arrays = _sticks(state)
-    snaps = _candidate_bins(candidates)
-    taken = np.fromiter(snaps, dtype=np.int64, count=len(snaps))
+    taken, firsts = _candidate_bins(state, player, candidates)
     met = _met_pairs(state, player, memo, arrays)
     pool, scene, w = memo.pool, _scene(state, arrays[0]), wood()
     supplies = np.array(supply, dtype=np.int64)
@@ -660,10 +689,13 @@ def _table(
         ids, pile_bins, pile_poses, unsure, _, work, aside = id_kernels.walk_on(
             work, aside, pool.verdict, pool.poses, memo.first, supplies, taken, _MARKS, *model
         )
-    return Table(step, player, ids, snaps, supply, pile_bins, pile_poses, memo)
+    return Table(step, player, ids, taken, firsts, tuple(candidates), supply, pile_bins,
+                 pile_poses, memo)  # fmt: skip
 
 
 _NONE = np.zeros(0, dtype=np.int64)
+_PASS_ONLY, _FIRST = np.array([PASS_ID]), np.zeros(1, dtype=np.int64)
+"""A lone pass's mask, and its candidate's place in the list (`Table`)."""
 
 
 def legal_ids(state: StackBackState, player: int) -> list[int]:

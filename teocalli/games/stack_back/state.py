@@ -59,6 +59,9 @@ class Cache(NamedTuple):
     player: int
     actions: tuple[Action, ...]
     verdict: Placements | None
+    keys: npt.NDArray[np.int64] | None
+    """The candidates' pose keys (`actions.lattice_index`, in the list's order) when listed from
+    the lattices; None when the search found them (or for a lone `pass`)."""
 
     def verdict_of(self, action: Action) -> Verdict | None:
         """The placement a listed candidate makes (None: not listed). The action played is
@@ -187,11 +190,21 @@ class StackBackState(State):
         cache = self._cache
         if cache is not None and cache.step == key and cache.player == player:
             return cache
-        actions, verdict = listed(*self._piled(player), player)
+        order, piled = self._piled(player)
+        actions, verdict = listed(order, piled, player)
+        keys: npt.NDArray[np.int64] | None = order[0]
         if not actions:  # nothing on the candidate lists: the search over every pose decides
             actions, verdict = found(search.find(self, player), search.order_key)
-        self._cache = Cache(key, player, actions or (PASS,), verdict if actions else None)
+            keys = None
+        self._cache = Cache(key, player, actions or (PASS,), verdict if actions else None, keys)
         return self._cache
+
+    def candidate_keys(self, player: int) -> npt.NDArray[np.int64] | None:
+        """The pose keys of `legal_actions(player)`'s candidates, in order (read-only: the
+        listing's own array), or None when they are not from the lattices (the search found
+        them, or a lone `pass`): the action ids read the candidates' bins from them
+        (`ids._candidate_bins`) rather than from some 150 `Place` objects."""
+        return self._candidates(player).keys
 
     def piles_from_nothing(self, player: int) -> list[Move]:
         """The piled candidates judged from the sticks alone, with no kept table: what the kept

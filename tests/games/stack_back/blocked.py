@@ -22,8 +22,9 @@ FILLERS = (
 with them placed, no pose at all is left for either player."""
 
 
-def blocked(text: str = BLOCKED, **options: object) -> StackBackState:
-    """The position `text` (the data position by default) with `FILLERS` laid, its supplies kept.
+def blocked(text: str = BLOCKED, fillers: int = len(FILLERS), **options: object) -> StackBackState:
+    """The position `text` (the data position by default) with `FILLERS` laid (the first
+    `fillers` of them), its supplies kept.
 
     The fillers are laid, not written in the notation: they give an owner more sticks of a colour
     than the notation lets one hold."""
@@ -31,7 +32,7 @@ def blocked(text: str = BLOCKED, **options: object) -> StackBackState:
     state: StackBackState = from_position(game, text)  # type: ignore[arg-type]
     supply = [list(s) for s in state.supply]
     state.supply = [[9, 9, 9], [9, 9, 9]]
-    for owner, pose in FILLERS:
+    for owner, pose in FILLERS[:fillers]:
         state.lay(parse(pose), owner)
     state.supply = supply
     state._cache = None  # the supplies changed at the same step

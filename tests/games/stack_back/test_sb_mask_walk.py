@@ -95,7 +95,7 @@ def test_walk_is_the_plain_walk(seed: int) -> None:
             table = ids.table(state, player)
             memo = table.memo.owned()
             arrays = ids._sticks(state)
-            taken = np.array(list(ids._candidate_bins(candidates)), dtype=np.int64)
+            taken = ids._candidate_bins(state, player, candidates)[0]
             supply = np.array(state.supply[player], dtype=np.int64)
             met = ids._met_pairs(state, player, memo, arrays)
             pool, wood = memo.pool, ids.wood()
@@ -146,7 +146,7 @@ def test_walk_resumed_is_walked_again(seed: int) -> None:
         if len(state.sticks) > 6 and candidates != [ids.PASS]:
             memo = ids.table(state, player).memo.owned()
             arrays = ids._sticks(state)
-            taken = np.array(list(ids._candidate_bins(candidates)), dtype=np.int64)
+            taken = ids._candidate_bins(state, player, candidates)[0]
             supply = np.array(state.supply[player], dtype=np.int64)
             met = ids._met_pairs(state, player, memo, arrays)
             pool = memo.pool
