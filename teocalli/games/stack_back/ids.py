@@ -404,7 +404,7 @@ def _met_pairs(
         sticks = _sticks(state)
     pool = memo.pool
     assert pool.head is memo
-    levels = np.asarray(state.layout.levels, dtype=np.int64)
+    levels = state.layout.statics.level  # the engine's array, not a copy of its tuple
     n = len(levels)
     pool.fit(n, state.dead_pairs)
     met, new = id_kernels.pairs_due(
@@ -418,7 +418,7 @@ def _met_pairs(
     id_kernels.catch_up(
         met, pool.key, pool.span, pool.count, pool.stamp, _HALF, pool.frame, pool.taken,
         pool.verdict, levels, rows, quads_, reach,
-        np.array(_cone_stamps(state), dtype=np.int64), TOL, search.DEEP,
+        _cone_stamps(state), TOL, search.DEEP,
     )  # fmt: skip
     return met
 
