@@ -49,11 +49,13 @@ class StackBackEncoder(Encoder):
     """Stack Back: every stick's pose, colour, owner and level; supplies and counters.
 
     The fast path (`_observe`) writes a stick's slot once: a placed stick never changes, and a
-    game's sticks are only ever appended, so the slots whose stick object is the one last
-    written stay (compared by identity: any other state, an earlier step, another deal, is
-    rewritten where it differs). The counters are a dozen values, written every step. Nothing
-    depends on the observer but the seat, and a finished game's view shows what a player's
-    does: one buffer for all, the end from the fields too."""
+    game's sticks are only ever appended, so the slots whose stick is the one last written stay
+    (the sticks last written compared with the state's first ones in one list comparison, by
+    identity or else by value, which is all a slot shows; when they differ, any other state, an
+    earlier step, another deal, is rewritten where a stick object differs). The counters are a
+    dozen values, written every step. Nothing depends on the observer but the seat, and a
+    finished game's view shows what a player's does: one buffer for all, the end from the
+    fields too."""
 
     incremental = True
     shared_buffer = True
@@ -107,14 +109,19 @@ class StackBackEncoder(Encoder):
     ) -> None:
         """`_encode` of the view, from the engine's fields: the slots of the sticks not last
         written, then every counter."""
-        sticks = state.sticks[:MAX_STICKS]
+        sticks = state.sticks[:MAX_STICKS]  # a new list: kept as written
         written: list[Stick] = memo.setdefault("sticks", [])
-        for i, stick in enumerate(sticks):
-            if i >= len(written) or written[i] is not stick:
-                self._slot(mv, i, stick)
-        for i in range(len(sticks), len(written)):
-            self._clear(mv, i)
-        memo["sticks"] = list(sticks)
+        n = len(written)
+        if n <= len(sticks) and written == sticks[:n]:  # the usual step: one C comparison
+            for i in range(n, len(sticks)):
+                self._slot(mv, i, sticks[i])
+        else:
+            for i, stick in enumerate(sticks):
+                if i >= n or written[i] is not stick:
+                    self._slot(mv, i, stick)
+            for i in range(len(sticks), n):
+                self._clear(mv, i)
+        memo["sticks"] = sticks
         at = self.f_supply.start
         for p in range(2):
             for n in state.supply[p]:
