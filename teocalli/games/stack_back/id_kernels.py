@@ -152,7 +152,7 @@ UNSURE, LEGAL, REFUSED = 0, 1, 2
 is legal, it is refused."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def judge_piles(  # noqa: PLR0917 - the balance model
     pose: Array, pi: npt.NDArray[np.int64], pj: npt.NDArray[np.int64],
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
@@ -176,7 +176,7 @@ def judge_piles(  # noqa: PLR0917 - the balance model
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy", inline="always")
 def _judge_pose(  # noqa: PLR0917 - a pose, its supports, the balance model, scratch
     cx: float, cy: float, ux: float, uy: float, half: float, weight: float, i: int, j: int,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
@@ -219,6 +219,8 @@ def _judge_pose(  # noqa: PLR0917 - a pose, its supports, the balance model, scr
     for k in range(ej - MOST):
         pts[ei + k, 0], pts[ei + k, 1] = pts[MOST + k, 0], pts[MOST + k, 1]
     m = ei + ej - MOST
+    if _short_of(pts, m, cx, cy, ux, uy) < margin - 1e-9 - delta - 1e-7:
+        return REFUSED
     d = depth(edges, hull_edges(pts, m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
     if abs(d - (margin - 1e-9)) < delta:
         return UNSURE
@@ -229,6 +231,24 @@ def _judge_pose(  # noqa: PLR0917 - a pose, its supports, the balance model, scr
     falls = pass_down(lev + 1, sticks, level, sup, cont, poly, npoly, load, margin - 1e-9,
                       delta, df, dmx, dmy, inside, sh)  # fmt: skip
     return LEGAL if falls == -1 else UNSURE if falls == -2 else REFUSED
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _short_of(pts: Array, m: int, cx: float, cy: float, ux: float, uy: float) -> float:  # noqa: PLR0917
+    """An upper bound on how far (cx, cy) lies inside the hull of pts[:m] (-inf if m is 0):
+    the hull lies within the points' extents along (ux, uy) and across it, so a centre inside
+    it lies no deeper than its room to each end of those (outside, it lies at no depth). When
+    this is short of the margin by more than `judge_piles`' delta and some rounding, the rules
+    refuse the pose whatever the hull's edges are to the last bit: `_judge_pose` refuses it
+    without building the hull (most poses it refuses)."""
+    lo_u = lo_v = np.inf
+    hi_u = hi_v = -np.inf
+    for k in range(m):
+        px, py = pts[k, 0] - cx, pts[k, 1] - cy
+        a, b = px * ux + py * uy, py * ux - px * uy
+        lo_u, hi_u = min(lo_u, a), max(hi_u, a)
+        lo_v, hi_v = min(lo_v, b), max(hi_v, b)
+    return min(hi_u, -lo_u, hi_v, -lo_v)
 
 
 @numba.njit(cache=True, inline="always")
@@ -350,7 +370,7 @@ def _grouped(  # noqa: PLR0917 - the pool, the wood, the candidates' marks, scra
             counts[:nb].copy(), np.full(nb, -1, dtype=np.int64))  # fmt: skip
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _walk_groups(  # noqa: PLR0917 - the walk so far, the pool's poses, the balance model
     work: Work, pending: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
     poses: npt.NDArray[np.int64], axes: Array, halves: Array,
