@@ -300,8 +300,7 @@ Work = tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
 ]  # fmt: skip
-"""A step's walk so far (`walk`, `walk_on`): `_grouped`'s arrays, each group's place in its
-walk and its snap row."""
+"""A step's walk so far (`walk`, `walk_on`): `_grouped`'s arrays and each group's snap row."""
 Walked = tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
     npt.NDArray[np.int64], int, Work, npt.NDArray[np.int64],
@@ -318,56 +317,44 @@ def _grouped(  # noqa: PLR0917 - the pool, the wood, the candidates' marks, scra
     wood_ranks: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
     scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
 ) -> Work:  # fmt: skip
-    """`walk`'s rows (`_compact`) grouped by bin, each group in snap order (rank, then the
-    order met: a counting sort by rank, then one by bin, both stable), what its walk reads:
-    (rows, their supports, their ranks, the rows' indices by group, each group's start
-    (`counts`, one more than the groups), the groups' bins, their limits, each group's place in
-    its walk (its start), its snap (-1)). `mark` holds the candidates' bins; `scratch` is left
-    as it was found."""
+    """`walk`'s rows (`_compact`) grouped by bin, what its walk reads: (rows, their supports,
+    their ranks, their verdicts, the rows' indices grouped by bin (ascending within each), each
+    group's start (`counts`, one more than the groups), the groups' bins, their limits, their
+    snaps (-1)). `mark` holds the candidates' bins; `scratch` is left as it was found."""
     per_colour = len(first) // len(supply)
     held_rows, held = _compact(met, key, span, taken, verdict)
     n = len(held_rows)
     rank = np.empty(n, dtype=np.int64)
-    top = 0
-    for r in range(n):
-        rank[r] = ranks[held_rows[r]]
-        top = max(top, rank[r])
-    at = np.zeros(top + 2, dtype=np.int64)
-    for r in range(n):
-        at[rank[r] + 1] += 1
-    for k in range(top + 1):
-        at[k + 1] += at[k]
-    by_rank = np.empty(n, dtype=np.int64)
-    for r in range(n):
-        by_rank[at[rank[r]]] = r
-        at[rank[r]] += 1
-    # then by bin, over the bins met (`slot`: a bin's group, -1 until met)
+    known = np.empty(n, dtype=np.int8)
+    group = np.empty(n, dtype=np.int64)
     slot = scratch
+    # the rows grouped by bin (ascending within each): a counting sort over the bins met
     met_bins = np.empty(n, dtype=np.int64)
-    group = np.empty(n, dtype=np.int64)  # each row's group, in rank order
     nb = 0
     counts = np.zeros(n + 1, dtype=np.int64)
-    for t in range(n):
-        b = bins[held_rows[by_rank[t]]]
+    for r in range(n):
+        row = held_rows[r]
+        rank[r], known[r] = ranks[row], verdict[row]
+        b = bins[row]
         if slot[b] < 0:
             slot[b] = nb
             met_bins[nb] = b
             nb += 1
-        group[t] = slot[b]
+        group[r] = slot[b]
         counts[slot[b] + 1] += 1
     for d in range(nb):
         counts[d + 1] += counts[d]
         slot[met_bins[d]] = -1
     by_bin = np.empty(n, dtype=np.int64)
     fill = counts[:nb].copy()
-    for t in range(n):
-        by_bin[fill[group[t]]] = by_rank[t]
-        fill[group[t]] += 1
+    for r in range(n):
+        by_bin[fill[group[r]]] = r
+        fill[group[r]] += 1
     limit = np.empty(nb, dtype=np.int64)
     for d in range(nb):
         limit[d] = _limit(met_bins[d], first, wood_ranks, supply, per_colour, mark)
-    return (held_rows, held, rank, by_bin, counts[: nb + 1], met_bins[:nb], limit,
-            counts[:nb].copy(), np.full(nb, -1, dtype=np.int64))  # fmt: skip
+    return (held_rows, held, rank, known, by_bin, counts[: nb + 1], met_bins[:nb], limit,
+            np.full(nb, -1, dtype=np.int64))  # fmt: skip
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -377,44 +364,49 @@ def _walk_groups(  # noqa: PLR0917 - the walk so far, the pool's poses, the bala
     weights: Array, sticks: Array, quads: Array, level: npt.NDArray[np.int64],
     sup: npt.NDArray[np.int64], cont: Array, poly: Array, npoly: npt.NDArray[np.int64],
     load: Array, tol: float, rest: float, margin: float, delta: float,
-) -> tuple[npt.NDArray[np.int64], int]:  # fmt: skip
-    """`walk`'s walk of the groups `pending`, each on from its place in snap order: refused
-    rows passed, a row not yet judged judged (`judge_piles`' `_judge_pose`, the verdict written
-    into `verdict`), until a legal row (its snap) or a row ranked at or past the group's limit.
-    A group whose row `_judge_pose` is unsure of is held aside (its place on that row) while
-    the others go on: each group's walk reads and judges its own rows only. Returns the groups
-    held aside and the rows judged."""
-    held_rows, held, rank, by_bin, counts, _, limit, place, snap = work
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:  # fmt: skip
+    """`walk`'s walk of the groups `pending`, one at a time: its first row in snap order (rank,
+    then row) ranked below its limit and not refused, judged if not yet (`judge_piles`'
+    `_judge_pose`, the verdict written into `known` and `verdict`) and sought again until it is
+    legal (its snap) or none is left. A group whose row `_judge_pose` is unsure of is held
+    aside while the others go on: each group's walk reads and judges its own rows only (a
+    group's rows are few: seeking its first row afresh after each verdict costs less than
+    sorting every group). Returns the groups held aside, their rows (pool rows) and the rows
+    judged."""
+    held_rows, held, rank, known, by_bin, counts, _, limit, snap = work
     aside = np.empty(len(pending), dtype=np.int64)
+    unsure = np.empty(len(pending), dtype=np.int64)
     scratch = balance_scratch(len(level))
     na = judged = 0
     for g in pending:
-        at, end, lim = place[g], counts[g + 1], limit[g]
+        lo, hi = counts[g], counts[g + 1]
         snap[g] = -1
-        while at < end:
-            r = by_bin[at]
-            row = held_rows[r]
-            if rank[r] >= lim:
+        while True:
+            best, best_k = -1, limit[g]
+            for t in range(lo, hi):
+                r = by_bin[t]
+                if rank[r] < best_k and known[r] != REFUSED:
+                    best, best_k = r, rank[r]
+            if best < 0:
                 break
-            v = verdict[row]
+            v = known[best]
             if v == 0:
+                row = held_rows[best]
                 c, a10 = poses[row, 0], poses[row, 3]
                 v = _judge_pose(poses[row, 1] / 10, poses[row, 2] / 10, axes[a10, 0],
-                                axes[a10, 1], halves[c], weights[c], held[r, 0], held[r, 1],
-                                sticks, quads, level, sup, cont, poly, npoly, load, tol, rest,
-                                margin, delta, scratch)  # fmt: skip
+                                axes[a10, 1], halves[c], weights[c], held[best, 0],
+                                held[best, 1], sticks, quads, level, sup, cont, poly, npoly,
+                                load, tol, rest, margin, delta, scratch)  # fmt: skip
                 if v == UNSURE:
-                    aside[na] = g
+                    aside[na], unsure[na] = g, row
                     na += 1
                     break
-                verdict[row] = v
+                known[best] = verdict[row] = v
                 judged += 1
             if v == LEGAL:
-                snap[g] = r
+                snap[g] = best
                 break
-            at += 1
-        place[g] = at
-    return aside[:na], judged
+    return aside[:na], unsure[:na], judged
 
 
 @numba.njit(cache=True)
@@ -425,7 +417,7 @@ def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the m
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
     """The ids (ascending: the bins holding a wood pose, a candidate or a pile snap), the bins
     holding a pile snap (ascending) and their snaps' poses. `mark` is left zero."""
-    held_rows, met_bins, snap = work[0], work[5], work[8]
+    held_rows, met_bins, snap = work[0], work[6], work[8]
     per_colour = len(first) // len(supply)
     nb = len(met_bins)
     for b in candidates:
@@ -468,14 +460,10 @@ def _walked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the b
 ) -> Walked:  # fmt: skip
     """`_walk_groups` over the groups `pending`, then the ids (`_marked`) if no group was held
     aside, else the rows it was held aside on."""
-    aside, judged = _walk_groups(work, pending, verdict, poses, axes, halves, weights,
-                                 sticks, quads, level, sup, cont, poly, npoly, load, tol, rest,
-                                 margin, delta)  # fmt: skip
+    aside, unsure, judged = _walk_groups(work, pending, verdict, poses, axes, halves, weights,
+                                         sticks, quads, level, sup, cont, poly, npoly, load, tol,
+                                         rest, margin, delta)  # fmt: skip
     if len(aside):
-        held_rows, by_bin, place = work[0], work[3], work[7]
-        unsure = np.empty(len(aside), dtype=np.int64)
-        for t in range(len(aside)):
-            unsure[t] = held_rows[by_bin[place[aside[t]]]]
         empty = np.empty(0, dtype=np.int64)
         return empty, empty, np.empty((0, 4), dtype=np.int64), unsure, judged, work, aside
     ids, snap_bins, snap_poses = _marked(work, poses, first, supply, candidates, mark)
@@ -518,7 +506,7 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
                     scratch, mark)  # fmt: skip
     for b in candidates:
         mark[b] = 0
-    return _walked(work, np.arange(len(work[5])), verdict, poses, first, supply,
+    return _walked(work, np.arange(len(work[6])), verdict, poses, first, supply,
                    candidates, mark, axes, halves, weights, sticks, quads, level, sup, cont,
                    poly, npoly, load, tol, rest, margin, delta)  # fmt: skip
 
@@ -535,10 +523,14 @@ def walk_on(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the b
 ) -> Walked:  # fmt: skip
     """`walk` resumed where it held groups aside (`aside`, its answer's last two items), the
     verdicts of the rows they were held on now written into `verdict` by the caller: only those
-    groups are walked on, each from that row."""
-    return _walked(work, aside, verdict, poses, first, supply, candidates, mark, axes,
-                   halves, weights, sticks, quads, level, sup, cont, poly, npoly, load, tol,
-                   rest, margin, delta)  # fmt: skip
+    groups are walked on."""
+    held_rows, known, by_bin, counts = work[0], work[3], work[4], work[5]
+    for g in aside:
+        for t in range(counts[g], counts[g + 1]):
+            known[by_bin[t]] = verdict[held_rows[by_bin[t]]]
+    return _walked(work, aside, verdict, poses, first, supply, candidates, mark, axes, halves,
+                   weights, sticks, quads, level, sup, cont, poly, npoly, load, tol, rest,
+                   margin, delta)  # fmt: skip
 
 
 @numba.njit(cache=True)
