@@ -183,8 +183,8 @@ def _judge_pose(  # noqa: PLR0917 - a pose, its supports, the balance model, scr
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float, scratch: Scratch,
 ) -> int:  # fmt: skip
-    """`judge_piles`' verdict on one pose (`scratch`: `balance_scratch`, made once per call of
-    its callers: made per pose, it cost more than the judging)."""
+    """`judge_piles`' verdict on one pose (`scratch`: `balance_scratch`, made once by its
+    callers, `judge_piles` and the walk, not once a pose)."""
     q, work, pts, edges, clips, hulls, df, dmx, dmy, inside, sh = scratch
     lev = level[i]
     quad(cx, cy, ux, uy, half, _W, q)
@@ -297,8 +297,8 @@ def _compact(
 
 Work = tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int64], npt.NDArray[np.int64],
 ]  # fmt: skip
 """A step's walk so far (`walk`, `walk_on`): `_grouped`'s arrays and each group's snap row."""
 Walked = tuple[
@@ -317,25 +317,21 @@ def _grouped(  # noqa: PLR0917 - the pool, the wood, the candidates' marks, scra
     wood_ranks: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
     scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
 ) -> Work:  # fmt: skip
-    """`walk`'s rows (`_compact`) grouped by bin, what its walk reads: (rows, their supports,
-    their ranks, their verdicts, the rows' indices grouped by bin (ascending within each), each
-    group's start (`counts`, one more than the groups), the groups' bins, their limits, their
-    snaps (-1)). `mark` holds the candidates' bins; `scratch` is left as it was found."""
+    """`walk`'s rows (`_compact`) grouped by bin (in the order met within each), what its walk
+    reads: (the rows, their supports, ranks and verdicts, each group's start (`counts`, one more
+    than the groups), the groups' bins, their limits, their snaps (-1)). `mark` holds the
+    candidates' bins; `scratch` is left as it was found."""
     per_colour = len(first) // len(supply)
     held_rows, held = _compact(met, key, span, taken, verdict)
     n = len(held_rows)
-    rank = np.empty(n, dtype=np.int64)
-    known = np.empty(n, dtype=np.int8)
     group = np.empty(n, dtype=np.int64)
     slot = scratch
-    # the rows grouped by bin (ascending within each): a counting sort over the bins met
+    # a counting sort over the bins met: each row's group, then the rows in group order
     met_bins = np.empty(n, dtype=np.int64)
     nb = 0
     counts = np.zeros(n + 1, dtype=np.int64)
     for r in range(n):
-        row = held_rows[r]
-        rank[r], known[r] = ranks[row], verdict[row]
-        b = bins[row]
+        b = bins[held_rows[r]]
         if slot[b] < 0:
             slot[b] = nb
             met_bins[nb] = b
@@ -345,15 +341,21 @@ def _grouped(  # noqa: PLR0917 - the pool, the wood, the candidates' marks, scra
     for d in range(nb):
         counts[d + 1] += counts[d]
         slot[met_bins[d]] = -1
-    by_bin = np.empty(n, dtype=np.int64)
+    rows = np.empty(n, dtype=np.int64)
+    supports = np.empty((n, 2), dtype=np.int64)
+    rank = np.empty(n, dtype=np.int64)
+    known = np.empty(n, dtype=np.int8)
     fill = counts[:nb].copy()
     for r in range(n):
-        by_bin[fill[group[r]]] = r
+        t = fill[group[r]]
         fill[group[r]] += 1
+        row = held_rows[r]
+        rows[t], supports[t, 0], supports[t, 1] = row, held[r, 0], held[r, 1]
+        rank[t], known[t] = ranks[row], verdict[row]
     limit = np.empty(nb, dtype=np.int64)
     for d in range(nb):
         limit[d] = _limit(met_bins[d], first, wood_ranks, supply, per_colour, mark)
-    return (held_rows, held, rank, known, by_bin, counts[: nb + 1], met_bins[:nb], limit,
+    return (rows, supports, rank, known, counts[: nb + 1], met_bins[:nb], limit,
             np.full(nb, -1, dtype=np.int64))  # fmt: skip
 
 
@@ -373,7 +375,7 @@ def _walk_groups(  # noqa: PLR0917 - the walk so far, the pool's poses, the bala
     group's rows are few: seeking its first row afresh after each verdict costs less than
     sorting every group). Returns the groups held aside, their rows (pool rows) and the rows
     judged."""
-    held_rows, held, rank, known, by_bin, counts, _, limit, snap = work
+    held_rows, held, rank, known, counts, _, limit, snap = work
     aside = np.empty(len(pending), dtype=np.int64)
     unsure = np.empty(len(pending), dtype=np.int64)
     scratch = balance_scratch(len(level))
@@ -383,8 +385,7 @@ def _walk_groups(  # noqa: PLR0917 - the walk so far, the pool's poses, the bala
         snap[g] = -1
         while True:
             best, best_k = -1, limit[g]
-            for t in range(lo, hi):
-                r = by_bin[t]
+            for r in range(lo, hi):
                 if rank[r] < best_k and known[r] != REFUSED:
                     best, best_k = r, rank[r]
             if best < 0:
@@ -417,7 +418,7 @@ def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the m
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
     """The ids (ascending: the bins holding a wood pose, a candidate or a pile snap), the bins
     holding a pile snap (ascending) and their snaps' poses. `mark` is left zero."""
-    held_rows, met_bins, snap = work[0], work[6], work[8]
+    held_rows, met_bins, snap = work[0], work[5], work[7]
     per_colour = len(first) // len(supply)
     nb = len(met_bins)
     for b in candidates:
@@ -506,7 +507,7 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
                     scratch, mark)  # fmt: skip
     for b in candidates:
         mark[b] = 0
-    return _walked(work, np.arange(len(work[6])), verdict, poses, first, supply,
+    return _walked(work, np.arange(len(work[5])), verdict, poses, first, supply,
                    candidates, mark, axes, halves, weights, sticks, quads, level, sup, cont,
                    poly, npoly, load, tol, rest, margin, delta)  # fmt: skip
 
@@ -524,10 +525,10 @@ def walk_on(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the b
     """`walk` resumed where it held groups aside (`aside`, its answer's last two items), the
     verdicts of the rows they were held on now written into `verdict` by the caller: only those
     groups are walked on."""
-    held_rows, known, by_bin, counts = work[0], work[3], work[4], work[5]
+    held_rows, known, counts = work[0], work[3], work[4]
     for g in aside:
-        for t in range(counts[g], counts[g + 1]):
-            known[by_bin[t]] = verdict[held_rows[by_bin[t]]]
+        for r in range(counts[g], counts[g + 1]):
+            known[r] = verdict[held_rows[r]]
     return _walked(work, aside, verdict, poses, first, supply, candidates, mark, axes, halves,
                    weights, sticks, quads, level, sup, cont, poly, npoly, load, tol, rest,
                    margin, delta)  # fmt: skip
