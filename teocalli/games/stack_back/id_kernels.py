@@ -221,11 +221,12 @@ def _judge_pose(  # noqa: PLR0917 - a pose, its supports, the balance model, scr
     m = ei + ej - MOST
     if _short_of(pts, m, cx, cy, ux, uy) < margin - 1e-9 - delta - 1e-7:
         return REFUSED
-    d = depth(edges, hull_edges(pts, m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
-    if abs(d - (margin - 1e-9)) < delta:
-        return UNSURE
-    if d < margin - 1e-9:
-        return REFUSED
+    if not _deep_in(pts, ei, m, cx, cy, ux, uy) > margin - 1e-9 + delta + 1e-7:
+        d = depth(edges, hull_edges(pts, m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
+        if abs(d - (margin - 1e-9)) < delta:
+            return UNSURE
+        if d < margin - 1e-9:
+            return REFUSED
     # its weight passed down (balance.try_add), each stick beneath checked
     first_loads(i, j, cx, cy, weight, gix, giy, gjx, gjy, sticks, df, dmx, dmy, inside, sh)
     falls = pass_down(lev + 1, sticks, level, sup, cont, poly, npoly, load, margin - 1e-9,
@@ -249,6 +250,52 @@ def _short_of(pts: Array, m: int, cx: float, cy: float, ux: float, uy: float) ->
         lo_u, hi_u = min(lo_u, a), max(hi_u, a)
         lo_v, hi_v = min(lo_v, b), max(hi_v, b)
     return min(hi_u, -lo_u, hi_v, -lo_v)
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _deep_in(pts: Array, ei: int, m: int, cx: float, cy: float, ux: float, uy: float) -> float:  # noqa: PLR0917
+    """A lower bound on how far (cx, cy) lies inside the hull of pts[:m] (-inf if none is
+    found): the quadrilateral of the two contacts' (pts[:ei], pts[ei:m]) points farthest to
+    either side across the stick (ux, uy) lies within the hull, and when it is convex and
+    counter-clockwise, the centre's depth in it is its least distance to its four edges. When
+    this exceeds the margin by more than `judge_piles`' delta and some rounding, the rules'
+    support polygon holds the centre that deep whatever its edges are to the last bit:
+    `_judge_pose` passes the weight down without building the hull."""
+    if ei in (0, m):
+        return -np.inf
+    alo = ahi = blo = bhi = 0
+    for side in range(2):
+        a, b = (0, ei) if side == 0 else (ei, m)
+        vlo, vhi, klo, khi = np.inf, -np.inf, a, a
+        for k in range(a, b):
+            v = (pts[k, 1] - cy) * ux - (pts[k, 0] - cx) * uy
+            if v < vlo:
+                vlo, klo = v, k
+            if v > vhi:
+                vhi, khi = v, k
+        if side == 0:
+            alo, ahi = klo, khi
+        else:
+            blo, bhi = klo, khi
+    # the contact on the stick's near side (-u) first, then the other: one order is the
+    # counter-clockwise one
+    return max(_depth4(pts, alo, blo, bhi, ahi, cx, cy), _depth4(pts, blo, alo, ahi, bhi, cx, cy))
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _depth4(pts: Array, p0: int, p1: int, p2: int, p3: int, cx: float, cy: float) -> float:  # noqa: PLR0917
+    """How far (cx, cy) lies inside the quadrilateral of points p0..p3 of `pts` (the least
+    distance to its edges), -inf unless it is strictly convex and counter-clockwise."""
+    out = np.inf
+    for e in range(4):
+        p = p0 if e == 0 else p1 if e == 1 else p2 if e == 2 else p3
+        q = p1 if e == 0 else p2 if e == 1 else p3 if e == 2 else p0
+        r = p2 if e == 0 else p3 if e == 1 else p0 if e == 2 else p1
+        ex, ey = pts[q, 0] - pts[p, 0], pts[q, 1] - pts[p, 1]
+        if not ex * (pts[r, 1] - pts[q, 1]) - ey * (pts[r, 0] - pts[q, 0]) > 0.0:
+            return -np.inf
+        out = min(out, (ex * (cy - pts[p, 1]) - ey * (cx - pts[p, 0])) / (ex * ex + ey * ey) ** 0.5)
+    return out
 
 
 @numba.njit(cache=True, inline="always")
