@@ -277,3 +277,36 @@ def test_judge_piles_is_the_plain_judge(delta: float) -> None:
         actions = state.legal_actions(player)
         state.apply(actions[rng.randrange(len(actions))], player)
     assert seen.min() > 20, seen
+
+
+def test_the_judges_bounds_hold_the_hulls_depth() -> None:
+    """`_short_of` (the contacts' extents along and across the stick) never says less than the
+    depth of a centre inside the hull of the two contacts, and `_deep_in` (the quadrilateral of
+    their points farthest across), when positive, never more: random poses on two random
+    supports, each
+    contact clipped as the judge clips it, the hull built by `hull_edges`."""
+    rng = np.random.default_rng(11)
+    short = deep = 0
+    pts, clips = np.empty((2 * gk.MOST, 2)), np.empty((5, gk.MOST))
+    edges, hulls = np.empty((2 * gk.MOST, 3)), np.empty((3, 2 * gk.MOST, 2))
+    for _ in range(4000):
+        cx, cy, ux, uy, h = (v[0] for v in _footprints(rng, 1, 10.0))
+        q = np.empty((4, 2))
+        gk.quad(cx, cy, ux, uy, h, gk.W, q)
+        ei = m = 0
+        for side in (-1.0, 1.0):  # two supports anywhere along the pose, often on one side
+            t = rng.uniform(-1.0, 1.0) * h
+            a = rng.uniform(0, math.pi)
+            win = np.empty((4, 2))
+            gk.quad(cx + t * ux, cy + t * uy, math.cos(a), math.sin(a), 30.0, gk.W, win)
+            m = gk.clip_into(q, win, pts, m, clips)
+            ei = m if side < 0 else ei
+        d = ck.depth(edges, gk.hull_edges(pts.copy(), m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
+        above = id_kernels._short_of(pts, m, cx, cy, ux, uy)
+        below = id_kernels._deep_in(pts, ei, m, cx, cy, ux, uy)
+        # (a centre outside the hull, at no depth, is refused by either)
+        assert d <= 0 or d <= above + 1e-9, (d, above)
+        assert below <= 0 or below <= d + 1e-9, (d, below)
+        short += above < SPEC.margin
+        deep += below > SPEC.margin
+    assert short > 100 and deep > 100, (short, deep)
