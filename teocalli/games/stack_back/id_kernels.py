@@ -22,12 +22,13 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from .cand_kernels import balance_scratch, depth, first_loads, pass_down
+from .cand_kernels import Scratch, balance_scratch, depth, first_loads, pass_down
 from .geom_kernels import (
+    MOST,
     WORK,
     W,
     clip,
-    clip_into,
+    clip_both,
     hull_edges,
     meet,
     quad,
@@ -140,30 +141,6 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
                     first[b] = i if i < stop else -1
 
 
-@numba.njit(cache=True)
-def _decide(
-    rows: npt.NDArray[np.int64], limit: int, ranks: npt.NDArray[np.int64],
-    verdict: npt.NDArray[np.int8],
-) -> tuple[int, int]:  # fmt: skip
-    """One bin's walk: of its `rows` (ascending), those ranked below `limit` and not refused,
-    in snap order (rank, then row): (its first legal row, -1) if no unknown row comes before it
-    (the snap), (-1, its first unknown row) if one does (to judge), (-1, -1) if neither."""
-    big = np.iinfo(np.int64).max
-    legal_k, legal_r, open_k, open_r = big, -1, big, -1
-    for r in rows:
-        k, v = ranks[r], verdict[r]
-        if k >= limit or v == 2:
-            continue
-        if v == 1 and k < legal_k:
-            legal_k, legal_r = k, r
-        elif v == 0 and k < open_k:
-            open_k, open_r = k, r
-    first_open = legal_r < 0 or open_k < legal_k or (open_k == legal_k and open_r < legal_r)
-    if open_r >= 0 and first_open:
-        return -1, open_r
-    return legal_r, -1
-
-
 def fresh_scratch(count: int) -> npt.NDArray[np.int64]:
     """`walk`'s scratch for `count` bins: each bin's slot among the bins met (-1)."""
     return np.full(count, -1, dtype=np.int64)
@@ -175,7 +152,7 @@ UNSURE, LEGAL, REFUSED = 0, 1, 2
 is legal, it is refused."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def judge_piles(  # noqa: PLR0917 - the balance model
     pose: Array, pi: npt.NDArray[np.int64], pj: npt.NDArray[np.int64],
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
@@ -190,60 +167,134 @@ def judge_piles(  # noqa: PLR0917 - the balance model
     The sticks: rows of `sticks` (cx, cy, ux, uy, half), footprints `quads`, `level`, supports
     `sup` (-1: none), contact centroids `cont` (2 x (x, y), relative to the centre), support
     polygon edges `poly` (nx, ny, c; `npoly` of them), loads `load` (force, moment x, y)."""
-    n = len(level)
     out = np.zeros(len(pi), dtype=np.int8)
-    q, work, pts, edges, clips, hulls, df, dmx, dmy, inside, sh = balance_scratch(n)
+    scratch = balance_scratch(len(level))
     for r in range(len(pi)):
-        cx, cy, ux, uy, half, weight = (
-            pose[r, 0],
-            pose[r, 1],
-            pose[r, 2],
-            pose[r, 3],
-            pose[r, 4],
-            pose[r, 5],
-        )
-        i, j = pi[r], pj[r]
-        lev = level[i]
-        quad(cx, cy, ux, uy, half, _W, q)
-        unsure = False
-        gix = giy = gjx = gjy = 0.0
-        for s in range(n):
-            if level[s] < lev:
-                continue
-            meets = sat_eps(cx, cy, ux, uy, half, sticks[s, 0], sticks[s, 1], sticks[s, 2],
-                            sticks[s, 3], sticks[s, 4], _W)  # fmt: skip
-            if s in (i, j):
-                if not meets:
-                    unsure = True
-                    break
-                area, gx, gy = clip(q, quads[s], work)
-                if area < rest + delta:
-                    unsure = True
-                    break
-                if s == i:
-                    gix, giy = gx - cx, gy - cy
-                else:
-                    gjx, gjy = gx - cx, gy - cy
-            elif meets and clip(q, quads[s], work)[0] > tol - delta:
-                unsure = True
-                break
-        if unsure:
+        out[r] = _judge_pose(pose[r, 0], pose[r, 1], pose[r, 2], pose[r, 3], pose[r, 4],
+                             pose[r, 5], pi[r], pj[r], sticks, quads, level, sup, cont, poly,
+                             npoly, load, tol, rest, margin, delta, scratch)  # fmt: skip
+    return out
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _judge_pose(  # noqa: PLR0917 - a pose, its supports, the balance model, scratch
+    cx: float, cy: float, ux: float, uy: float, half: float, weight: float, i: int, j: int,
+    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
+    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
+    tol: float, rest: float, margin: float, delta: float, scratch: Scratch,
+) -> int:  # fmt: skip
+    """`judge_piles`' verdict on one pose (`scratch`: `balance_scratch`, made once by its
+    callers, `judge_piles` and the walk, not once a pose)."""
+    q, work, pts, edges, clips, hulls, df, dmx, dmy, inside, sh = scratch
+    lev = level[i]
+    quad(cx, cy, ux, uy, half, _W, q)
+    gix = giy = gjx = gjy = 0.0
+    ei = ej = 0
+    for s in range(len(level)):
+        if level[s] < lev:
             continue
-        # the new stick's support polygon: the hull of its two contact areas
-        m = clip_into(q, quads[i], pts, 0, clips)
-        m = clip_into(q, quads[j], pts, m, clips)
+        # farther apart than half + W and the stick's, the two circumscribed circles do not
+        # meet: nor do the footprints (`sat_eps` would say so)
+        dx, dy, far = sticks[s, 0] - cx, sticks[s, 1] - cy, half + sticks[s, 4] + 2 * _W
+        meets = dx * dx + dy * dy < far * far and sat_eps(
+            cx, cy, ux, uy, half, sticks[s, 0], sticks[s, 1], sticks[s, 2], sticks[s, 3],
+            sticks[s, 4], _W,
+        )  # fmt: skip
+        if s in (i, j):
+            if not meets:
+                return UNSURE
+            # a support clipped once, for its area and its part of the support polygon (i's
+            # vertices at pts[0:], j's at pts[MOST:] until both are known)
+            if s == i:
+                ei, area, gx, gy = clip_both(q, quads[s], pts, 0, clips, work)
+                gix, giy = gx - cx, gy - cy
+            else:
+                ej, area, gx, gy = clip_both(q, quads[s], pts, MOST, clips, work)
+                gjx, gjy = gx - cx, gy - cy
+            if area < rest + delta:
+                return UNSURE
+        elif meets and clip(q, quads[s], work)[0] > tol - delta:
+            return UNSURE
+    # the new stick's support polygon: the hull of its two contact areas
+    for k in range(ej - MOST):
+        pts[ei + k, 0], pts[ei + k, 1] = pts[MOST + k, 0], pts[MOST + k, 1]
+    m = ei + ej - MOST
+    if _short_of(pts, m, cx, cy, ux, uy) < margin - 1e-9 - delta - 1e-7:
+        return REFUSED
+    if not _deep_in(pts, ei, m, cx, cy, ux, uy) > margin - 1e-9 + delta + 1e-7:
         d = depth(edges, hull_edges(pts, m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
         if abs(d - (margin - 1e-9)) < delta:
-            continue
+            return UNSURE
         if d < margin - 1e-9:
-            out[r] = REFUSED
-            continue
-        # its weight passed down (balance.try_add), each stick beneath checked
-        first_loads(i, j, cx, cy, weight, gix, giy, gjx, gjy, sticks, df, dmx, dmy, inside, sh)
-        falls = pass_down(lev + 1, sticks, level, sup, cont, poly, npoly, load, margin - 1e-9,
-                          delta, df, dmx, dmy, inside, sh)  # fmt: skip
-        verdict = LEGAL if falls == -1 else UNSURE if falls == -2 else REFUSED
-        out[r] = verdict
+            return REFUSED
+    # its weight passed down (balance.try_add), each stick beneath checked
+    first_loads(i, j, cx, cy, weight, gix, giy, gjx, gjy, sticks, df, dmx, dmy, inside, sh)
+    falls = pass_down(lev + 1, sticks, level, sup, cont, poly, npoly, load, margin - 1e-9,
+                      delta, df, dmx, dmy, inside, sh)  # fmt: skip
+    return LEGAL if falls == -1 else UNSURE if falls == -2 else REFUSED
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _short_of(pts: Array, m: int, cx: float, cy: float, ux: float, uy: float) -> float:  # noqa: PLR0917
+    """An upper bound on how far (cx, cy) lies inside the hull of pts[:m] (-inf if m is 0):
+    the hull lies within the points' extents along (ux, uy) and across it, so a centre inside
+    it lies no deeper than its room to each end of those (outside, it lies at no depth). When
+    this is short of the margin by more than `judge_piles`' delta and some rounding, the rules
+    refuse the pose whatever the hull's edges are to the last bit: `_judge_pose` refuses it
+    without building the hull (most poses it refuses)."""
+    lo_u = lo_v = np.inf
+    hi_u = hi_v = -np.inf
+    for k in range(m):
+        px, py = pts[k, 0] - cx, pts[k, 1] - cy
+        a, b = px * ux + py * uy, py * ux - px * uy
+        lo_u, hi_u = min(lo_u, a), max(hi_u, a)
+        lo_v, hi_v = min(lo_v, b), max(hi_v, b)
+    return min(hi_u, -lo_u, hi_v, -lo_v)
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _deep_in(pts: Array, ei: int, m: int, cx: float, cy: float, ux: float, uy: float) -> float:  # noqa: PLR0917
+    """A lower bound on how far (cx, cy) lies inside the hull of pts[:m] (-inf if none is
+    found): the quadrilateral of the two contacts' (pts[:ei], pts[ei:m]) points farthest to
+    either side across the stick (ux, uy) lies within the hull, and when it is convex and
+    counter-clockwise, the centre's depth in it is its least distance to its four edges. When
+    this exceeds the margin by more than `judge_piles`' delta and some rounding, the rules'
+    support polygon holds the centre that deep whatever its edges are to the last bit:
+    `_judge_pose` passes the weight down without building the hull."""
+    if ei in (0, m):
+        return -np.inf
+    alo = ahi = blo = bhi = 0
+    for side in range(2):
+        a, b = (0, ei) if side == 0 else (ei, m)
+        vlo, vhi, klo, khi = np.inf, -np.inf, a, a
+        for k in range(a, b):
+            v = (pts[k, 1] - cy) * ux - (pts[k, 0] - cx) * uy
+            if v < vlo:
+                vlo, klo = v, k
+            if v > vhi:
+                vhi, khi = v, k
+        if side == 0:
+            alo, ahi = klo, khi
+        else:
+            blo, bhi = klo, khi
+    # the contact on the stick's near side (-u) first, then the other: one order is the
+    # counter-clockwise one
+    return max(_depth4(pts, alo, blo, bhi, ahi, cx, cy), _depth4(pts, blo, alo, ahi, bhi, cx, cy))
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _depth4(pts: Array, p0: int, p1: int, p2: int, p3: int, cx: float, cy: float) -> float:  # noqa: PLR0917
+    """How far (cx, cy) lies inside the quadrilateral of points p0..p3 of `pts` (the least
+    distance to its edges), -inf unless it is strictly convex and counter-clockwise."""
+    out = np.inf
+    for e in range(4):
+        p = p0 if e == 0 else p1 if e == 1 else p2 if e == 2 else p3
+        q = p1 if e == 0 else p2 if e == 1 else p3 if e == 2 else p0
+        r = p2 if e == 0 else p3 if e == 1 else p0 if e == 2 else p1
+        ex, ey = pts[q, 0] - pts[p, 0], pts[q, 1] - pts[p, 1]
+        if not ex * (pts[r, 1] - pts[q, 1]) - ey * (pts[r, 0] - pts[q, 0]) > 0.0:
+            return -np.inf
+        out = min(out, (ex * (cy - pts[p, 1]) - ey * (cx - pts[p, 0])) / (ex * ex + ey * ey) ** 0.5)
     return out
 
 
@@ -291,6 +342,20 @@ def _compact(
     return out[:m], held[:m]
 
 
+Work = tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int64], npt.NDArray[np.int64],
+]  # fmt: skip
+"""A step's walk so far (`walk`, `walk_on`): `_grouped`'s arrays and each group's snap row."""
+Walked = tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    npt.NDArray[np.int64], int, Work, npt.NDArray[np.int64],
+]  # fmt: skip
+"""`walk`'s answer: ids, snap bins, snap poses, unsure pool rows, rows judged, the walk so far
+and its groups held aside (for `walk_on`)."""
+
+
 @numba.njit(cache=True)
 def _grouped(  # noqa: PLR0917 - the pool, the wood, the candidates' marks, scratch
     met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
@@ -298,30 +363,22 @@ def _grouped(  # noqa: PLR0917 - the pool, the wood, the candidates' marks, scra
     verdict: npt.NDArray[np.int8], first: npt.NDArray[np.int64],
     wood_ranks: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
     scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
-) -> tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-]:  # fmt: skip
-    """`walk`'s rows (`_compact`) grouped by bin, what its rounds read: (rows, their supports,
-    their ranks, their verdicts, the rows' indices grouped by bin (ascending within each), each
-    group's start (`counts`, one more than the groups), the groups' bins, their limits, each
-    row's group). `mark` holds the candidates' bins; `scratch` is left as it was found."""
+) -> Work:  # fmt: skip
+    """`walk`'s rows (`_compact`) grouped by bin (in the order met within each), what its walk
+    reads: (the rows, their supports, ranks and verdicts, each group's start (`counts`, one more
+    than the groups), the groups' bins, their limits, their snaps (-1)). `mark` holds the
+    candidates' bins; `scratch` is left as it was found."""
     per_colour = len(first) // len(supply)
     held_rows, held = _compact(met, key, span, taken, verdict)
     n = len(held_rows)
-    rank = np.empty(n, dtype=np.int64)
-    known = np.empty(n, dtype=np.int8)
     group = np.empty(n, dtype=np.int64)
     slot = scratch
-    # the rows grouped by bin (ascending within each): a counting sort over the bins met
+    # a counting sort over the bins met: each row's group, then the rows in group order
     met_bins = np.empty(n, dtype=np.int64)
     nb = 0
     counts = np.zeros(n + 1, dtype=np.int64)
     for r in range(n):
-        row = held_rows[r]
-        rank[r], known[r] = ranks[row], verdict[row]
-        b = bins[row]
+        b = bins[held_rows[r]]
         if slot[b] < 0:
             slot[b] = nb
             met_bins[nb] = b
@@ -331,92 +388,73 @@ def _grouped(  # noqa: PLR0917 - the pool, the wood, the candidates' marks, scra
     for d in range(nb):
         counts[d + 1] += counts[d]
         slot[met_bins[d]] = -1
-    by_bin = np.empty(n, dtype=np.int64)
+    rows = np.empty(n, dtype=np.int64)
+    supports = np.empty((n, 2), dtype=np.int64)
+    rank = np.empty(n, dtype=np.int64)
+    known = np.empty(n, dtype=np.int8)
     fill = counts[:nb].copy()
     for r in range(n):
-        d = group[r]
-        by_bin[fill[d]] = r
-        fill[d] += 1
+        t = fill[group[r]]
+        fill[group[r]] += 1
+        row = held_rows[r]
+        rows[t], supports[t, 0], supports[t, 1] = row, held[r, 0], held[r, 1]
+        rank[t], known[t] = ranks[row], verdict[row]
     limit = np.empty(nb, dtype=np.int64)
     for d in range(nb):
         limit[d] = _limit(met_bins[d], first, wood_ranks, supply, per_colour, mark)
-    return held_rows, held, rank, known, by_bin, counts[: nb + 1], met_bins[:nb], limit, group
+    return (rows, supports, rank, known, counts[: nb + 1], met_bins[:nb], limit,
+            np.full(nb, -1, dtype=np.int64))  # fmt: skip
 
 
-Work = tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-]  # fmt: skip
-"""A step's walk so far (`walk`, `walk_on`): `_grouped`'s arrays and each group's snap row."""
-Walked = tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int64], int, Work, npt.NDArray[np.int64],
-]  # fmt: skip
-"""`walk`'s answer: ids, snap bins, snap poses, unsure pool rows, rows judged, the walk so far
-and its rows held aside (for `walk_on`)."""
-
-
-@numba.njit(cache=True)
-def _rounds(  # noqa: PLR0917 - the walk so far, the pool's poses, the balance model
+@numba.njit(cache=True, error_model="numpy")
+def _walk_groups(  # noqa: PLR0917 - the walk so far, the pool's poses, the balance model
     work: Work, pending: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
-    poses: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
-    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
-    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
-    tol: float, rest: float, margin: float, delta: float,
-) -> tuple[npt.NDArray[np.int64], int]:  # fmt: skip
-    """`walk`'s rounds over the groups `pending`: each group's first row not yet judged is
-    judged (`judge_piles`, the verdicts written into `known` and `verdict`) until its first
-    legal row comes before any unknown one (its snap); after a round only the groups whose row
-    was judged are walked again. A group whose row `judge_piles` is unsure of is held aside
-    while the others go on. Returns the rows held aside (indices of the walk's rows) and the
-    rows judged."""
-    held_rows, held, rank, known, by_bin, counts, met_bins, limit, _, snap = work
-    nb = len(met_bins)
-    unknown = np.empty(nb, dtype=np.int64)
-    which = np.empty(nb, dtype=np.int64)
-    aside = np.empty(nb, dtype=np.int64)
+    poses: npt.NDArray[np.int64], axes: Array, halves: Array,
+    weights: Array, sticks: Array, quads: Array, level: npt.NDArray[np.int64],
+    sup: npt.NDArray[np.int64], cont: Array, poly: Array, npoly: npt.NDArray[np.int64],
+    load: Array, tol: float, rest: float, margin: float, delta: float,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:  # fmt: skip
+    """`walk`'s walk of the groups `pending`, one at a time: its first row in snap order (rank,
+    then row) ranked below its limit and not refused, judged if not yet (`judge_piles`'
+    `_judge_pose`, the verdict written into `known` and `verdict`) and sought again until it is
+    legal (its snap) or none is left. A group whose row `_judge_pose` is unsure of is held
+    aside while the others go on: each group's walk reads and judges its own rows only (a
+    group's rows are few: seeking its first row afresh after each verdict costs less than
+    sorting every group). Returns the groups held aside, their rows (pool rows) and the rows
+    judged."""
+    held_rows, held, rank, known, counts, _, limit, snap = work
+    aside = np.empty(len(pending), dtype=np.int64)
+    unsure = np.empty(len(pending), dtype=np.int64)
+    scratch = balance_scratch(len(level))
     na = judged = 0
-    while len(pending):
-        m = 0
-        for g in pending:
-            s, o = _decide(by_bin[counts[g] : counts[g + 1]], limit[g], rank, known)
-            snap[g] = s
-            if o >= 0:
-                unknown[m], which[m] = o, g
-                m += 1
-        if m == 0:
-            break
-        pose = np.empty((m, 6))
-        pi = np.empty(m, dtype=np.int64)
-        pj = np.empty(m, dtype=np.int64)
-        for t in range(m):
-            row = held_rows[unknown[t]]
-            c, a10 = poses[row, 0], poses[row, 3]
-            pose[t, 0] = poses[row, 1] / 10
-            pose[t, 1] = poses[row, 2] / 10
-            pose[t, 2] = axes[a10, 0]
-            pose[t, 3] = axes[a10, 1]
-            pose[t, 4] = halves[c]
-            pose[t, 5] = weights[c]
-            pi[t], pj[t] = held[unknown[t], 0], held[unknown[t], 1]
-        got = judge_piles(pose, pi, pj, sticks, quads, level, sup, cont, poly, npoly, load, tol,
-                          rest, margin, delta)  # fmt: skip
-        again = np.empty(m, dtype=np.int64)
-        ng = 0
-        for t in range(m):
-            if got[t] == UNSURE:
-                aside[na] = unknown[t]
-                na += 1
-            else:
-                known[unknown[t]] = got[t]
-                verdict[held_rows[unknown[t]]] = got[t]
+    for g in pending:
+        lo, hi = counts[g], counts[g + 1]
+        snap[g] = -1
+        while True:
+            best, best_k = -1, limit[g]
+            for r in range(lo, hi):
+                if rank[r] < best_k and known[r] != REFUSED:
+                    best, best_k = r, rank[r]
+            if best < 0:
+                break
+            v = known[best]
+            if v == 0:
+                row = held_rows[best]
+                c, a10 = poses[row, 0], poses[row, 3]
+                v = _judge_pose(poses[row, 1] / 10, poses[row, 2] / 10, axes[a10, 0],
+                                axes[a10, 1], halves[c], weights[c], held[best, 0],
+                                held[best, 1], sticks, quads, level, sup, cont, poly, npoly,
+                                load, tol, rest, margin, delta, scratch)  # fmt: skip
+                if v == UNSURE:
+                    aside[na], unsure[na] = g, row
+                    na += 1
+                    break
+                known[best] = verdict[row] = v
                 judged += 1
-                again[ng] = which[t]
-                ng += 1
-        pending = again[:ng]
-    return aside[:na], judged
+            if v == LEGAL:
+                snap[g] = best
+                break
+    return aside[:na], unsure[:na], judged
 
 
 @numba.njit(cache=True)
@@ -427,7 +465,7 @@ def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the m
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
     """The ids (ascending: the bins holding a wood pose, a candidate or a pile snap), the bins
     holding a pile snap (ascending) and their snaps' poses. `mark` is left zero."""
-    held_rows, met_bins, snap = work[0], work[6], work[9]
+    held_rows, met_bins, snap = work[0], work[5], work[7]
     per_colour = len(first) // len(supply)
     nb = len(met_bins)
     for b in candidates:
@@ -468,14 +506,14 @@ def _walked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the b
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float,
 ) -> Walked:  # fmt: skip
-    """`_rounds` over the groups `pending`, then the ids (`_marked`) if no row was held aside."""
-    aside, judged = _rounds(work, pending, verdict, poses, axes, halves, weights, sticks,
-                            quads, level, sup, cont, poly, npoly, load, tol, rest, margin,
-                            delta)  # fmt: skip
+    """`_walk_groups` over the groups `pending`, then the ids (`_marked`) if no group was held
+    aside, else the rows it was held aside on."""
+    aside, unsure, judged = _walk_groups(work, pending, verdict, poses, axes, halves, weights,
+                                         sticks, quads, level, sup, cont, poly, npoly, load, tol,
+                                         rest, margin, delta)  # fmt: skip
     if len(aside):
         empty = np.empty(0, dtype=np.int64)
-        return (empty, empty, np.empty((0, 4), dtype=np.int64), work[0][aside], judged, work,
-                aside)  # fmt: skip
+        return empty, empty, np.empty((0, 4), dtype=np.int64), unsure, judged, work, aside
     ids, snap_bins, snap_poses = _marked(work, poses, first, supply, candidates, mark)
     return ids, snap_bins, snap_poses, aside, judged, work, aside
 
@@ -498,10 +536,10 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
     `supply`), a candidate (`candidates`: their bins) or a pile snap, the pile snaps found by
     walking the pool's rows of the pairs `met` (`_compact`) bin by bin in snap order (rank,
     then the order met), only the ranks below the bin's limit counting (`_limit`: its wood pose
-    or candidate comes first): per bin its first row not yet judged (`verdict[row]` 0; 1 legal,
-    2 refused) is judged (`_rounds`) until its first legal row comes before any unknown one (its
-    snap). The rows' poses (colour, x10, y10, a10) are built as the rules build them (x10 / 10,
-    `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour).
+    or candidate comes first): per bin its rows are walked in that order, the refused ones
+    (`verdict[row]` 2) passed, one not yet judged (0) judged (`_walk_groups`), until its first
+    legal row (1: its snap). The rows' poses (colour, x10, y10, a10) are built as the rules
+    build them (x10 / 10, `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour).
 
     Returns (ids, snap bins, snap poses, unsure, judged, work, aside): when the walk meets rows
     `judge_piles` is unsure of, it walks every other bin to its end and returns those rows
@@ -512,16 +550,13 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
     `fresh_scratch`) and `mark` (zeros) are left as they were found."""
     for b in candidates:
         mark[b] = 1
-    grouped = _grouped(met, key, span, taken, bins, ranks, verdict, first, wood_ranks, supply,
-                       scratch, mark)  # fmt: skip
+    work = _grouped(met, key, span, taken, bins, ranks, verdict, first, wood_ranks, supply,
+                    scratch, mark)  # fmt: skip
     for b in candidates:
         mark[b] = 0
-    nb = len(grouped[6])
-    work = (grouped[0], grouped[1], grouped[2], grouped[3], grouped[4], grouped[5], grouped[6],
-            grouped[7], grouped[8], np.full(nb, -1, dtype=np.int64))  # fmt: skip
-    return _walked(work, np.arange(nb), verdict, poses, first, supply, candidates, mark, axes,
-                   halves, weights, sticks, quads, level, sup, cont, poly, npoly, load, tol,
-                   rest, margin, delta)  # fmt: skip
+    return _walked(work, np.arange(len(work[5])), verdict, poses, first, supply,
+                   candidates, mark, axes, halves, weights, sticks, quads, level, sup, cont,
+                   poly, npoly, load, tol, rest, margin, delta)  # fmt: skip
 
 
 @numba.njit(cache=True)
@@ -534,14 +569,14 @@ def walk_on(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the b
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float,
 ) -> Walked:  # fmt: skip
-    """`walk` resumed where it held rows aside (`aside`, its answer's last two items), their
-    verdicts now written into `verdict` by the caller: only their bins are walked on."""
-    held_rows, known, group = work[0], work[3], work[8]
-    pending = np.empty(len(aside), dtype=np.int64)
-    for t in range(len(aside)):
-        known[aside[t]] = verdict[held_rows[aside[t]]]
-        pending[t] = group[aside[t]]
-    return _walked(work, pending, verdict, poses, first, supply, candidates, mark, axes, halves,
+    """`walk` resumed where it held groups aside (`aside`, its answer's last two items), the
+    verdicts of the rows they were held on now written into `verdict` by the caller: only those
+    groups are walked on."""
+    held_rows, known, counts = work[0], work[3], work[4]
+    for g in aside:
+        for r in range(counts[g], counts[g + 1]):
+            known[r] = verdict[held_rows[r]]
+    return _walked(work, aside, verdict, poses, first, supply, candidates, mark, axes, halves,
                    weights, sticks, quads, level, sup, cont, poly, npoly, load, tol, rest,
                    margin, delta)  # fmt: skip
 

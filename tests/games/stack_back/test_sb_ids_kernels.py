@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from teocalli.games.stack_back import Colour, Place, id_kernels, search
+from teocalli.games.stack_back import cand_kernels as ck
+from teocalli.games.stack_back import geom_kernels as gk
 from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH, SPEC
 from teocalli.games.stack_back.geometry import clip, quads
 from teocalli.games.stack_back.rules import REST, TOL, Layout, base
@@ -195,3 +197,116 @@ def test_cones_are_the_newest_stamp_beneath_each_stick() -> None:
         actions = state.legal_actions(player)
         state.apply(actions[rng.randrange(len(actions))], player)
     assert piled > 10
+
+
+def _plain_judge(  # noqa: PLR0917 - a pose, its supports, the balance model
+    pose: np.ndarray, i: int, j: int, model: tuple, tol: float, rest: float, margin: float,
+    delta: float,
+) -> int:  # fmt: skip
+    """`judge_piles`' verdict on one pose written plainly from the primitives: every stick of
+    the supports' level and above tested by `sat_eps`, clipped where it meets; the supports
+    clipped again for the support polygon, its hull always built; the loads passed down."""
+    sticks, quads_, level, sup, cont, poly, npoly, load = model
+    cx, cy, ux, uy, half, weight = pose.tolist()
+    q = np.empty((4, 2))
+    gk.quad(cx, cy, ux, uy, half, gk.W, q)
+    work = np.empty(gk.WORK)
+    g = {}
+    for s in range(len(level)):
+        if level[s] < level[i]:
+            continue
+        meets = gk.sat_eps(cx, cy, ux, uy, half, *sticks[s].tolist(), gk.W)
+        if s in (i, j):
+            area, gx, gy = gk.clip(q, quads_[s], work)
+            if not meets or area < rest + delta:
+                return id_kernels.UNSURE
+            g[s] = (gx - cx, gy - cy)
+        elif meets and gk.clip(q, quads_[s], work)[0] > tol - delta:
+            return id_kernels.UNSURE
+    _, _, pts, edges, clips, hulls, df, dmx, dmy, inside, sh = ck.balance_scratch(len(level))
+    m = gk.clip_into(q, quads_[j], pts, gk.clip_into(q, quads_[i], pts, 0, clips), clips)
+    d = ck.depth(edges, gk.hull_edges(pts, m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
+    if abs(d - (margin - 1e-9)) < delta:
+        return id_kernels.UNSURE
+    if d < margin - 1e-9:
+        return id_kernels.REFUSED
+    ck.first_loads(i, j, cx, cy, weight, *g[i], *g[j], sticks, df, dmx, dmy, inside, sh)
+    falls = ck.pass_down(level[i] + 1, sticks, level, sup, cont, poly, npoly, load, margin - 1e-9,
+                      delta, df, dmx, dmy, inside, sh)  # fmt: skip
+    return id_kernels.LEGAL if falls == -1 else id_kernels.UNSURE if falls == -2 else 2
+
+
+@pytest.mark.parametrize("delta", [1e-6, 0.05])
+def test_judge_piles_is_the_plain_judge(delta: float) -> None:
+    """`judge_piles` (each support clipped once, sticks beyond the circumscribed circles passed,
+    a pose refused before its hull is built when its contacts' extents leave its centre short of
+    the margin) against `_plain_judge`, every pile pose of every pair the mask meets at every
+    fourth step of a seeded random game: the same answers, UNSURE included (with a wide `delta`,
+    many poses lie near a threshold)."""
+    import teocalli
+    from teocalli.core import Rng
+    from teocalli.games.stack_back import StackBackState, ids
+
+    state = teocalli.load("stack-back").new_state(6)
+    assert isinstance(state, StackBackState)
+    rng = Rng(6)
+    seen = np.zeros(3, dtype=np.int64)
+    while not state.is_terminal():
+        player = state.current_player()
+        if len(state.history) % 4 == 0 and state.sticks:
+            memo = ids._Memo.empty().to(state)
+            pairs = ids._pile_pairs(state, player, memo)
+            rows = np.array([r for p in pairs for r in p.poses.tolist()], dtype=np.int64)
+            held = np.array([p.supports for p in pairs for _ in p.poses], dtype=np.int64)
+            if len(rows):
+                pose = np.empty((len(rows), 6))
+                pose[:, 0], pose[:, 1] = rows[:, 1] / 10, rows[:, 2] / 10
+                pose[:, 2:4] = ids._axes()[rows[:, 3]]
+                pose[:, 4], pose[:, 5] = ids._HALF[rows[:, 0]], ids._WEIGHT[rows[:, 0]]
+                sticks, level, load = ids._scene(state)
+                model = (sticks, state.layout.quads, level, memo.sup, memo.cont, memo.poly,
+                         memo.npoly, load)  # fmt: skip
+                got = id_kernels.judge_piles(pose, held[:, 0], held[:, 1], *model, TOL, REST,
+                                             SPEC.margin, delta)  # fmt: skip
+                want = [
+                    _plain_judge(pose[r], int(i), int(j), model, TOL, REST, SPEC.margin, delta)
+                    for r, (i, j) in enumerate(held.tolist())
+                ]
+                assert got.tolist() == want, len(state.history)
+                seen += np.bincount(got, minlength=3)
+        actions = state.legal_actions(player)
+        state.apply(actions[rng.randrange(len(actions))], player)
+    assert seen.min() > 20, seen
+
+
+def test_the_judges_bounds_hold_the_hulls_depth() -> None:
+    """`_short_of` (the contacts' extents along and across the stick) never says less than the
+    depth of a centre inside the hull of the two contacts, and `_deep_in` (the quadrilateral of
+    their points farthest across), when positive, never more: random poses on two random
+    supports, each
+    contact clipped as the judge clips it, the hull built by `hull_edges`."""
+    rng = np.random.default_rng(11)
+    short = deep = 0
+    pts, clips = np.empty((2 * gk.MOST, 2)), np.empty((5, gk.MOST))
+    edges, hulls = np.empty((2 * gk.MOST, 3)), np.empty((3, 2 * gk.MOST, 2))
+    for _ in range(4000):
+        cx, cy, ux, uy, h = (v[0] for v in _footprints(rng, 1, 10.0))
+        q = np.empty((4, 2))
+        gk.quad(cx, cy, ux, uy, h, gk.W, q)
+        ei = m = 0
+        for side in (-1.0, 1.0):  # two supports anywhere along the pose, often on one side
+            t = rng.uniform(-1.0, 1.0) * h
+            a = rng.uniform(0, math.pi)
+            win = np.empty((4, 2))
+            gk.quad(cx + t * ux, cy + t * uy, math.cos(a), math.sin(a), 30.0, gk.W, win)
+            m = gk.clip_into(q, win, pts, m, clips)
+            ei = m if side < 0 else ei
+        d = ck.depth(edges, gk.hull_edges(pts.copy(), m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
+        above = id_kernels._short_of(pts, m, cx, cy, ux, uy)
+        below = id_kernels._deep_in(pts, ei, m, cx, cy, ux, uy)
+        # (a centre outside the hull, at no depth, is refused by either)
+        assert d <= 0 or d <= above + 1e-9, (d, above)
+        assert below <= 0 or below <= d + 1e-9, (d, below)
+        short += above < SPEC.margin
+        deep += below > SPEC.margin
+    assert short > 100 and deep > 100, (short, deep)

@@ -1,5 +1,5 @@
-"""`id_kernels.walk` (a step's mask in one call: the pool's rows compacted, the bins' walk
-re-walking only the bins whose row was judged, the ids marked) against plain references written
+"""`id_kernels.walk` (a step's mask in one call: the pool's rows compacted, each bin walked in
+snap order and its rows judged until its snap, the ids marked) against plain references written
 below: the rows kept by each bin's limit, listed pair by pair in the search's order; the
 round-by-round walk (every round, every bin walked afresh in snap order (rank, then the order
 met), its first unknown row judged, until each bin's first legal row comes before any unknown
