@@ -1106,27 +1106,34 @@ def _touch_frame(  # noqa: PLR0917 - a pose's axis and half-length, the sticks, 
 
 
 @numba.njit(cache=True)
+def _stick_touch(y: float, base: Array, b: int, tf: Array, n: int) -> int:
+    """Whether a pose of a column (centre y) touches the n-th stick of `_touch_frame` (frame
+    tf[n], offsets base[b] at y = 0): 1 when within every deep bound (the footprints shrunk
+    by `deep` share a disc: an overlap above the tolerance), 0 when past some bound (they do
+    not meet), -1 when unsure. Each bound holds `_ROOM` beyond the rounding, so a sure answer
+    is `touches_any`'s."""
+    inside = True
+    for t in range(4):
+        off = abs(base[b, t] - y * tf[n, t, 1])
+        if off >= tf[n, t, 3]:
+            return 0
+        if off >= tf[n, t, 2]:
+            inside = False
+    return 1 if inside else -1
+
+
+@numba.njit(cache=True)
 def _touches_column(y: float, base: Array, tf: Array, count: int) -> int:
     """Whether a pose of a column (centre y; base[n, t]: the offsets of the n-th stick of
     `_touch_frame` along axis t at y = 0, tf[n, t] its frame) touches one of the `count`
-    sticks: 1 when within every deep bound of one (the footprints shrunk by `deep` share a
-    disc: an overlap above the tolerance), 0 when past some bound of each (they do not meet),
-    -1 when unsure (`touches_any` decides). The answer is any stick's, whatever the order, and
-    each bound holds `_ROOM` beyond the rounding, so it is `touches_any`'s."""
+    sticks (`_stick_touch`): n + 1 when surely the n-th (the first found), 0 when surely none,
+    -1 when unsure (`touches_any` decides). A touch is any stick's, whatever the order."""
     out = 0
     for n in range(count):
-        inside = True
-        apart = False
-        for t in range(4):
-            off = abs(base[n, t] - y * tf[n, t, 1])
-            if off >= tf[n, t, 3]:
-                apart = True
-                break
-            if off >= tf[n, t, 2]:
-                inside = False
-        if inside and not apart:
-            return 1
-        if not apart:
+        got = _stick_touch(y, base, n, tf, n)
+        if got > 0:
+            return n + 1
+        if got < 0:
             out = -1
     return out
 
@@ -1180,6 +1187,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     box = np.empty(4)
     tf = np.empty((nn, 4, 4))
     base = np.empty((nn, 4))
+    hot_base = np.empty((1, 4))
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
         _slabs(cu, su, h, sup, inset, rest, slabs)
@@ -1191,11 +1199,12 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
         # pair that keeps nothing have no centre that may stand)
         crossed = framed = False
         nb = 0
+        hot = -1  # the stick that surely touched the angle's last pose refused by a touch
         for ix in range(ix0, ix1 + 1):
             x = ix * step
             ylo, yhi = _overlap_span(x, sup, slabs, lo_y, hi_y)
             ylo, yhi = _stand_span(x, cu, su, sup, margin, ylo, yhi)
-            based = False
+            based = hot_at = False
             for iy in range(int(np.ceil(ylo / step)), int(np.floor(yhi / step)) + 1):
                 y = iy * step
                 # may stand: the centre `margin` inside the supports' extent along the axis
@@ -1208,6 +1217,14 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     lo, hi = min(lo, d - rr), max(hi, d + rr)
                 if not (lo <= -margin and hi >= margin):
                     continue
+                if hot >= 0:  # its neighbours mostly touch the same stick: refused at once
+                    if not hot_at:
+                        r = box_rows[hot]
+                        for t in range(4):
+                            hot_base[0, t] = (lx[r] - x) * tf[hot, t, 0] + ly[r] * tf[hot, t, 1]
+                        hot_at = True
+                    if _stick_touch(y, hot_base, 0, tf, hot) > 0:
+                        continue
                 if not crossed:
                     _cross_frame(cu, su, h, sup, rest, frame)
                     crossed = True
@@ -1250,7 +1267,11 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                             base[n, t] = (lx[r] - x) * tf[n, t, 0] + ly[r] * tf[n, t, 1]
                     based = True
                 touched = _touches_column(y, base, tf, nb)
-                if touched > 0 or (touched < 0 and touches_any(
+                if touched > 0:
+                    if hot != touched - 1:
+                        hot, hot_at = touched - 1, False
+                    continue
+                if (touched < 0 and touches_any(
                     x, y, cu, su, h, reach_p, near_box, lx, ly, lux, luy, lh, quads, lreach,
                     deep, tol, q, work,
                 )):  # fmt: skip

@@ -281,9 +281,13 @@ def test_touches_column_is_touches_any_where_it_answers() -> None:
                 base[k, t] = (lay[r, 0] - x) * tf[k, t, 0] + lay[r, 1] * tf[k, t, 1]
         for y in rng.uniform(10, 90, 20):
             got = id_kernels._touches_column(y, base, tf, m)
-            counts[got] += 1
+            counts[min(got, 1)] += 1
             want = touches_any(x, y, cu, su, h, math.hypot(h, HALF_WIDTH), rows, *cols, feet,
                                reach, DEEP, TOL, q, work)  # fmt: skip
             if got >= 0:
                 assert bool(got) == want, (x, y, cu, su, h, lay)
+            if got > 0:  # the stick it names touches the pose by itself
+                one = kept[got - 1 : got]
+                assert touches_any(x, y, cu, su, h, math.hypot(h, HALF_WIDTH), one, *cols,
+                                   feet, reach, DEEP, TOL, q, work)  # fmt: skip
     assert counts[1] > 1000 and counts[0] > 500 and counts[-1] < counts[1] / 2, counts
