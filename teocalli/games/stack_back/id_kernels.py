@@ -1106,6 +1106,16 @@ def _touch_frame(  # noqa: PLR0917 - a pose's axis and half-length, the sticks, 
 
 
 @numba.njit(cache=True)
+def _column_base(  # noqa: PLR0917 - a column, a stick's centre and frame, where to write
+    x: float, sx: float, sy: float, tf: Array, n: int, base: Array, b: int
+) -> None:
+    """base[b, t]: the offset along axis t of the n-th stick of `_touch_frame` (centre sx,
+    sy) from a pose of the column x at y = 0 (`_stick_touch` reads it)."""
+    for t in range(4):
+        base[b, t] = (sx - x) * tf[n, t, 0] + sy * tf[n, t, 1]
+
+
+@numba.njit(cache=True)
 def _stick_touch(y: float, base: Array, b: int, tf: Array, n: int) -> int:
     """Whether a pose of a column (centre y) touches the n-th stick of `_touch_frame` (frame
     tf[n], offsets base[b] at y = 0): 1 when within every deep bound (the footprints shrunk
@@ -1123,19 +1133,25 @@ def _stick_touch(y: float, base: Array, b: int, tf: Array, n: int) -> int:
 
 
 @numba.njit(cache=True)
-def _touches_column(y: float, base: Array, tf: Array, count: int) -> int:
+def _touches_column(  # noqa: PLR0917 - a pose of a column, the sticks' frames, the unsure
+    y: float, base: Array, tf: Array, count: int, rows: npt.NDArray[np.int64],
+    unsure: npt.NDArray[np.int64],
+) -> int:  # fmt: skip
     """Whether a pose of a column (centre y; base[n, t]: the offsets of the n-th stick of
-    `_touch_frame` along axis t at y = 0, tf[n, t] its frame) touches one of the `count`
-    sticks (`_stick_touch`): n + 1 when surely the n-th (the first found), 0 when surely none,
-    -1 when unsure (`touches_any` decides). A touch is any stick's, whatever the order."""
-    out = 0
+    `_touch_frame` along axis t at y = 0, tf[n, t] its frame, rows[n] its layout row) touches
+    one of the `count` sticks (`_stick_touch`): n + 1 when surely the n-th (the first found),
+    0 when surely none, -k when unsure of k sticks, whose rows it writes into `unsure`
+    (`touches_any` decides on them alone: the others surely miss). A touch is any stick's,
+    whatever the order."""
+    k = 0
     for n in range(count):
         got = _stick_touch(y, base, n, tf, n)
         if got > 0:
             return n + 1
         if got < 0:
-            out = -1
-    return out
+            unsure[k] = rows[n]
+            k += 1
+    return -k
 
 
 @numba.njit(cache=True)
@@ -1188,6 +1204,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     tf = np.empty((nn, 4, 4))
     base = np.empty((nn, 4))
     hot_base = np.empty((1, 4))
+    unsure = np.empty(nn, dtype=np.int64)
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
         _slabs(cu, su, h, sup, inset, rest, slabs)
@@ -1219,9 +1236,8 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     continue
                 if hot >= 0:  # its neighbours mostly touch the same stick: refused at once
                     if not hot_at:
-                        r = box_rows[hot]
-                        for t in range(4):
-                            hot_base[0, t] = (lx[r] - x) * tf[hot, t, 0] + ly[r] * tf[hot, t, 1]
+                        _column_base(x, lx[box_rows[hot]], ly[box_rows[hot]], tf, hot,
+                                     hot_base, 0)  # fmt: skip
                         hot_at = True
                     if _stick_touch(y, hot_base, 0, tf, hot) > 0:
                         continue
@@ -1259,21 +1275,18 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     box[0], box[1], box[2], box[3] = lo_x, hi_x, lo_y, hi_y
                     nb = _touch_frame(cu, su, h, rows, lay, deep, box, tf, box_rows)
                     framed = True
-                near_box = box_rows[:nb]
                 if not based:  # the sticks' offsets at y = 0, once a column
                     for n in range(nb):
-                        r = near_box[n]
-                        for t in range(4):
-                            base[n, t] = (lx[r] - x) * tf[n, t, 0] + ly[r] * tf[n, t, 1]
+                        _column_base(x, lx[box_rows[n]], ly[box_rows[n]], tf, n, base, n)
                     based = True
-                touched = _touches_column(y, base, tf, nb)
+                touched = _touches_column(y, base, tf, nb, box_rows, unsure)
                 if touched > 0:
                     if hot != touched - 1:
                         hot, hot_at = touched - 1, False
                     continue
                 if (touched < 0 and touches_any(
-                    x, y, cu, su, h, reach_p, near_box, lx, ly, lux, luy, lh, quads, lreach,
-                    deep, tol, q, work,
+                    x, y, cu, su, h, reach_p, unsure[:-touched], lx, ly, lux, luy, lh, quads,
+                    lreach, deep, tol, q, work,
                 )):  # fmt: skip
                     continue
                 if sure0 == 0 or sure1 == 0:
