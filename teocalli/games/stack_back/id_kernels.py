@@ -838,13 +838,15 @@ def _overlap_span(x: float, sup: Array, slabs: Array, lo: float, hi: float) -> t
 @numba.njit(cache=True)
 def _stand_span(  # noqa: PLR0917 - a line of centres, the axis, the supports, the range
     x: float, cu: float, su: float, sup: Array, margin: float, lo: float, hi: float
-) -> tuple[float, float]:
+) -> tuple[float, float, float, float]:
     """[lo, hi] narrowed to the y of the centres (x, y) that may stand (`pair_keep`'s test: the
     centre `margin` inside the supports' extent along the axis), widened by 1e-6 (the exact
-    test follows). Along the axis a support's offset d_s = A_s - y su is linear in y, so
-    "some d_s - r_s <= -margin" and "some d_s + r_s >= margin" are each a half-line of y."""
+    test follows), and the y where they surely may (narrowed by 1e-6: at least 1e-9 mm from
+    the test's thresholds, far above the rounding; the exact test is skipped there). Along
+    the axis a support's offset d_s = A_s - y su is linear in y, so "some d_s - r_s <=
+    -margin" and "some d_s + r_s >= margin" are each a half-line of y."""
     if abs(su) < 1e-3:  # nearly along x: the offsets hardly move with y
-        return lo, hi
+        return lo, hi, np.inf, -np.inf
     low, high = np.inf, -np.inf  # the bounds on y su: y su >= low, y su <= high
     for s in range(2):
         a = (sup[s, 0] - x) * cu + sup[s, 1] * su
@@ -854,8 +856,10 @@ def _stand_span(  # noqa: PLR0917 - a line of centres, the axis, the supports, t
         low = min(low, a - rr + margin)
         high = max(high, a + rr - margin)
     if su > 0:
-        return max(lo, low / su - 1e-6), min(hi, high / su + 1e-6)
-    return max(lo, high / su - 1e-6), min(hi, low / su + 1e-6)
+        a, b = low / su, high / su
+    else:
+        a, b = high / su, low / su
+    return max(lo, a - 1e-6), min(hi, b + 1e-6), a + 1e-6, b - 1e-6
 
 
 _SURE = 1e-6
@@ -1220,20 +1224,21 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
         for ix in range(ix0, ix1 + 1):
             x = ix * step
             ylo, yhi = _overlap_span(x, sup, slabs, lo_y, hi_y)
-            ylo, yhi = _stand_span(x, cu, su, sup, margin, ylo, yhi)
+            ylo, yhi, stands_lo, stands_hi = _stand_span(x, cu, su, sup, margin, ylo, yhi)
             based = hot_at = False
             for iy in range(int(np.ceil(ylo / step)), int(np.floor(yhi / step)) + 1):
                 y = iy * step
                 # may stand: the centre `margin` inside the supports' extent along the axis
-                lo, hi = np.inf, -np.inf
-                for s in range(2):
-                    d = (sup[s, 0] - x) * cu + (sup[s, 1] - y) * su
-                    rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + _W * abs(
-                        sup[s, 2] * su - sup[s, 3] * cu
-                    )
-                    lo, hi = min(lo, d - rr), max(hi, d + rr)
-                if not (lo <= -margin and hi >= margin):
-                    continue
+                if not stands_lo <= y <= stands_hi:
+                    lo, hi = np.inf, -np.inf
+                    for s in range(2):
+                        d = (sup[s, 0] - x) * cu + (sup[s, 1] - y) * su
+                        rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + _W * abs(
+                            sup[s, 2] * su - sup[s, 3] * cu
+                        )
+                        lo, hi = min(lo, d - rr), max(hi, d + rr)
+                    if not (lo <= -margin and hi >= margin):
+                        continue
                 if hot >= 0:  # its neighbours mostly touch the same stick: refused at once
                     if not hot_at:
                         _column_base(x, lx[box_rows[hot]], ly[box_rows[hot]], tf, hot,

@@ -293,3 +293,46 @@ def test_touches_column_is_touches_any_where_it_answers() -> None:
                 assert touches_any(x, y, cu, su, h, math.hypot(h, HALF_WIDTH), one, *cols,
                                    feet, reach, DEEP, TOL, q, work)  # fmt: skip
     assert counts[1] > 1000 and counts[0] > 500 and counts[-1] < counts[1] / 2, counts
+
+
+def _may_stand(pose: tuple[float, float, float, float], sup: np.ndarray, margin: float) -> bool:
+    """`pair_keep`'s exact may-stand test of the pose (x, y, ux, uy): its centre `margin`
+    inside the supports' extent along its axis."""
+    x, y, cu, su = pose
+    lo, hi = math.inf, -math.inf
+    for s in range(2):
+        d = (sup[s, 0] - x) * cu + (sup[s, 1] - y) * su
+        rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + HALF_WIDTH * abs(
+            sup[s, 2] * su - sup[s, 3] * cu
+        )
+        lo, hi = min(lo, d - rr), max(hi, d + rr)
+    return lo <= -margin and hi >= margin
+
+
+def test_stand_span_bounds_the_centres_that_may_stand() -> None:
+    """`_stand_span` on random pairs of supports and columns: a centre outside its span may not
+    stand, one inside its sure span may (the exact test is skipped there), and the sure spans
+    hold most of the centres that may stand."""
+    rng = np.random.default_rng(7)
+    margin = 1.0 - 1e-6
+    counts = {"outside": 0, "sure": 0, "exact": 0}
+    for _ in range(2000):
+        ang = rng.uniform(0, math.pi, 2)
+        sup = np.stack((rng.uniform(80, 120, 2), rng.uniform(30, 70, 2), np.cos(ang),
+                        np.sin(ang), rng.choice(np.array(HALF_LENGTHS), 2)), axis=1)  # fmt: skip
+        b = rng.uniform(0, math.pi)
+        cu, su = math.cos(b), math.sin(b)
+        x = float(rng.uniform(60, 140))
+        lo, hi, sure_lo, sure_hi = id_kernels._stand_span(x, cu, su, sup, margin, 0.0, 100.0)
+        ys = np.concatenate((rng.uniform(0, 100, 20), [sure_lo, sure_hi, lo, hi]))
+        for y in ys[(ys >= 0) & (ys <= 100)]:
+            stands = _may_stand((x, float(y), cu, su), sup, margin)
+            if not lo <= y <= hi:
+                counts["outside"] += 1
+                assert not stands, (x, y, cu, su, sup)
+            elif sure_lo <= y <= sure_hi:
+                counts["sure"] += 1
+                assert stands, (x, y, cu, su, sup)
+            else:
+                counts["exact"] += int(stands)
+    assert counts["outside"] > 1000 and counts["sure"] > 10 * max(counts["exact"], 100), counts
