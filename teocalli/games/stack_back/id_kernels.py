@@ -761,7 +761,7 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
 @numba.njit(cache=True)
 def _slabs(  # noqa: PLR0917 - a pose's axis and half-length, the supports, the filters
     cu: float, su: float, h: float, sup: Array, inset: float, rest: float, out: Array
-) -> None:
+) -> bool:
     """Per support and axis of the separating-axis test (the pose's axis and its normal, the
     support's and its normal), the slab |axis . (support - pose)| < bound holding every pose
     of the axis (cu, su) that may rest `rest` mm² on the support: into out[s, t] as (axis x,
@@ -771,9 +771,13 @@ def _slabs(  # noqa: PLR0917 - a pose's axis and half-length, the supports, the 
     offset), across it at most 2 W, so that span must reach rest / 2 W (`_box_short`'s
     boxes); across a footprint's normal the other footprint's part within its band (which
     holds the overlap) is at most the band's width in the other's projection, whose density
-    is at most min(2 half / |cos|, 2 W / |sin|) (`_band_area`'s trapezoid), times it."""
+    is at most min(2 half / |cos|, 2 W / |sin|) (`_band_area`'s trapezoid), times it.
+    Returns whether every rest bound lies 1e-3 mm or more inside the shrunk test's (with the
+    sizes of the game, always, by 0.1 mm at least): then a centre within the slabs (and
+    `_overlap_span`'s 1e-6 of widening) surely passes `meet` with both footprints shrunk."""
     hh, ww = h - inset, _W - inset
     need = rest - _SURE
+    inside = True
     for s in range(2):
         vx, vy, k = sup[s, 2], sup[s, 3], sup[s, 4]
         kk = k - inset
@@ -783,19 +787,21 @@ def _slabs(  # noqa: PLR0917 - a pose's axis and half-length, the supports, the 
         for t in range(4):
             if t == 0:  # the support's centre along the pose's axis
                 ax, ay = cu, su
-                bound = min(hh + kk * c + ww * sn, h + k * c + _W * sn - along)
+                shrunk, rests = hh + kk * c + ww * sn, h + k * c + _W * sn - along
             elif t == 1:  # the support's centre across the pose's axis
                 ax, ay = -su, cu
                 band = need * max(c / (2 * k), sn / (2 * _W))
-                bound = min(ww + kk * sn + ww * c, _W + k * sn + _W * c - band)
+                shrunk, rests = ww + kk * sn + ww * c, _W + k * sn + _W * c - band
             elif t == 2:  # the pose's centre along the support's axis
                 ax, ay = vx, vy
-                bound = min(kk + hh * c + ww * sn, k + h * c + _W * sn - along)
+                shrunk, rests = kk + hh * c + ww * sn, k + h * c + _W * sn - along
             else:  # the pose's centre across the support's axis
                 ax, ay = -vy, vx
                 band = need * max(c / (2 * h), sn / (2 * _W))
-                bound = min(ww + hh * sn + ww * c, _W + h * sn + _W * c - band)
-            out[s, t, 0], out[s, t, 1], out[s, t, 2] = ax, ay, bound + 1e-6
+                shrunk, rests = ww + hh * sn + ww * c, _W + h * sn + _W * c - band
+            inside = inside and rests <= shrunk - 1e-3
+            out[s, t, 0], out[s, t, 1], out[s, t, 2] = ax, ay, min(shrunk, rests) + 1e-6
+    return inside
 
 
 @numba.njit(cache=True)
@@ -1211,7 +1217,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     unsure = np.empty(nn, dtype=np.int64)
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
-        _slabs(cu, su, h, sup, inset, rest, slabs)
+        shrunk_meet = _slabs(cu, su, h, sup, inset, rest, slabs)
         lo_x, hi_x, lo_y, hi_y = _slab_box(sup, slabs)
         ix0, ix1 = int(np.ceil(lo_x / step)), int(np.floor(hi_x / step))
         if ix0 > ix1 or np.ceil(lo_y / step) > np.floor(hi_y / step):
@@ -1253,7 +1259,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                 # and the crossing's centre lies inside both footprints shrunk by `inset`
                 e0, e1 = _ends(x, y, sup, frame, 0), _ends(x, y, sup, frame, 1)
                 c0, c1 = e0 == 3, e1 == 3
-                if not (c0 and c1):
+                if not (c0 and c1) and not shrunk_meet:
                     ok = True  # resting needs the footprints shrunk by `inset` to meet
                     for s in range(2):
                         if not meet(x, y, cu, su, h - inset, _W - inset, sup[s, 0], sup[s, 1],

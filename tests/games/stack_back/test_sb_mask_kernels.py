@@ -336,3 +336,37 @@ def test_stand_span_bounds_the_centres_that_may_stand() -> None:
             else:
                 counts["exact"] += int(stands)
     assert counts["outside"] > 1000 and counts["sure"] > 10 * max(counts["exact"], 100), counts
+
+
+def test_slabs_imply_the_shrunk_meet() -> None:
+    """`_slabs` says whether its slabs lie within the shrunk separating-axis test's: with the
+    game's sticks they always do, and then every centre within the slabs (give or take
+    `_overlap_span`'s 1e-6) passes `meet` with both footprints shrunk, as `pair_keep` assumes
+    when it skips that test."""
+    from teocalli.games.stack_back.geom_kernels import meet
+    from teocalli.games.stack_back.search import REST_INSET
+
+    rng = np.random.default_rng(11)
+    slabs = np.empty((2, 4, 3))
+    w = HALF_WIDTH - REST_INSET
+    tried = 0
+    for _ in range(3000):
+        ang = rng.uniform(0, math.pi, 2)
+        sup = np.stack((rng.uniform(90, 110, 2), rng.uniform(40, 60, 2), np.cos(ang),
+                        np.sin(ang), rng.choice(np.array(HALF_LENGTHS), 2)), axis=1)  # fmt: skip
+        b = rng.uniform(0, math.pi)
+        cu, su = math.cos(b), math.sin(b)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        assert id_kernels._slabs(cu, su, h, sup, REST_INSET, REST, slabs)
+        lo_x, hi_x, lo_y, hi_y = id_kernels._slab_box(sup, slabs)
+        if lo_x > hi_x:
+            continue
+        for x in rng.uniform(lo_x, hi_x, 4):
+            lo, hi = id_kernels._overlap_span(float(x), sup, slabs, lo_y, hi_y)
+            for y in (lo, hi, (lo + hi) / 2) if lo <= hi else ():
+                tried += 1
+                for s in range(2):
+                    shrunk = meet(x, y, cu, su, h - REST_INSET, w, sup[s, 0], sup[s, 1],
+                                  sup[s, 2], sup[s, 3], sup[s, 4] - REST_INSET, w)  # fmt: skip
+                    assert shrunk, (x, y, cu, su, h, sup)
+    assert tried > 3000, tried
