@@ -806,17 +806,30 @@ def _slabs(  # noqa: PLR0917 - a pose's axis and half-length, the supports, the 
 
 @numba.njit(cache=True)
 def _slab_box(sup: Array, slabs: Array) -> tuple[float, float, float, float]:
-    """The bounding box (x lo, x hi, y lo, y hi) of the centres within every slab of `_slabs`:
-    each support's two slabs of one frame cross at right angles, in a rectangle about its
-    centre."""
-    lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
+    """The bounding box (x lo, x hi, y lo, y hi) of the centres within every slab of `_slabs`
+    (lo above hi: none): the slabs across the pose's axis and along it (t 0 and 1) of both
+    supports share their axes, so they meet in one rectangle in the pose's frame, whose box is
+    much smaller than the two supports' boxes at a slant; each support's two slabs of its own
+    frame (t 2 and 3) cross at right angles, in a rectangle about its centre."""
+    ux, uy, nx, ny = slabs[0, 0, 0], slabs[0, 0, 1], slabs[0, 1, 0], slabs[0, 1, 1]
+    u0 = n0 = -np.inf
+    u1 = n1 = np.inf
     for s in range(2):
-        for t in (0, 2):
-            b0, b1 = slabs[s, t, 2], slabs[s, t + 1, 2]
-            rx = b0 * abs(slabs[s, t, 0]) + b1 * abs(slabs[s, t + 1, 0])
-            ry = b0 * abs(slabs[s, t, 1]) + b1 * abs(slabs[s, t + 1, 1])
-            lo_x, hi_x = max(lo_x, sup[s, 0] - rx), min(hi_x, sup[s, 0] + rx)
-            lo_y, hi_y = max(lo_y, sup[s, 1] - ry), min(hi_y, sup[s, 1] + ry)
+        a, b = sup[s, 0] * ux + sup[s, 1] * uy, sup[s, 0] * nx + sup[s, 1] * ny
+        u0, u1 = max(u0, a - slabs[s, 0, 2]), min(u1, a + slabs[s, 0, 2])
+        n0, n1 = max(n0, b - slabs[s, 1, 2]), min(n1, b + slabs[s, 1, 2])
+    if u0 > u1 or n0 > n1:
+        return 1.0, 0.0, 1.0, 0.0
+    lo_x = min(u0 * ux, u1 * ux) + min(n0 * nx, n1 * nx)
+    hi_x = max(u0 * ux, u1 * ux) + max(n0 * nx, n1 * nx)
+    lo_y = min(u0 * uy, u1 * uy) + min(n0 * ny, n1 * ny)
+    hi_y = max(u0 * uy, u1 * uy) + max(n0 * ny, n1 * ny)
+    for s in range(2):
+        b0, b1 = slabs[s, 2, 2], slabs[s, 3, 2]
+        rx = b0 * abs(slabs[s, 2, 0]) + b1 * abs(slabs[s, 3, 0])
+        ry = b0 * abs(slabs[s, 2, 1]) + b1 * abs(slabs[s, 3, 1])
+        lo_x, hi_x = max(lo_x, sup[s, 0] - rx), min(hi_x, sup[s, 0] + rx)
+        lo_y, hi_y = max(lo_y, sup[s, 1] - ry), min(hi_y, sup[s, 1] + ry)
     return lo_x, hi_x, lo_y, hi_y
 
 
