@@ -993,6 +993,20 @@ def _rest_by_ends(  # noqa: PLR0917 - a pose, a support, where their bands cross
 
 
 @numba.njit(cache=True)
+def _overlap_bound(  # noqa: PLR0917 - a pose, a stick
+    x: float, y: float, cu: float, su: float, h: float, sx: float, sy: float, vx: float,
+    vy: float, k: float,
+) -> float:  # fmt: skip
+    """An upper bound on the overlap area of the pose and the stick (centre sx, sy, axis vx, vy,
+    half-length k): the lesser of either's part within the other's band (`_band_area`)."""
+    dx, dy = sx - x, sy - y
+    cos = cu * vx + su * vy
+    sin = cu * vy - su * vx
+    return min(_band_area(-(dy * vx - dx * vy), -sin, cos, h),
+               _band_area(dy * cu - dx * su, sin, cos, k))  # fmt: skip
+
+
+@numba.njit(cache=True)
 def _rest_sure(  # noqa: PLR0917 - a pose, a support
     x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float
 ) -> int:
@@ -1308,11 +1322,18 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     if hot != touched - 1:
                         hot, hot_at = touched - 1, False
                     continue
-                if (touched < 0 and touches_any(
-                    x, y, cu, su, h, reach_p, unsure[:-touched], lx, ly, lux, luy, lh, quads,
-                    lreach, deep, tol, q, work,
-                )):  # fmt: skip
-                    continue
+                if touched < 0:  # the unsure sticks that may overlap it by more than `tol`
+                    left = 0
+                    for t in range(-touched):
+                        r = unsure[t]
+                        if _overlap_bound(x, y, cu, su, h, lx[r], ly[r], lux[r], luy[r],
+                                          lh[r]) > tol - _SURE:  # fmt: skip
+                            unsure[left] = r
+                            left += 1
+                    if left and touches_any(x, y, cu, su, h, reach_p, unsure[:left], lx, ly, lux,
+                                            luy, lh, quads, lreach, deep, tol, q,
+                                            work):  # fmt: skip
+                        continue
                 if sure0 == 0 or sure1 == 0:
                     quad(x, y, cu, su, h, _W, q)
                     if sure0 == 0 and not clip(q, squads[0], work)[0] >= rest:

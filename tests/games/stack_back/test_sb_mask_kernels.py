@@ -411,3 +411,23 @@ def test_slab_box_holds_every_centre_within_the_slabs() -> None:
                 inside += 1
                 assert lo_x <= x <= hi_x and lo_y <= y <= hi_y, (x, y, sup, b, h)
     assert inside > 5000 and tighter > 100, (inside, tighter)
+
+
+def test_overlap_bound_holds_the_clipped_overlap() -> None:
+    """`_overlap_bound` (the lesser band area) on random poses near random sticks: never below
+    the clipped overlap (`pair_keep` takes a stick whose bound is under the touch tolerance
+    as not touching), and under the tolerance for many poses that do overlap the stick."""
+    rng = np.random.default_rng(13)
+    grazing = 0
+    for _ in range(6000):
+        a, b = rng.uniform(0, math.pi, 2)
+        k, h = (float(v) for v in rng.choice(np.array(HALF_LENGTHS), 2))
+        stick = np.array([100.0, 50.0, math.cos(a), math.sin(a), k])
+        along, across = rng.uniform(-k - 6, k + 6), rng.uniform(-12, 12)
+        x = 100.0 + along * math.cos(a) - across * math.sin(a)
+        y = 50.0 + along * math.sin(a) + across * math.cos(a)
+        bound = id_kernels._overlap_bound(x, y, math.cos(b), math.sin(b), h, *stick)
+        area = _clipped((x, y, math.cos(b), math.sin(b), h), stick)
+        assert area <= bound + 1e-9, (x, y, b, h, stick, area, bound)
+        grazing += area > 0 and bound <= TOL - 1e-6
+    assert grazing > 100, grazing
