@@ -855,6 +855,23 @@ def _overlap_span(x: float, sup: Array, slabs: Array, lo: float, hi: float) -> t
 
 
 @numba.njit(cache=True)
+def _may_stand(  # noqa: PLR0917 - a pose, the supports
+    x: float, y: float, cu: float, su: float, sup: Array, margin: float
+) -> bool:
+    """Whether a new stick centred at (x, y) along (cu, su) may stand on the supports (rows of
+    `sup`): its centre `margin` inside their extent along its axis (a new stick carries
+    nothing, so its centre lies 1 mm inside its support polygon)."""
+    lo, hi = np.inf, -np.inf
+    for s in range(2):
+        d = (sup[s, 0] - x) * cu + (sup[s, 1] - y) * su
+        rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + _W * abs(
+            sup[s, 2] * su - sup[s, 3] * cu
+        )
+        lo, hi = min(lo, d - rr), max(hi, d + rr)
+    return lo <= -margin and hi >= margin
+
+
+@numba.njit(cache=True)
 def _stand_span(  # noqa: PLR0917 - a line of centres, the axis, the supports, the range
     x: float, cu: float, su: float, sup: Array, margin: float, lo: float, hi: float
 ) -> tuple[float, float, float, float]:
@@ -1262,16 +1279,8 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
             for iy in range(int(np.ceil(ylo / step)), int(np.floor(yhi / step)) + 1):
                 y = iy * step
                 # may stand: the centre `margin` inside the supports' extent along the axis
-                if not stands_lo <= y <= stands_hi:
-                    lo, hi = np.inf, -np.inf
-                    for s in range(2):
-                        d = (sup[s, 0] - x) * cu + (sup[s, 1] - y) * su
-                        rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + _W * abs(
-                            sup[s, 2] * su - sup[s, 3] * cu
-                        )
-                        lo, hi = min(lo, d - rr), max(hi, d + rr)
-                    if not (lo <= -margin and hi >= margin):
-                        continue
+                if not stands_lo <= y <= stands_hi and not _may_stand(x, y, cu, su, sup, margin):
+                    continue
                 if hot >= 0:  # its neighbours mostly touch the same stick: refused at once
                     if not hot_at:
                         _column_base(x, lx[box_rows[hot]], ly[box_rows[hot]], tf, hot,

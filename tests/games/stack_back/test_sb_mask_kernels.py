@@ -295,18 +295,13 @@ def test_touches_column_is_touches_any_where_it_answers() -> None:
     assert counts[1] > 1000 and counts[0] > 500 and counts[-1] < counts[1] / 2, counts
 
 
-def _may_stand(pose: tuple[float, float, float, float], sup: np.ndarray, margin: float) -> bool:
-    """`pair_keep`'s exact may-stand test of the pose (x, y, ux, uy): its centre `margin`
-    inside the supports' extent along its axis."""
-    x, y, cu, su = pose
-    lo, hi = math.inf, -math.inf
-    for s in range(2):
-        d = (sup[s, 0] - x) * cu + (sup[s, 1] - y) * su
-        rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + HALF_WIDTH * abs(
-            sup[s, 2] * su - sup[s, 3] * cu
-        )
-        lo, hi = min(lo, d - rr), max(hi, d + rr)
-    return lo <= -margin and hi >= margin
+def _random_pair(rng: np.random.Generator, spread: float) -> np.ndarray:
+    """Two supports (rows of cx, cy, ux, uy, half) at random angles and lengths, their centres
+    within `spread` mm of (100, 50) each way."""
+    ang = rng.uniform(0, math.pi, 2)
+    return np.stack((rng.uniform(100 - spread, 100 + spread, 2),
+                     rng.uniform(50 - spread, 50 + spread, 2), np.cos(ang), np.sin(ang),
+                     rng.choice(np.array(HALF_LENGTHS), 2)), axis=1)  # fmt: skip
 
 
 def test_stand_span_bounds_the_centres_that_may_stand() -> None:
@@ -317,16 +312,14 @@ def test_stand_span_bounds_the_centres_that_may_stand() -> None:
     margin = 1.0 - 1e-6
     counts = {"outside": 0, "sure": 0, "exact": 0}
     for _ in range(2000):
-        ang = rng.uniform(0, math.pi, 2)
-        sup = np.stack((rng.uniform(80, 120, 2), rng.uniform(30, 70, 2), np.cos(ang),
-                        np.sin(ang), rng.choice(np.array(HALF_LENGTHS), 2)), axis=1)  # fmt: skip
+        sup = _random_pair(rng, 20.0)
         b = rng.uniform(0, math.pi)
         cu, su = math.cos(b), math.sin(b)
         x = float(rng.uniform(60, 140))
         lo, hi, sure_lo, sure_hi = id_kernels._stand_span(x, cu, su, sup, margin, 0.0, 100.0)
         ys = np.concatenate((rng.uniform(0, 100, 20), [sure_lo, sure_hi, lo, hi]))
         for y in ys[(ys >= 0) & (ys <= 100)]:
-            stands = _may_stand((x, float(y), cu, su), sup, margin)
+            stands = id_kernels._may_stand(x, float(y), cu, su, sup, margin)
             if not lo <= y <= hi:
                 counts["outside"] += 1
                 assert not stands, (x, y, cu, su, sup)
@@ -351,9 +344,7 @@ def test_slabs_imply_the_shrunk_meet() -> None:
     w = HALF_WIDTH - REST_INSET
     tried = 0
     for _ in range(3000):
-        ang = rng.uniform(0, math.pi, 2)
-        sup = np.stack((rng.uniform(90, 110, 2), rng.uniform(40, 60, 2), np.cos(ang),
-                        np.sin(ang), rng.choice(np.array(HALF_LENGTHS), 2)), axis=1)  # fmt: skip
+        sup = _random_pair(rng, 10.0)
         b = rng.uniform(0, math.pi)
         cu, su = math.cos(b), math.sin(b)
         h = float(rng.choice(np.array(HALF_LENGTHS)))
@@ -383,9 +374,7 @@ def test_slab_box_holds_every_centre_within_the_slabs() -> None:
     slabs = np.empty((2, 4, 3))
     inside = tighter = 0
     for _ in range(1500):
-        ang = rng.uniform(0, math.pi, 2)
-        sup = np.stack((rng.uniform(90, 110, 2), rng.uniform(40, 60, 2), np.cos(ang),
-                        np.sin(ang), rng.choice(np.array(HALF_LENGTHS), 2)), axis=1)  # fmt: skip
+        sup = _random_pair(rng, 10.0)
         b = rng.uniform(0, math.pi)
         h = float(rng.choice(np.array(HALF_LENGTHS)))
         id_kernels._slabs(math.cos(b), math.sin(b), h, sup, REST_INSET, REST, slabs)
