@@ -796,7 +796,7 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
 @numba.njit(cache=True)
 def _slabs(  # noqa: PLR0917 - a pose's axis and half-length, the supports, the filters
     cu: float, su: float, h: float, sup: Array, inset: float, rest: float, out: Array
-) -> None:
+) -> bool:
     """Per support and axis of the separating-axis test (the pose's axis and its normal, the
     support's and its normal), the slab |axis . (support - pose)| < bound holding every pose
     of the axis (cu, su) that may rest `rest` mm² on the support: into out[s, t] as (axis x,
@@ -806,9 +806,13 @@ def _slabs(  # noqa: PLR0917 - a pose's axis and half-length, the supports, the 
     offset), across it at most 2 W, so that span must reach rest / 2 W (`_box_short`'s
     boxes); across a footprint's normal the other footprint's part within its band (which
     holds the overlap) is at most the band's width in the other's projection, whose density
-    is at most min(2 half / |cos|, 2 W / |sin|) (`_band_area`'s trapezoid), times it."""
+    is at most min(2 half / |cos|, 2 W / |sin|) (`_band_area`'s trapezoid), times it.
+    Returns whether every rest bound lies 1e-3 mm or more inside the shrunk test's (with the
+    sizes of the game, always, by 0.1 mm at least): then a centre within the slabs (and
+    `_overlap_span`'s 1e-6 of widening) surely passes `meet` with both footprints shrunk."""
     hh, ww = h - inset, _W - inset
     need = rest - _SURE
+    inside = True
     for s in range(2):
         vx, vy, k = sup[s, 2], sup[s, 3], sup[s, 4]
         kk = k - inset
@@ -818,34 +822,49 @@ def _slabs(  # noqa: PLR0917 - a pose's axis and half-length, the supports, the 
         for t in range(4):
             if t == 0:  # the support's centre along the pose's axis
                 ax, ay = cu, su
-                bound = min(hh + kk * c + ww * sn, h + k * c + _W * sn - along)
+                shrunk, rests = hh + kk * c + ww * sn, h + k * c + _W * sn - along
             elif t == 1:  # the support's centre across the pose's axis
                 ax, ay = -su, cu
                 band = need * max(c / (2 * k), sn / (2 * _W))
-                bound = min(ww + kk * sn + ww * c, _W + k * sn + _W * c - band)
+                shrunk, rests = ww + kk * sn + ww * c, _W + k * sn + _W * c - band
             elif t == 2:  # the pose's centre along the support's axis
                 ax, ay = vx, vy
-                bound = min(kk + hh * c + ww * sn, k + h * c + _W * sn - along)
+                shrunk, rests = kk + hh * c + ww * sn, k + h * c + _W * sn - along
             else:  # the pose's centre across the support's axis
                 ax, ay = -vy, vx
                 band = need * max(c / (2 * h), sn / (2 * _W))
-                bound = min(ww + hh * sn + ww * c, _W + h * sn + _W * c - band)
-            out[s, t, 0], out[s, t, 1], out[s, t, 2] = ax, ay, bound + 1e-6
+                shrunk, rests = ww + hh * sn + ww * c, _W + h * sn + _W * c - band
+            inside = inside and rests <= shrunk - 1e-3
+            out[s, t, 0], out[s, t, 1], out[s, t, 2] = ax, ay, min(shrunk, rests) + 1e-6
+    return inside
 
 
 @numba.njit(cache=True)
 def _slab_box(sup: Array, slabs: Array) -> tuple[float, float, float, float]:
-    """The bounding box (x lo, x hi, y lo, y hi) of the centres within every slab of `_slabs`:
-    each support's two slabs of one frame cross at right angles, in a rectangle about its
-    centre."""
-    lo_x, hi_x, lo_y, hi_y = -np.inf, np.inf, -np.inf, np.inf
+    """The bounding box (x lo, x hi, y lo, y hi) of the centres within every slab of `_slabs`
+    (lo above hi: none): the slabs across the pose's axis and along it (t 0 and 1) of both
+    supports share their axes, so they meet in one rectangle in the pose's frame, whose box is
+    much smaller than the two supports' boxes at a slant; each support's two slabs of its own
+    frame (t 2 and 3) cross at right angles, in a rectangle about its centre."""
+    ux, uy, nx, ny = slabs[0, 0, 0], slabs[0, 0, 1], slabs[0, 1, 0], slabs[0, 1, 1]
+    u0 = n0 = -np.inf
+    u1 = n1 = np.inf
     for s in range(2):
-        for t in (0, 2):
-            b0, b1 = slabs[s, t, 2], slabs[s, t + 1, 2]
-            rx = b0 * abs(slabs[s, t, 0]) + b1 * abs(slabs[s, t + 1, 0])
-            ry = b0 * abs(slabs[s, t, 1]) + b1 * abs(slabs[s, t + 1, 1])
-            lo_x, hi_x = max(lo_x, sup[s, 0] - rx), min(hi_x, sup[s, 0] + rx)
-            lo_y, hi_y = max(lo_y, sup[s, 1] - ry), min(hi_y, sup[s, 1] + ry)
+        a, b = sup[s, 0] * ux + sup[s, 1] * uy, sup[s, 0] * nx + sup[s, 1] * ny
+        u0, u1 = max(u0, a - slabs[s, 0, 2]), min(u1, a + slabs[s, 0, 2])
+        n0, n1 = max(n0, b - slabs[s, 1, 2]), min(n1, b + slabs[s, 1, 2])
+    if u0 > u1 or n0 > n1:
+        return 1.0, 0.0, 1.0, 0.0
+    lo_x = min(u0 * ux, u1 * ux) + min(n0 * nx, n1 * nx)
+    hi_x = max(u0 * ux, u1 * ux) + max(n0 * nx, n1 * nx)
+    lo_y = min(u0 * uy, u1 * uy) + min(n0 * ny, n1 * ny)
+    hi_y = max(u0 * uy, u1 * uy) + max(n0 * ny, n1 * ny)
+    for s in range(2):
+        b0, b1 = slabs[s, 2, 2], slabs[s, 3, 2]
+        rx = b0 * abs(slabs[s, 2, 0]) + b1 * abs(slabs[s, 3, 0])
+        ry = b0 * abs(slabs[s, 2, 1]) + b1 * abs(slabs[s, 3, 1])
+        lo_x, hi_x = max(lo_x, sup[s, 0] - rx), min(hi_x, sup[s, 0] + rx)
+        lo_y, hi_y = max(lo_y, sup[s, 1] - ry), min(hi_y, sup[s, 1] + ry)
     return lo_x, hi_x, lo_y, hi_y
 
 
@@ -871,15 +890,34 @@ def _overlap_span(x: float, sup: Array, slabs: Array, lo: float, hi: float) -> t
 
 
 @numba.njit(cache=True)
+def _may_stand(  # noqa: PLR0917 - a pose, the supports
+    x: float, y: float, cu: float, su: float, sup: Array, margin: float
+) -> bool:
+    """Whether a new stick centred at (x, y) along (cu, su) may stand on the supports (rows of
+    `sup`): its centre `margin` inside their extent along its axis (a new stick carries
+    nothing, so its centre lies 1 mm inside its support polygon)."""
+    lo, hi = np.inf, -np.inf
+    for s in range(2):
+        d = (sup[s, 0] - x) * cu + (sup[s, 1] - y) * su
+        rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + _W * abs(
+            sup[s, 2] * su - sup[s, 3] * cu
+        )
+        lo, hi = min(lo, d - rr), max(hi, d + rr)
+    return lo <= -margin and hi >= margin
+
+
+@numba.njit(cache=True)
 def _stand_span(  # noqa: PLR0917 - a line of centres, the axis, the supports, the range
     x: float, cu: float, su: float, sup: Array, margin: float, lo: float, hi: float
-) -> tuple[float, float]:
+) -> tuple[float, float, float, float]:
     """[lo, hi] narrowed to the y of the centres (x, y) that may stand (`pair_keep`'s test: the
     centre `margin` inside the supports' extent along the axis), widened by 1e-6 (the exact
-    test follows). Along the axis a support's offset d_s = A_s - y su is linear in y, so
-    "some d_s - r_s <= -margin" and "some d_s + r_s >= margin" are each a half-line of y."""
+    test follows), and the y where they surely may (narrowed by 1e-6: at least 1e-9 mm from
+    the test's thresholds, far above the rounding; the exact test is skipped there). Along
+    the axis a support's offset d_s = A_s - y su is linear in y, so "some d_s - r_s <=
+    -margin" and "some d_s + r_s >= margin" are each a half-line of y."""
     if abs(su) < 1e-3:  # nearly along x: the offsets hardly move with y
-        return lo, hi
+        return lo, hi, np.inf, -np.inf
     low, high = np.inf, -np.inf  # the bounds on y su: y su >= low, y su <= high
     for s in range(2):
         a = (sup[s, 0] - x) * cu + sup[s, 1] * su
@@ -889,8 +927,10 @@ def _stand_span(  # noqa: PLR0917 - a line of centres, the axis, the supports, t
         low = min(low, a - rr + margin)
         high = max(high, a + rr - margin)
     if su > 0:
-        return max(lo, low / su - 1e-6), min(hi, high / su + 1e-6)
-    return max(lo, high / su - 1e-6), min(hi, low / su + 1e-6)
+        a, b = low / su, high / su
+    else:
+        a, b = high / su, low / su
+    return max(lo, a - 1e-6), min(hi, b + 1e-6), a + 1e-6, b - 1e-6
 
 
 _SURE = 1e-6
@@ -1002,6 +1042,20 @@ def _rest_by_ends(  # noqa: PLR0917 - a pose, a support, where their bands cross
     if sup_in < rest - _SURE:
         return -1
     return 0
+
+
+@numba.njit(cache=True)
+def _overlap_bound(  # noqa: PLR0917 - a pose, a stick
+    x: float, y: float, cu: float, su: float, h: float, sx: float, sy: float, vx: float,
+    vy: float, k: float,
+) -> float:  # fmt: skip
+    """An upper bound on the overlap area of the pose and the stick (centre sx, sy, axis vx, vy,
+    half-length k): the lesser of either's part within the other's band (`_band_area`)."""
+    dx, dy = sx - x, sy - y
+    cos = cu * vx + su * vy
+    sin = cu * vy - su * vx
+    return min(_band_area(-(dy * vx - dx * vy), -sin, cos, h),
+               _band_area(dy * cu - dx * su, sin, cos, k))  # fmt: skip
 
 
 @numba.njit(cache=True)
@@ -1141,29 +1195,52 @@ def _touch_frame(  # noqa: PLR0917 - a pose's axis and half-length, the sticks, 
 
 
 @numba.njit(cache=True)
-def _touches_column(y: float, base: Array, tf: Array, count: int) -> int:
+def _column_base(  # noqa: PLR0917 - a column, a stick's centre and frame, where to write
+    x: float, sx: float, sy: float, tf: Array, n: int, base: Array, b: int
+) -> None:
+    """base[b, t]: the offset along axis t of the n-th stick of `_touch_frame` (centre sx,
+    sy) from a pose of the column x at y = 0 (`_stick_touch` reads it)."""
+    for t in range(4):
+        base[b, t] = (sx - x) * tf[n, t, 0] + sy * tf[n, t, 1]
+
+
+@numba.njit(cache=True)
+def _stick_touch(y: float, base: Array, b: int, tf: Array, n: int) -> int:
+    """Whether a pose of a column (centre y) touches the n-th stick of `_touch_frame` (frame
+    tf[n], offsets base[b] at y = 0): 1 when within every deep bound (the footprints shrunk
+    by `deep` share a disc: an overlap above the tolerance), 0 when past some bound (they do
+    not meet), -1 when unsure. Each bound holds `_ROOM` beyond the rounding, so a sure answer
+    is `touches_any`'s."""
+    inside = True
+    for t in range(4):
+        off = abs(base[b, t] - y * tf[n, t, 1])
+        if off >= tf[n, t, 3]:
+            return 0
+        if off >= tf[n, t, 2]:
+            inside = False
+    return 1 if inside else -1
+
+
+@numba.njit(cache=True)
+def _touches_column(  # noqa: PLR0917 - a pose of a column, the sticks' frames, the unsure
+    y: float, base: Array, tf: Array, count: int, rows: npt.NDArray[np.int64],
+    unsure: npt.NDArray[np.int64],
+) -> int:  # fmt: skip
     """Whether a pose of a column (centre y; base[n, t]: the offsets of the n-th stick of
-    `_touch_frame` along axis t at y = 0, tf[n, t] its frame) touches one of the `count`
-    sticks: 1 when within every deep bound of one (the footprints shrunk by `deep` share a
-    disc: an overlap above the tolerance), 0 when past some bound of each (they do not meet),
-    -1 when unsure (`touches_any` decides). The answer is any stick's, whatever the order, and
-    each bound holds `_ROOM` beyond the rounding, so it is `touches_any`'s."""
-    out = 0
+    `_touch_frame` along axis t at y = 0, tf[n, t] its frame, rows[n] its layout row) touches
+    one of the `count` sticks (`_stick_touch`): n + 1 when surely the n-th (the first found),
+    0 when surely none, -k when unsure of k sticks, whose rows it writes into `unsure`
+    (`touches_any` decides on them alone: the others surely miss). A touch is any stick's,
+    whatever the order."""
+    k = 0
     for n in range(count):
-        inside = True
-        apart = False
-        for t in range(4):
-            off = abs(base[n, t] - y * tf[n, t, 1])
-            if off >= tf[n, t, 3]:
-                apart = True
-                break
-            if off >= tf[n, t, 2]:
-                inside = False
-        if inside and not apart:
-            return 1
-        if not apart:
-            out = -1
-    return out
+        got = _stick_touch(y, base, n, tf, n)
+        if got > 0:
+            return n + 1
+        if got < 0:
+            unsure[k] = rows[n]
+            k += 1
+    return -k
 
 
 @numba.njit(cache=True)
@@ -1215,9 +1292,11 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     box = np.empty(4)
     tf = np.empty((nn, 4, 4))
     base = np.empty((nn, 4))
+    hot_base = np.empty((1, 4))
+    unsure = np.empty(nn, dtype=np.int64)
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
-        _slabs(cu, su, h, sup, inset, rest, slabs)
+        shrunk_meet = _slabs(cu, su, h, sup, inset, rest, slabs)
         lo_x, hi_x, lo_y, hi_y = _slab_box(sup, slabs)
         ix0, ix1 = int(np.ceil(lo_x / step)), int(np.floor(hi_x / step))
         if ix0 > ix1 or np.ceil(lo_y / step) > np.floor(hi_y / step):
@@ -1226,23 +1305,24 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
         # pair that keeps nothing have no centre that may stand)
         crossed = framed = False
         nb = 0
+        hot = -1  # the stick that surely touched the angle's last pose refused by a touch
         for ix in range(ix0, ix1 + 1):
             x = ix * step
             ylo, yhi = _overlap_span(x, sup, slabs, lo_y, hi_y)
-            ylo, yhi = _stand_span(x, cu, su, sup, margin, ylo, yhi)
-            based = False
+            ylo, yhi, stands_lo, stands_hi = _stand_span(x, cu, su, sup, margin, ylo, yhi)
+            based = hot_at = False
             for iy in range(int(np.ceil(ylo / step)), int(np.floor(yhi / step)) + 1):
                 y = iy * step
                 # may stand: the centre `margin` inside the supports' extent along the axis
-                lo, hi = np.inf, -np.inf
-                for s in range(2):
-                    d = (sup[s, 0] - x) * cu + (sup[s, 1] - y) * su
-                    rr = sup[s, 4] * abs(sup[s, 2] * cu + sup[s, 3] * su) + _W * abs(
-                        sup[s, 2] * su - sup[s, 3] * cu
-                    )
-                    lo, hi = min(lo, d - rr), max(hi, d + rr)
-                if not (lo <= -margin and hi >= margin):
+                if not stands_lo <= y <= stands_hi and not _may_stand(x, y, cu, su, sup, margin):
                     continue
+                if hot >= 0:  # its neighbours mostly touch the same stick: refused at once
+                    if not hot_at:
+                        _column_base(x, lx[box_rows[hot]], ly[box_rows[hot]], tf, hot,
+                                     hot_base, 0)  # fmt: skip
+                        hot_at = True
+                    if _stick_touch(y, hot_base, 0, tf, hot) > 0:
+                        continue
                 if not crossed:
                     _cross_frame(cu, su, h, sup, rest, frame)
                     crossed = True
@@ -1250,7 +1330,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                 # and the crossing's centre lies inside both footprints shrunk by `inset`
                 e0, e1 = _ends(x, y, sup, frame, 0), _ends(x, y, sup, frame, 1)
                 c0, c1 = e0 == 3, e1 == 3
-                if not (c0 and c1):
+                if not (c0 and c1) and not shrunk_meet:
                     ok = True  # resting needs the footprints shrunk by `inset` to meet
                     for s in range(2):
                         if not meet(x, y, cu, su, h - inset, _W - inset, sup[s, 0], sup[s, 1],
@@ -1277,19 +1357,27 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     box[0], box[1], box[2], box[3] = lo_x, hi_x, lo_y, hi_y
                     nb = _touch_frame(cu, su, h, rows, lay, deep, box, tf, box_rows)
                     framed = True
-                near_box = box_rows[:nb]
                 if not based:  # the sticks' offsets at y = 0, once a column
                     for n in range(nb):
-                        r = near_box[n]
-                        for t in range(4):
-                            base[n, t] = (lx[r] - x) * tf[n, t, 0] + ly[r] * tf[n, t, 1]
+                        _column_base(x, lx[box_rows[n]], ly[box_rows[n]], tf, n, base, n)
                     based = True
-                touched = _touches_column(y, base, tf, nb)
-                if touched > 0 or (touched < 0 and touches_any(
-                    x, y, cu, su, h, reach_p, near_box, lx, ly, lux, luy, lh, quads, lreach,
-                    deep, tol, q, work,
-                )):  # fmt: skip
+                touched = _touches_column(y, base, tf, nb, box_rows, unsure)
+                if touched > 0:
+                    if hot != touched - 1:
+                        hot, hot_at = touched - 1, False
                     continue
+                if touched < 0:  # the unsure sticks that may overlap it by more than `tol`
+                    left = 0
+                    for t in range(-touched):
+                        r = unsure[t]
+                        if _overlap_bound(x, y, cu, su, h, lx[r], ly[r], lux[r], luy[r],
+                                          lh[r]) > tol - _SURE:  # fmt: skip
+                            unsure[left] = r
+                            left += 1
+                    if left and touches_any(x, y, cu, su, h, reach_p, unsure[:left], lx, ly, lux,
+                                            luy, lh, quads, lreach, deep, tol, q,
+                                            work):  # fmt: skip
+                        continue
                 if sure0 == 0 or sure1 == 0:
                     quad(x, y, cu, su, h, _W, q)
                     if sure0 == 0 and not clip(q, squads[0], work)[0] >= rest:

@@ -273,17 +273,150 @@ def test_touches_column_is_touches_any_where_it_answers() -> None:
         h = float(rng.choice(np.array(HALF_LENGTHS)))
         x = float(rng.uniform(60, 140))
         box = np.array([x, x, 10.0, 90.0])  # the column's centres
-        kept = np.empty(n, dtype=np.int64)
+        kept, unsure = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
         m = id_kernels._touch_frame(cu, su, h, rows, lay, DEEP, box, tf, kept)
         for k in range(m):
-            for t in range(4):
-                r = kept[k]
-                base[k, t] = (lay[r, 0] - x) * tf[k, t, 0] + lay[r, 1] * tf[k, t, 1]
+            id_kernels._column_base(x, lay[kept[k], 0], lay[kept[k], 1], tf, k, base, k)
         for y in rng.uniform(10, 90, 20):
-            got = id_kernels._touches_column(y, base, tf, m)
-            counts[got] += 1
+            got = id_kernels._touches_column(y, base, tf, m, kept, unsure)
+            counts[max(min(got, 1), -1)] += 1
             want = touches_any(x, y, cu, su, h, math.hypot(h, HALF_WIDTH), rows, *cols, feet,
                                reach, DEEP, TOL, q, work)  # fmt: skip
             if got >= 0:
                 assert bool(got) == want, (x, y, cu, su, h, lay)
+            else:  # the sticks it is unsure of decide alone
+                some = touches_any(x, y, cu, su, h, math.hypot(h, HALF_WIDTH), unsure[:-got],
+                                   *cols, feet, reach, DEEP, TOL, q, work)  # fmt: skip
+                assert some == want, (x, y, cu, su, h, lay)
+            if got > 0:  # the stick it names touches the pose by itself
+                one = kept[got - 1 : got]
+                assert touches_any(x, y, cu, su, h, math.hypot(h, HALF_WIDTH), one, *cols,
+                                   feet, reach, DEEP, TOL, q, work)  # fmt: skip
     assert counts[1] > 1000 and counts[0] > 500 and counts[-1] < counts[1] / 2, counts
+
+
+def _random_pair(rng: np.random.Generator, spread: float) -> np.ndarray:
+    """Two supports (rows of cx, cy, ux, uy, half) at random angles and lengths, their centres
+    within `spread` mm of (100, 50) each way."""
+    ang = rng.uniform(0, math.pi, 2)
+    return np.stack((rng.uniform(100 - spread, 100 + spread, 2),
+                     rng.uniform(50 - spread, 50 + spread, 2), np.cos(ang), np.sin(ang),
+                     rng.choice(np.array(HALF_LENGTHS), 2)), axis=1)  # fmt: skip
+
+
+def test_stand_span_bounds_the_centres_that_may_stand() -> None:
+    """`_stand_span` on random pairs of supports and columns: a centre outside its span may not
+    stand, one inside its sure span may (the exact test is skipped there), and the sure spans
+    hold most of the centres that may stand."""
+    rng = np.random.default_rng(7)
+    margin = 1.0 - 1e-6
+    counts = {"outside": 0, "sure": 0, "exact": 0}
+    for _ in range(2000):
+        sup = _random_pair(rng, 20.0)
+        b = rng.uniform(0, math.pi)
+        cu, su = math.cos(b), math.sin(b)
+        x = float(rng.uniform(60, 140))
+        lo, hi, sure_lo, sure_hi = id_kernels._stand_span(x, cu, su, sup, margin, 0.0, 100.0)
+        ys = np.concatenate((rng.uniform(0, 100, 20), [sure_lo, sure_hi, lo, hi]))
+        for y in ys[(ys >= 0) & (ys <= 100)]:
+            stands = id_kernels._may_stand(x, float(y), cu, su, sup, margin)
+            if not lo <= y <= hi:
+                counts["outside"] += 1
+                assert not stands, (x, y, cu, su, sup)
+            elif sure_lo <= y <= sure_hi:
+                counts["sure"] += 1
+                assert stands, (x, y, cu, su, sup)
+            else:
+                counts["exact"] += int(stands)
+    assert counts["outside"] > 1000 and counts["sure"] > 10 * max(counts["exact"], 100), counts
+
+
+def test_slabs_imply_the_shrunk_meet() -> None:
+    """`_slabs` says whether its slabs lie within the shrunk separating-axis test's: with the
+    game's sticks they always do, and then every centre within the slabs (give or take
+    `_overlap_span`'s 1e-6) passes `meet` with both footprints shrunk, as `pair_keep` assumes
+    when it skips that test."""
+    from teocalli.games.stack_back.geom_kernels import meet
+    from teocalli.games.stack_back.search import REST_INSET
+
+    rng = np.random.default_rng(11)
+    slabs = np.empty((2, 4, 3))
+    w = HALF_WIDTH - REST_INSET
+    tried = 0
+    for _ in range(3000):
+        sup = _random_pair(rng, 10.0)
+        b = rng.uniform(0, math.pi)
+        cu, su = math.cos(b), math.sin(b)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        assert id_kernels._slabs(cu, su, h, sup, REST_INSET, REST, slabs)
+        lo_x, hi_x, lo_y, hi_y = id_kernels._slab_box(sup, slabs)
+        if lo_x > hi_x:
+            continue
+        for x in rng.uniform(lo_x, hi_x, 4):
+            lo, hi = id_kernels._overlap_span(float(x), sup, slabs, lo_y, hi_y)
+            for y in (lo, hi, (lo + hi) / 2) if lo <= hi else ():
+                tried += 1
+                for s in range(2):
+                    shrunk = meet(x, y, cu, su, h - REST_INSET, w, sup[s, 0], sup[s, 1],
+                                  sup[s, 2], sup[s, 3], sup[s, 4] - REST_INSET, w)  # fmt: skip
+                    assert shrunk, (x, y, cu, su, h, sup)
+    assert tried > 3000, tried
+
+
+def test_slab_box_holds_every_centre_within_the_slabs() -> None:
+    """`_slab_box` (the pose frame's slabs of both supports met in one rectangle, each support's
+    own frame in another) on random pairs and angles: every random centre within all eight
+    slabs of `_slabs` lies in the box, and the box is much smaller than the supports' boxes
+    met one by one (what it replaced) for some angles."""
+    from teocalli.games.stack_back.search import REST_INSET
+
+    rng = np.random.default_rng(12)
+    slabs = np.empty((2, 4, 3))
+    inside = tighter = 0
+    for _ in range(1500):
+        sup = _random_pair(rng, 10.0)
+        b = rng.uniform(0, math.pi)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        id_kernels._slabs(math.cos(b), math.sin(b), h, sup, REST_INSET, REST, slabs)
+        lo_x, hi_x, lo_y, hi_y = id_kernels._slab_box(sup, slabs)
+        loose = [-math.inf, math.inf, -math.inf, math.inf]  # each support's box, one by one
+        for s in range(2):
+            for t in (0, 2):
+                rx = slabs[s, t, 2] * abs(slabs[s, t, 0]) + slabs[s, t + 1, 2] * abs(
+                    slabs[s, t + 1, 0]
+                )
+                ry = slabs[s, t, 2] * abs(slabs[s, t, 1]) + slabs[s, t + 1, 2] * abs(
+                    slabs[s, t + 1, 1]
+                )
+                loose = [max(loose[0], sup[s, 0] - rx), min(loose[1], sup[s, 0] + rx),
+                         max(loose[2], sup[s, 1] - ry), min(loose[3], sup[s, 1] + ry)]  # fmt: skip
+        if lo_x <= hi_x and (hi_x - lo_x) * (hi_y - lo_y) < 0.8 * (loose[1] - loose[0]) * (
+            loose[3] - loose[2]
+        ):
+            tighter += 1
+        for x, y in rng.uniform(60, 140, (200, 2)):
+            off = np.abs(slabs[:, :, 0] * (sup[:, 0:1] - x) + slabs[:, :, 1] * (sup[:, 1:2] - y))
+            if np.all(off < slabs[:, :, 2]):
+                inside += 1
+                assert lo_x <= x <= hi_x and lo_y <= y <= hi_y, (x, y, sup, b, h)
+    assert inside > 5000 and tighter > 100, (inside, tighter)
+
+
+def test_overlap_bound_holds_the_clipped_overlap() -> None:
+    """`_overlap_bound` (the lesser band area) on random poses near random sticks: never below
+    the clipped overlap (`pair_keep` takes a stick whose bound is under the touch tolerance
+    as not touching), and under the tolerance for many poses that do overlap the stick."""
+    rng = np.random.default_rng(13)
+    grazing = 0
+    for _ in range(6000):
+        a, b = rng.uniform(0, math.pi, 2)
+        k, h = (float(v) for v in rng.choice(np.array(HALF_LENGTHS), 2))
+        stick = np.array([100.0, 50.0, math.cos(a), math.sin(a), k])
+        along, across = rng.uniform(-k - 6, k + 6), rng.uniform(-12, 12)
+        x = 100.0 + along * math.cos(a) - across * math.sin(a)
+        y = 50.0 + along * math.sin(a) + across * math.cos(a)
+        bound = id_kernels._overlap_bound(x, y, math.cos(b), math.sin(b), h, *stick)
+        area = _clipped((x, y, math.cos(b), math.sin(b), h), stick)
+        assert area <= bound + 1e-9, (x, y, b, h, stick, area, bound)
+        grazing += area > 0 and bound <= TOL - 1e-6
+    assert grazing > 100, grazing
