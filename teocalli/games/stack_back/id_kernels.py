@@ -30,6 +30,7 @@ from .geom_kernels import (
     clip_into,
     hull_edges,
     meet,
+    meets_all,
     quad,
     sat_eps,
     touches_any,
@@ -45,29 +46,47 @@ _CA = 3 * 12
 
 
 @numba.njit(cache=True, inline="always")
-def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
-    i: int, wood: Array, reach: float, sticks: Array, s: int, squads: Array, tol: float,
-    deep: float, q: Array, work: Array,
-) -> bool:  # fmt: skip
-    """Whether wood pose i (a row of `wood`) touches stick s (a row of `sticks`: both cx, cy,
-    ux, uy, half; its footprint `squads[s]`): their circumscribed circles (`reach` apart at
-    most) meet, they meet by `geometry.sat_hits`, and shrunk by `deep` they still meet or else
-    overlap by more than `tol` (`ids._covers`). The shrunk test comes first: footprints that
-    meet shrunk by 1 mm meet by `sat_hits` (each of its bounds is 2 mm or more wider), and most
-    poses a stick touches lie under it. Inlined, with the stick as an index (a call passing
-    the stick's row as an array cost as much again as the tests: `wood_first` walks some 2,000
-    poses a stick)."""
-    dx, dy, vx, vy, k = sticks[s, 0], sticks[s, 1], sticks[s, 2], sticks[s, 3], sticks[s, 4]
-    cx, cy, ux, uy, h = wood[i, 0], wood[i, 1], wood[i, 2], wood[i, 3], wood[i, 4]
+def _touch_sure(  # noqa: PLR0917 - a pose, a stick, their reach
+    cx: float, cy: float, ux: float, uy: float, h: float,
+    dx: float, dy: float, vx: float, vy: float, k: float, reach: float, deep: float,
+) -> int:  # fmt: skip
+    """Whether the pose (centre, axis, half-length) touches the stick (the same): 1 when,
+    shrunk by `deep`, they still meet (a shared disc: most poses a stick touches lie under it,
+    so this comes first), 0 when their centres lie `reach` apart or more (their circumscribed
+    circles are apart) or they do not meet by `geometry.sat_hits`, -1 when their overlap's area
+    decides (`_overlaps`). Scalars only: a kernel passing arrays to a helper in its loop pays
+    for counting their references at each call (some 4 atomic pairs), more than these tests."""
     ex, ey = cx - dx, cy - dy
     if not ex * ex + ey * ey < reach * reach:
-        return False
+        return 0
     if meet(cx, cy, ux, uy, h - deep, _W - deep, dx, dy, vx, vy, k - deep, _W - deep):
-        return True
+        return 1
     if not sat_eps(cx, cy, ux, uy, h, dx, dy, vx, vy, k, _W):
-        return False
+        return 0
+    return -1
+
+
+@numba.njit(cache=True)
+def _overlaps(  # noqa: PLR0917 - a pose, a stick, scratch
+    cx: float, cy: float, ux: float, uy: float, h: float, sticks: Array, s: int,
+    squads: Array, tol: float, q: Array, work: Array,
+) -> bool:  # fmt: skip
+    """Whether the pose overlaps stick s (a row of `sticks`, footprint `squads[s]`) by more than
+    `tol`: `_rest_sure`'s answer where it is sure (`_SURE` from `tol`: the clipped area's),
+    else the clipped area (a sure answer costs a fifth of the clipping)."""
+    sure = _rest_sure(cx, cy, ux, uy, h, sticks[s], tol)
+    if sure:
+        return sure > 0
     quad(cx, cy, ux, uy, h, _W, q)
     return bool(clip(q, squads[s], work)[0] > tol)
+
+
+_STEP = 4.0
+"""The lattice's step (search.STEP): a wood bin's poses are centred on the 3 x 3 lattice points
+of its square, from its corner to 8 mm beyond, at three angles 5 degrees apart
+(tests/games/stack_back/test_sb_mask_wood.py checks every wood pose)."""
+_AB = 12
+"""Angle bins."""
 
 
 @numba.njit(cache=True)
@@ -79,14 +98,24 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
     """Bring `first` (per bin, its first wood pose no stick touches: poses of bin b run from
     start[b] to start[b + 1], in snap order, rows of `wood`: cx, cy, ux, uy, half, one row a
     pose's cache line; -1 if none) from the sticks before `new` to all of `sticks` (rows of cx,
-    cy, ux, uy, half; footprints `squads`). A new stick only takes poses
-    away, so only a bin whose first pose it touches changes: its next poses are tried against
-    every stick. The bins read for a stick are those whose squares can hold a pose whose
-    circumscribed circle (`radius` per colour) meets the stick's and whose bounding box meets
-    the stick's (a pose that touches it overlaps it)."""
+    cy, ux, uy, half; footprints `squads`). A new stick only takes poses away, so only a bin
+    whose first pose it touches changes: its next poses are tried against it, then against the
+    other sticks whose circles reach the bin. The bins read for a stick are those whose squares
+    can hold a pose whose circumscribed circle (`radius` per colour) meets the stick's and
+    whose bounding box meets the stick's (a pose that touches it overlaps it), less those whose
+    lattice points lie farther from the stick's footprint than a pose's circle reaches. Most
+    poses a new stick takes lie under it at an angle at which it takes all the bin's poses
+    (`meets_all` over the box of the bin's lattice points): those are taken without a test
+    each, and a bin whose every angle is taken so ends at once."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
+    axes = np.empty((_AB, 3, 2))  # per angle bin, its three lattice angles' axes
+    for ab in range(_AB):
+        for j in range(3):
+            a = np.radians(ab * 15.0 + 5.0 * j)
+            axes[ab, j, 0], axes[ab, j, 1] = np.cos(a), np.sin(a)
     n = len(sticks)
+    others = np.empty(n, dtype=np.int64)
     own = np.empty(n)
     for t in range(n):
         own[t] = (sticks[t, 4] * sticks[t, 4] + _W * _W) ** 0.5
@@ -98,8 +127,7 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
         h = (r * r - _W * _W) ** 0.5
         pex[ca] = pey[ca] = 0.0
         for k in range(3):
-            a = np.radians((ca % (_CA // 3)) * 15.0 + 5.0 * k)
-            c, sn = abs(np.cos(a)), abs(np.sin(a))
+            c, sn = abs(axes[ca % _AB, k, 0]), abs(axes[ca % _AB, k, 1])
             pex[ca] = max(pex[ca], h * c + _W * sn + 1.0)
             pey[ca] = max(pey[ca], h * sn + _W * c + 1.0)
     for s in range(new, n):
@@ -107,35 +135,70 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
         # a pose touching the stick overlaps it, so their bounding boxes meet
         sx = sticks[s, 4] * abs(sticks[s, 2]) + _W * abs(sticks[s, 3])
         sy = sticks[s, 4] * abs(sticks[s, 3]) + _W * abs(sticks[s, 2])
+        vx, vy, k = sticks[s, 2], sticks[s, 3], sticks[s, 4]
         for ca in range(_CA):
             rc = radius[ca // (_CA // 3)] + 1e-6
             reach = own[s] + rc
-            ex, ey = min(reach, sx + pex[ca]), min(reach, sy + pey[ca])
-            x0 = min(max(int(np.floor((dx - ex - _X0) / _BIN)) - 1, 0), _XB - 1)
-            x1 = min(max(int(np.floor((dx + ex - _X0) / _BIN)) + 1, 0), _XB - 1)
-            y0 = min(max(int(np.floor((dy - ey - _Y0) / _BIN)) - 1, 0), _YB - 1)
-            y1 = min(max(int(np.floor((dy + ey - _Y0) / _BIN)) + 1, 0), _YB - 1)
+            ex, ey = min(reach, sx + pex[ca]) + 1e-6, min(reach, sy + pey[ca]) + 1e-6
+            x0 = min(max(int(np.floor((dx - ex - _X0) / _BIN)), 0), _XB - 1)
+            x1 = min(max(int(np.floor((dx + ex - _X0) / _BIN)), 0), _XB - 1)
+            y0 = min(max(int(np.floor((dy - ey - _Y0) / _BIN)), 0), _YB - 1)
+            y1 = min(max(int(np.floor((dy + ey - _Y0) / _BIN)), 0), _YB - 1)
+            # a pose touching the stick has its centre within rc of the stick's footprint, and
+            # a bin's poses lie within _STEP * sqrt(2) of its lattice points' centre
+            near = rc + _STEP * 2**0.5 + 1e-6
+            ab = ca % _AB
             for xb in range(x0, x1 + 1):
                 for yb in range(y0, y1 + 1):
                     b = (ca * _XB + xb) * _YB + yb
                     i = first[b]
-                    if i < 0 or not _touches_wood(i, wood, reach, sticks, s,
-                                                  squads, tol, deep, q, work):  # fmt: skip
+                    if i < 0:
                         continue
-                    stop = start[b + 1]
-                    i += 1
-                    while i < stop:  # the stick that took the pose before first, then all
-                        hit = _touches_wood(i, wood, reach, sticks, s,
-                                            squads, tol, deep, q, work)  # fmt: skip
-                        for t in range(n):
-                            if hit:
-                                break
-                            if t != s:
-                                hit = _touches_wood(i, wood, own[t] + rc,
-                                                    sticks, t, squads, tol, deep, q,
-                                                    work)  # fmt: skip
-                        if not hit:
+                    ox = _X0 + xb * _BIN + _STEP - dx
+                    oy = _Y0 + yb * _BIN + _STEP - dy
+                    along = max(abs(ox * vx + oy * vy) - k, 0.0)
+                    across = max(abs(oy * vx - ox * vy) - _W, 0.0)
+                    if along * along + across * across >= near * near:
+                        continue
+                    stop, ph, cover, nn = start[b + 1], wood[i, 4], -1, -1
+                    while i < stop:  # the new stick, then the others near the bin, each pose
+                        px, py, pux, puy = wood[i, 0], wood[i, 1], wood[i, 2], wood[i, 3]
+                        got = 0
+                        for j in range(3 if cover > 0 else 0):  # an angle the stick takes
+                            if ((cover >> j) & 1 and abs(axes[ab, j, 0] - pux) < 1e-12
+                                    and abs(axes[ab, j, 1] - puy) < 1e-12):  # fmt: skip
+                                got = 1
+                        u = -1
+                        while not got and (u < 0 or u < nn):
+                            t = s if u < 0 else others[u]
+                            got = _touch_sure(px, py, pux, puy, ph, sticks[t, 0], sticks[t, 1],
+                                              sticks[t, 2], sticks[t, 3], sticks[t, 4],
+                                              own[t] + rc, deep)  # fmt: skip
+                            if got < 0:
+                                got = int(_overlaps(px, py, pux, puy, ph, sticks, t, squads, tol,
+                                                    q, work))  # fmt: skip
+                            if not got and u < 0 and cover < 0:
+                                break  # the bin's first pose is not the new stick's: no change
+                            if not got and nn < 0:  # the other sticks whose circles reach the bin
+                                nn = 0
+                                for t in range(n):
+                                    ex, ey = sticks[t, 0] - ox - dx, sticks[t, 1] - oy - dy
+                                    lim = own[t] + rc + _STEP * 2**0.5 + 1e-6
+                                    if t != s and ex * ex + ey * ey < lim * lim:
+                                        others[nn] = t
+                                        nn += 1
+                            u += 1
+                        if not got:
                             break
+                        if cover < 0:  # the angles at which the stick takes every pose of the
+                            cover = 0  # bin for sure: shrunk by deep, every footprint centred
+                            for j in range(3):  # on its lattice points meets the stick's
+                                if meets_all(ox + dx, oy + dy, _STEP, _STEP, axes[ab, j, 0],
+                                             axes[ab, j, 1], ph - deep, _W - deep, dx, dy, vx,
+                                             vy, k - deep, _W - deep, _SURE):  # fmt: skip
+                                    cover |= 1 << j
+                            if cover == 7:
+                                i = stop
                         i += 1
                     first[b] = i if i < stop else -1
 
