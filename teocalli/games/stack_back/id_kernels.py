@@ -673,11 +673,6 @@ def touching_rows(  # noqa: PLR0917 - poses, sticks
     return out
 
 
-_touches_inline = numba.njit(cache=True, inline="always")(touches_any.py_func)
-"""`geom_kernels.touches_any` compiled into its callers here (`catch_up`'s loop over rows): a
-call passing its nine arrays costs more than the circle test that refuses most sticks."""
-
-
 ALIVE = np.iinfo(np.int64).max
 """A pool row no stick takes (`catch_up`: else the index of the first stick that takes it)."""
 
@@ -771,11 +766,13 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
     or above, are tested against its rows left (a new stick only takes poses away), and a row
     taken gets the index of the first stick that takes it (`taken`, else ALIVE). A pose
     overlaps both its supports, so a stick farther from either than the pose's circle can reach
-    across, beyond both circles, touches none of the pair's poses: skipped. Then a pair whose
-    supports' cone stamp (`cones`: max over i, j) changed forgets its verdicts."""
+    across, beyond both circles, touches none of the pair's poses: skipped. Each row is tried
+    as `wood_first` tries a pose (`_touch_sure`, then `_overlaps`), on scalars: the compiled
+    `touches_any` inlined here counted references to its nine arrays at every row and stick
+    (3.4 times as slow). Then a pair whose supports' cone stamp (`cones`: max over i, j)
+    changed forgets its verdicts."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
-    lx, ly, lux, luy, lh = _columns(lay)
     n = len(levels)
     rows = np.empty(n, dtype=np.int64)
     top = np.empty(n + 1, dtype=np.int64)  # the highest level from k on
@@ -802,23 +799,25 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
                 if near:
                     rows[m] = k
                     m += 1
-            if m:
-                some = rows[:m]
-                for r in range(lo, hi):
-                    if taken[r] != ALIVE:
-                        continue
-                    x, y, ux, uy = frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3]
-                    for t in range(m):  # the first stick that takes it
-                        if _touches_inline(x, y, ux, uy, h, reach_p, some[t : t + 1], lx, ly,
-                                           lux, luy, lh, quads, lreach, deep, tol, q,
-                                           work):  # fmt: skip
-                            taken[r] = some[t]
-                            break
+            for r in range(lo, hi if m else lo):
+                if taken[r] != ALIVE:
+                    continue
+                x, y, ux, uy = frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3]
+                for t in range(m):  # the first stick that takes it
+                    k = rows[t]
+                    far = reach_p + lreach[k] + 1e-6
+                    got = _touch_sure(x, y, ux, uy, h, lay[k, 0], lay[k, 1], lay[k, 2],
+                                      lay[k, 3], lay[k, 4], far, deep)  # fmt: skip
+                    if got > 0 or (got < 0 and _overlaps(x, y, ux, uy, h, lay, k, quads, tol, q,
+                                                         work)):  # fmt: skip
+                        taken[r] = k
+                        break
         count[p] = max(since, n)
         cone = max(cones[i], cones[j])
         if stamp[p] != cone:
             stamp[p] = cone
-            verdict[lo:hi] = 0
+            for r in range(lo, hi):
+                verdict[r] = 0
 
 
 @numba.njit(cache=True)
