@@ -754,9 +754,26 @@ def pairs_due(  # noqa: PLR0917 - the pairs in reach, the sticks, the player, th
 
 
 @numba.njit(cache=True)
+def _box_left(  # noqa: PLR0917 - a pair's rows, their half-length, its box
+    lo: int, hi: int, h: float, frame: Array, taken: npt.NDArray[np.int64], box: Array, p: int
+) -> None:
+    """box[p] (x0, x1, y0, y1): the bounding box of the footprints (half-length h) of rows lo to
+    hi - 1 that no stick took (empty: x0 > x1)."""
+    x0 = y0 = np.inf
+    x1 = y1 = -np.inf
+    for r in range(lo, hi):
+        if taken[r] == ALIVE:
+            x, y, ux, uy = frame[r, 0], frame[r, 1], abs(frame[r, 2]), abs(frame[r, 3])
+            ex, ey = h * ux + _W * uy, h * uy + _W * ux
+            x0, x1 = min(x0, x - ex), max(x1, x + ex)
+            y0, y1 = min(y0, y - ey), max(y1, y + ey)
+    box[p, 0], box[p, 1], box[p, 2], box[p, 3] = x0, x1, y0, y1
+
+
+@numba.njit(cache=True)
 def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stamps
     met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
-    count: npt.NDArray[np.int64], stamp: npt.NDArray[np.int64], halves: Array,
+    count: npt.NDArray[np.int64], stamp: npt.NDArray[np.int64], box: Array, halves: Array,
     frame: Array, taken: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
     levels: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
     cones: npt.NDArray[np.int64], tol: float, deep: float,
@@ -766,10 +783,12 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
     or above, are tested against its rows left (a new stick only takes poses away), and a row
     taken gets the index of the first stick that takes it (`taken`, else ALIVE). A pose
     overlaps both its supports, so a stick farther from either than the pose's circle can reach
-    across, beyond both circles, touches none of the pair's poses: skipped. Each row is tried
-    as `wood_first` tries a pose (`_touch_sure`, then `_overlaps`), on scalars: the compiled
-    `touches_any` inlined here counted references to its nine arrays at every row and stick
-    (3.4 times as slow). Then a pair whose supports' cone stamp (`cones`: max over i, j)
+    across, beyond both circles, touches none of the pair's poses: skipped; so is a stick whose
+    bounding box misses the box of the pair's rows left (`box[p]`, kept here: found from the
+    rows when NaN, found again whenever the rows are tried; empty when none is left). Each row
+    is tried as `wood_first` tries a pose (`_touch_sure`, then `_overlaps`), on scalars: the
+    compiled `touches_any` inlined here counted references to its nine arrays at every row and
+    stick (3.4 times as slow). Then a pair whose supports' cone stamp (`cones`: max over i, j)
     changed forgets its verdicts."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
@@ -783,9 +802,11 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
         lev, i, j = key[p, 1], key[p, 2], key[p, 3]
         lo, hi = span[p, 0], span[p, 1]
         since = count[p]
+        h = halves[key[p, 0]]
         if since < n and top[since] >= lev and lo < hi:
-            h = halves[key[p, 0]]
             reach_p = (h * h + _W * _W) ** 0.5
+            if np.isnan(box[p, 0]):
+                _box_left(lo, hi, h, frame, taken, box, p)
             m = 0
             for k in range(since, n):
                 if levels[k] < lev:
@@ -796,7 +817,11 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
                     ex, ey = lay[k, 0] - lay[b, 0], lay[k, 1] - lay[b, 1]
                     if ex * ex + ey * ey >= far * far:
                         near = False
-                if near:
+                # a stick touching a pose overlaps it: their bounding boxes meet
+                ex = lay[k, 4] * abs(lay[k, 2]) + _W * abs(lay[k, 3]) + 1e-6
+                ey = lay[k, 4] * abs(lay[k, 3]) + _W * abs(lay[k, 2]) + 1e-6
+                if (near and lay[k, 0] - ex < box[p, 1] and lay[k, 0] + ex > box[p, 0]
+                        and lay[k, 1] - ey < box[p, 3] and lay[k, 1] + ey > box[p, 2]):  # fmt: skip
                     rows[m] = k
                     m += 1
             for r in range(lo, hi if m else lo):
@@ -812,6 +837,8 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
                                                          work)):  # fmt: skip
                         taken[r] = k
                         break
+            if m:
+                _box_left(lo, hi, h, frame, taken, box, p)
         count[p] = max(since, n)
         cone = max(cones[i], cones[j])
         if stamp[p] != cone:
