@@ -102,11 +102,11 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
     whose first pose it touches changes: its next poses are tried against it, then against the
     other sticks whose circles reach the bin. The bins read for a stick are those whose squares
     can hold a pose whose circumscribed circle (`radius` per colour) meets the stick's and
-    whose bounding box meets the stick's (a pose that touches it overlaps it), less those whose
-    lattice points lie farther from the stick's footprint than a pose's circle reaches. Most
-    poses a new stick takes lie under it at an angle at which it takes all the bin's poses
-    (`meets_all` over the box of the bin's lattice points): those are taken without a test
-    each, and a bin whose every angle is taken so ends at once."""
+    whose bounding box meets the stick's (a pose that touches it overlaps it). Most poses a
+    new stick takes lie under it at an angle at which it takes all the bin's poses (`meets_all`
+    over the box of the bin's lattice points): those are taken without a test each, and a bin
+    whose every angle is taken so ends at once. Each test is on scalars (`_touch_sure`): the
+    touch test inlined with its arrays counted their references at every pose and stick."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
     axes = np.empty((_AB, 3, 2))  # per angle bin, its three lattice angles' axes
@@ -144,9 +144,6 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
             x1 = min(max(int(np.floor((dx + ex - _X0) / _BIN)), 0), _XB - 1)
             y0 = min(max(int(np.floor((dy - ey - _Y0) / _BIN)), 0), _YB - 1)
             y1 = min(max(int(np.floor((dy + ey - _Y0) / _BIN)), 0), _YB - 1)
-            # a pose touching the stick has its centre within rc of the stick's footprint, and
-            # a bin's poses lie within _STEP * sqrt(2) of its lattice points' centre
-            near = rc + _STEP * 2**0.5 + 1e-6
             ab = ca % _AB
             for xb in range(x0, x1 + 1):
                 for yb in range(y0, y1 + 1):
@@ -154,12 +151,8 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
                     i = first[b]
                     if i < 0:
                         continue
-                    ox = _X0 + xb * _BIN + _STEP - dx
-                    oy = _Y0 + yb * _BIN + _STEP - dy
-                    along = max(abs(ox * vx + oy * vy) - k, 0.0)
-                    across = max(abs(oy * vx - ox * vy) - _W, 0.0)
-                    if along * along + across * across >= near * near:
-                        continue
+                    ox = _X0 + xb * _BIN + _STEP - dx  # the bin's lattice points' centre
+                    oy = _Y0 + yb * _BIN + _STEP - dy  # from the stick's
                     stop, ph, cover, nn = start[b + 1], wood[i, 4], -1, -1
                     while i < stop:  # the new stick, then the others near the bin, each pose
                         px, py, pux, puy = wood[i, 0], wood[i, 1], wood[i, 2], wood[i, 3]
