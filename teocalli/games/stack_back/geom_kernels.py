@@ -364,3 +364,28 @@ def hull_edges(  # noqa: PLR0917 - the points, the centre, the exponent, where t
         out[e, 2] = nx * (ax - cx) + ny * (ay - cy)
         e += 1
     return e if e >= 3 else 0
+
+
+# --- sb-mask11c: the wood's poses taken a bin at a time ------------------------------------------
+@numba.njit(cache=True, error_model="numpy")
+def meets_all(  # noqa: PLR0917 - a box of centres at one angle, a footprint, the room
+    mx: float, my: float, ex: float, ey: float, ux: float, uy: float, h: float, w: float,
+    dx: float, dy: float, vx: float, vy: float, k: float, v: float, room: float,
+) -> bool:  # fmt: skip
+    """Whether every footprint (h, w) along (ux, uy) centred in the box (mx, my) +- (ex, ey)
+    meets footprint (k, v) by `meet` with `room` to spare on each of its four axes. Each of
+    `meet`'s conditions bounds the centre's projection on an axis by a bound of the two angles
+    only, so it holds over the box when it holds at the box's farthest corner: one test for
+    all the box's centres. With `room` far above rounding (1e-6 mm), `meet` says yes for each
+    of them whatever its own rounding."""
+    ddx = dx - mx
+    ddy = dy - my
+    c = abs(ux * vx + uy * vy)
+    s = abs(ux * vy - uy * vx)
+    if not abs(ddx * ux + ddy * uy) + ex * abs(ux) + ey * abs(uy) < h + k * c + v * s - room:
+        return False
+    if not abs(-ddx * uy + ddy * ux) + ex * abs(uy) + ey * abs(ux) < w + k * s + v * c - room:
+        return False
+    if not abs(ddx * vx + ddy * vy) + ex * abs(vx) + ey * abs(vy) < k + h * c + w * s - room:
+        return False
+    return abs(-ddx * vy + ddy * vx) + ex * abs(vy) + ey * abs(vx) < v + h * s + w * c - room

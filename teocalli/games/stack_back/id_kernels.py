@@ -31,6 +31,7 @@ from .geom_kernels import (
     clip_both,
     hull_edges,
     meet,
+    meets_all,
     quad,
     sat_eps,
     touches_any,
@@ -46,29 +47,47 @@ _CA = 3 * 12
 
 
 @numba.njit(cache=True, inline="always")
-def _touches_wood(  # noqa: PLR0917 - a wood pose, a stick
-    i: int, wood: Array, reach: float, sticks: Array, s: int, squads: Array, tol: float,
-    deep: float, q: Array, work: Array,
-) -> bool:  # fmt: skip
-    """Whether wood pose i (a row of `wood`) touches stick s (a row of `sticks`: both cx, cy,
-    ux, uy, half; its footprint `squads[s]`): their circumscribed circles (`reach` apart at
-    most) meet, they meet by `geometry.sat_hits`, and shrunk by `deep` they still meet or else
-    overlap by more than `tol` (`ids._covers`). The shrunk test comes first: footprints that
-    meet shrunk by 1 mm meet by `sat_hits` (each of its bounds is 2 mm or more wider), and most
-    poses a stick touches lie under it. Inlined, with the stick as an index (a call passing
-    the stick's row as an array cost as much again as the tests: `wood_first` walks some 2,000
-    poses a stick)."""
-    dx, dy, vx, vy, k = sticks[s, 0], sticks[s, 1], sticks[s, 2], sticks[s, 3], sticks[s, 4]
-    cx, cy, ux, uy, h = wood[i, 0], wood[i, 1], wood[i, 2], wood[i, 3], wood[i, 4]
+def _touch_sure(  # noqa: PLR0917 - a pose, a stick, their reach
+    cx: float, cy: float, ux: float, uy: float, h: float,
+    dx: float, dy: float, vx: float, vy: float, k: float, reach: float, deep: float,
+) -> int:  # fmt: skip
+    """Whether the pose (centre, axis, half-length) touches the stick (the same): 1 when,
+    shrunk by `deep`, they still meet (a shared disc: most poses a stick touches lie under it,
+    so this comes first), 0 when their centres lie `reach` apart or more (their circumscribed
+    circles are apart) or they do not meet by `geometry.sat_hits`, -1 when their overlap's area
+    decides (`_overlaps`). Scalars only: a kernel passing arrays to a helper in its loop pays
+    for counting their references at each call (some 4 atomic pairs), more than these tests."""
     ex, ey = cx - dx, cy - dy
     if not ex * ex + ey * ey < reach * reach:
-        return False
+        return 0
     if meet(cx, cy, ux, uy, h - deep, _W - deep, dx, dy, vx, vy, k - deep, _W - deep):
-        return True
+        return 1
     if not sat_eps(cx, cy, ux, uy, h, dx, dy, vx, vy, k, _W):
-        return False
+        return 0
+    return -1
+
+
+@numba.njit(cache=True)
+def _overlaps(  # noqa: PLR0917 - a pose, a stick, scratch
+    cx: float, cy: float, ux: float, uy: float, h: float, sticks: Array, s: int,
+    squads: Array, tol: float, q: Array, work: Array,
+) -> bool:  # fmt: skip
+    """Whether the pose overlaps stick s (a row of `sticks`, footprint `squads[s]`) by more than
+    `tol`: `_rest_sure`'s answer where it is sure (`_SURE` from `tol`: the clipped area's),
+    else the clipped area (a sure answer costs a fifth of the clipping)."""
+    sure = _rest_sure(cx, cy, ux, uy, h, sticks[s], tol)
+    if sure:
+        return sure > 0
     quad(cx, cy, ux, uy, h, _W, q)
     return bool(clip(q, squads[s], work)[0] > tol)
+
+
+_STEP = 4.0
+"""The lattice's step (search.STEP): a wood bin's poses are centred on the 3 x 3 lattice points
+of its square, from its corner to 8 mm beyond, at three angles 5 degrees apart
+(tests/games/stack_back/test_sb_mask_wood.py checks every wood pose)."""
+_AB = 12
+"""Angle bins."""
 
 
 @numba.njit(cache=True)
@@ -80,14 +99,24 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
     """Bring `first` (per bin, its first wood pose no stick touches: poses of bin b run from
     start[b] to start[b + 1], in snap order, rows of `wood`: cx, cy, ux, uy, half, one row a
     pose's cache line; -1 if none) from the sticks before `new` to all of `sticks` (rows of cx,
-    cy, ux, uy, half; footprints `squads`). A new stick only takes poses
-    away, so only a bin whose first pose it touches changes: its next poses are tried against
-    every stick. The bins read for a stick are those whose squares can hold a pose whose
-    circumscribed circle (`radius` per colour) meets the stick's and whose bounding box meets
-    the stick's (a pose that touches it overlaps it)."""
+    cy, ux, uy, half; footprints `squads`). A new stick only takes poses away, so only a bin
+    whose first pose it touches changes: its next poses are tried against it, then against the
+    other sticks whose circles reach the bin. The bins read for a stick are those whose squares
+    can hold a pose whose circumscribed circle (`radius` per colour) meets the stick's and
+    whose bounding box meets the stick's (a pose that touches it overlaps it). Most poses a
+    new stick takes lie under it at an angle at which it takes all the bin's poses (`meets_all`
+    over the box of the bin's lattice points): those are taken without a test each, and a bin
+    whose every angle is taken so ends at once. Each test is on scalars (`_touch_sure`): the
+    touch test inlined with its arrays counted their references at every pose and stick."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
+    axes = np.empty((_AB, 3, 2))  # per angle bin, its three lattice angles' axes
+    for ab in range(_AB):
+        for j in range(3):
+            a = np.radians(ab * 15.0 + 5.0 * j)
+            axes[ab, j, 0], axes[ab, j, 1] = np.cos(a), np.sin(a)
     n = len(sticks)
+    others = np.empty(n, dtype=np.int64)
     own = np.empty(n)
     for t in range(n):
         own[t] = (sticks[t, 4] * sticks[t, 4] + _W * _W) ** 0.5
@@ -99,8 +128,7 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
         h = (r * r - _W * _W) ** 0.5
         pex[ca] = pey[ca] = 0.0
         for k in range(3):
-            a = np.radians((ca % (_CA // 3)) * 15.0 + 5.0 * k)
-            c, sn = abs(np.cos(a)), abs(np.sin(a))
+            c, sn = abs(axes[ca % _AB, k, 0]), abs(axes[ca % _AB, k, 1])
             pex[ca] = max(pex[ca], h * c + _W * sn + 1.0)
             pey[ca] = max(pey[ca], h * sn + _W * c + 1.0)
     for s in range(new, n):
@@ -108,35 +136,63 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
         # a pose touching the stick overlaps it, so their bounding boxes meet
         sx = sticks[s, 4] * abs(sticks[s, 2]) + _W * abs(sticks[s, 3])
         sy = sticks[s, 4] * abs(sticks[s, 3]) + _W * abs(sticks[s, 2])
+        vx, vy, k = sticks[s, 2], sticks[s, 3], sticks[s, 4]
         for ca in range(_CA):
             rc = radius[ca // (_CA // 3)] + 1e-6
             reach = own[s] + rc
-            ex, ey = min(reach, sx + pex[ca]), min(reach, sy + pey[ca])
-            x0 = min(max(int(np.floor((dx - ex - _X0) / _BIN)) - 1, 0), _XB - 1)
-            x1 = min(max(int(np.floor((dx + ex - _X0) / _BIN)) + 1, 0), _XB - 1)
-            y0 = min(max(int(np.floor((dy - ey - _Y0) / _BIN)) - 1, 0), _YB - 1)
-            y1 = min(max(int(np.floor((dy + ey - _Y0) / _BIN)) + 1, 0), _YB - 1)
+            ex, ey = min(reach, sx + pex[ca]) + 1e-6, min(reach, sy + pey[ca]) + 1e-6
+            x0 = min(max(int(np.floor((dx - ex - _X0) / _BIN)), 0), _XB - 1)
+            x1 = min(max(int(np.floor((dx + ex - _X0) / _BIN)), 0), _XB - 1)
+            y0 = min(max(int(np.floor((dy - ey - _Y0) / _BIN)), 0), _YB - 1)
+            y1 = min(max(int(np.floor((dy + ey - _Y0) / _BIN)), 0), _YB - 1)
+            ab = ca % _AB
             for xb in range(x0, x1 + 1):
                 for yb in range(y0, y1 + 1):
                     b = (ca * _XB + xb) * _YB + yb
                     i = first[b]
-                    if i < 0 or not _touches_wood(i, wood, reach, sticks, s,
-                                                  squads, tol, deep, q, work):  # fmt: skip
+                    if i < 0:
                         continue
-                    stop = start[b + 1]
-                    i += 1
-                    while i < stop:  # the stick that took the pose before first, then all
-                        hit = _touches_wood(i, wood, reach, sticks, s,
-                                            squads, tol, deep, q, work)  # fmt: skip
-                        for t in range(n):
-                            if hit:
-                                break
-                            if t != s:
-                                hit = _touches_wood(i, wood, own[t] + rc,
-                                                    sticks, t, squads, tol, deep, q,
-                                                    work)  # fmt: skip
-                        if not hit:
+                    ox = _X0 + xb * _BIN + _STEP - dx  # the bin's lattice points' centre
+                    oy = _Y0 + yb * _BIN + _STEP - dy  # from the stick's
+                    stop, ph, cover, nn = start[b + 1], wood[i, 4], -1, -1
+                    while i < stop:  # the new stick, then the others near the bin, each pose
+                        px, py, pux, puy = wood[i, 0], wood[i, 1], wood[i, 2], wood[i, 3]
+                        got = 0
+                        for j in range(3 if cover > 0 else 0):  # an angle the stick takes
+                            if ((cover >> j) & 1 and abs(axes[ab, j, 0] - pux) < 1e-12
+                                    and abs(axes[ab, j, 1] - puy) < 1e-12):  # fmt: skip
+                                got = 1
+                        u = -1
+                        while not got and (u < 0 or u < nn):
+                            t = s if u < 0 else others[u]
+                            got = _touch_sure(px, py, pux, puy, ph, sticks[t, 0], sticks[t, 1],
+                                              sticks[t, 2], sticks[t, 3], sticks[t, 4],
+                                              own[t] + rc, deep)  # fmt: skip
+                            if got < 0:
+                                got = int(_overlaps(px, py, pux, puy, ph, sticks, t, squads, tol,
+                                                    q, work))  # fmt: skip
+                            if not got and u < 0 and cover < 0:
+                                break  # the bin's first pose is not the new stick's: no change
+                            if not got and nn < 0:  # the other sticks whose circles reach the bin
+                                nn = 0
+                                for t in range(n):
+                                    ex, ey = sticks[t, 0] - ox - dx, sticks[t, 1] - oy - dy
+                                    lim = own[t] + rc + _STEP * 2**0.5 + 1e-6
+                                    if t != s and ex * ex + ey * ey < lim * lim:
+                                        others[nn] = t
+                                        nn += 1
+                            u += 1
+                        if not got:
                             break
+                        if cover < 0:  # the angles at which the stick takes every pose of the
+                            cover = 0  # bin for sure: shrunk by deep, every footprint centred
+                            for j in range(3):  # on its lattice points meets the stick's
+                                if meets_all(ox + dx, oy + dy, _STEP, _STEP, axes[ab, j, 0],
+                                             axes[ab, j, 1], ph - deep, _W - deep, dx, dy, vx,
+                                             vy, k - deep, _W - deep, _SURE):  # fmt: skip
+                                    cover |= 1 << j
+                            if cover == 7:
+                                i = stop
                         i += 1
                     first[b] = i if i < stop else -1
 
@@ -645,11 +701,6 @@ def touching_rows(  # noqa: PLR0917 - poses, sticks
     return out
 
 
-_touches_inline = numba.njit(cache=True, inline="always")(touches_any.py_func)
-"""`geom_kernels.touches_any` compiled into its callers here (`catch_up`'s loop over rows): a
-call passing its nine arrays costs more than the circle test that refuses most sticks."""
-
-
 ALIVE = np.iinfo(np.int64).max
 """A pool row no stick takes (`catch_up`: else the index of the first stick that takes it)."""
 
@@ -731,9 +782,26 @@ def pairs_due(  # noqa: PLR0917 - the pairs in reach, the sticks, the player, th
 
 
 @numba.njit(cache=True)
+def _box_left(  # noqa: PLR0917 - a pair's rows, their half-length, its box
+    lo: int, hi: int, h: float, frame: Array, taken: npt.NDArray[np.int64], box: Array, p: int
+) -> None:
+    """box[p] (x0, x1, y0, y1): the bounding box of the footprints (half-length h) of rows lo to
+    hi - 1 that no stick took (empty: x0 > x1)."""
+    x0 = y0 = np.inf
+    x1 = y1 = -np.inf
+    for r in range(lo, hi):
+        if taken[r] == ALIVE:
+            x, y, ux, uy = frame[r, 0], frame[r, 1], abs(frame[r, 2]), abs(frame[r, 3])
+            ex, ey = h * ux + _W * uy, h * uy + _W * ux
+            x0, x1 = min(x0, x - ex), max(x1, x + ex)
+            y0, y1 = min(y0, y - ey), max(y1, y + ey)
+    box[p, 0], box[p, 1], box[p, 2], box[p, 3] = x0, x1, y0, y1
+
+
+@numba.njit(cache=True)
 def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stamps
     met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
-    count: npt.NDArray[np.int64], stamp: npt.NDArray[np.int64], halves: Array,
+    count: npt.NDArray[np.int64], stamp: npt.NDArray[np.int64], box: Array, halves: Array,
     frame: Array, taken: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
     levels: npt.NDArray[np.int64], lay: Array, quads: Array, lreach: Array,
     cones: npt.NDArray[np.int64], tol: float, deep: float,
@@ -743,11 +811,15 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
     or above, are tested against its rows left (a new stick only takes poses away), and a row
     taken gets the index of the first stick that takes it (`taken`, else ALIVE). A pose
     overlaps both its supports, so a stick farther from either than the pose's circle can reach
-    across, beyond both circles, touches none of the pair's poses: skipped. Then a pair whose
-    supports' cone stamp (`cones`: max over i, j) changed forgets its verdicts."""
+    across, beyond both circles, touches none of the pair's poses: skipped; so is a stick whose
+    bounding box misses the box of the pair's rows left (`box[p]`, kept here: found from the
+    rows when NaN, found again whenever the rows are tried; empty when none is left). Each row
+    is tried as `wood_first` tries a pose (`_touch_sure`, then `_overlaps`), on scalars: the
+    compiled `touches_any` inlined here counted references to its nine arrays at every row and
+    stick (3.4 times as slow). Then a pair whose supports' cone stamp (`cones`: max over i, j)
+    changed forgets its verdicts."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
-    lx, ly, lux, luy, lh = _columns(lay)
     n = len(levels)
     rows = np.empty(n, dtype=np.int64)
     top = np.empty(n + 1, dtype=np.int64)  # the highest level from k on
@@ -758,9 +830,11 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
         lev, i, j = key[p, 1], key[p, 2], key[p, 3]
         lo, hi = span[p, 0], span[p, 1]
         since = count[p]
+        h = halves[key[p, 0]]
         if since < n and top[since] >= lev and lo < hi:
-            h = halves[key[p, 0]]
             reach_p = (h * h + _W * _W) ** 0.5
+            if np.isnan(box[p, 0]):
+                _box_left(lo, hi, h, frame, taken, box, p)
             m = 0
             for k in range(since, n):
                 if levels[k] < lev:
@@ -771,26 +845,34 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
                     ex, ey = lay[k, 0] - lay[b, 0], lay[k, 1] - lay[b, 1]
                     if ex * ex + ey * ey >= far * far:
                         near = False
-                if near:
+                # a stick touching a pose overlaps it: their bounding boxes meet
+                ex = lay[k, 4] * abs(lay[k, 2]) + _W * abs(lay[k, 3]) + 1e-6
+                ey = lay[k, 4] * abs(lay[k, 3]) + _W * abs(lay[k, 2]) + 1e-6
+                if (near and lay[k, 0] - ex < box[p, 1] and lay[k, 0] + ex > box[p, 0]
+                        and lay[k, 1] - ey < box[p, 3] and lay[k, 1] + ey > box[p, 2]):  # fmt: skip
                     rows[m] = k
                     m += 1
+            for r in range(lo, hi if m else lo):
+                if taken[r] != ALIVE:
+                    continue
+                x, y, ux, uy = frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3]
+                for t in range(m):  # the first stick that takes it
+                    k = rows[t]
+                    far = reach_p + lreach[k] + 1e-6
+                    got = _touch_sure(x, y, ux, uy, h, lay[k, 0], lay[k, 1], lay[k, 2],
+                                      lay[k, 3], lay[k, 4], far, deep)  # fmt: skip
+                    if got > 0 or (got < 0 and _overlaps(x, y, ux, uy, h, lay, k, quads, tol, q,
+                                                         work)):  # fmt: skip
+                        taken[r] = k
+                        break
             if m:
-                some = rows[:m]
-                for r in range(lo, hi):
-                    if taken[r] != ALIVE:
-                        continue
-                    x, y, ux, uy = frame[r, 0], frame[r, 1], frame[r, 2], frame[r, 3]
-                    for t in range(m):  # the first stick that takes it
-                        if _touches_inline(x, y, ux, uy, h, reach_p, some[t : t + 1], lx, ly,
-                                           lux, luy, lh, quads, lreach, deep, tol, q,
-                                           work):  # fmt: skip
-                            taken[r] = some[t]
-                            break
+                _box_left(lo, hi, h, frame, taken, box, p)
         count[p] = max(since, n)
         cone = max(cones[i], cones[j])
         if stamp[p] != cone:
             stamp[p] = cone
-            verdict[lo:hi] = 0
+            for r in range(lo, hi):
+                verdict[r] = 0
 
 
 @numba.njit(cache=True)

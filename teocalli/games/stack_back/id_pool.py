@@ -45,14 +45,16 @@ class Pool:
     """Every pair met along a game (ids `pairs` of them) and their kept poses (`rows` rows).
 
     Per pair p: `key` (colour, level, i, j), its rows `span` [start, end), `count` (the sticks
-    its rows were last tested against), `created` (the sticks when it was met) and `stamp` (the
-    cone stamp its verdicts hold for); `index[i, j, colour]` is p (-1: never met). Per row: the
+    its rows were last tested against), `created` (the sticks when it was met), `stamp` (the
+    cone stamp its verdicts hold for) and `box` (x0, x1, y0, y1: the bounding box of its rows
+    left's footprints, which `catch_up` keeps; NaN: not known yet); `index[i, j, colour]` is p
+    (-1: never met). Per row: the
     pose (`poses`: colour, x10, y10, a10; `frame`: x, y, ux, uy), its bin and snap rank,
     `taken` (ALIVE, or the first stick touching it) and `verdict` (0 not judged, 1 legal, 2
     refused). `dead`: the state's dead pairs (`dead_of`) as an array."""
 
-    __slots__ = ("bins", "count", "created", "dead", "dead_of", "frame", "head", "index",
-                 "key", "pairs", "poses", "ranks", "rows", "span", "stamp", "taken",
+    __slots__ = ("bins", "box", "count", "created", "dead", "dead_of", "frame", "head",
+                 "index", "key", "pairs", "poses", "ranks", "rows", "span", "stamp", "taken",
                  "verdict")  # fmt: skip
 
     def __init__(self, sticks: int = 64, pairs: int = 512, rows: int = 32768) -> None:
@@ -68,6 +70,7 @@ class Pool:
         self.count: Ints = np.zeros(pairs, dtype=np.int64)
         self.created: Ints = np.zeros(pairs, dtype=np.int64)
         self.stamp: Ints = np.full(pairs, -1, dtype=np.int64)
+        self.box: Array = np.full((pairs, 4), np.nan)
         self.rows = 0
         self.poses: Ints = np.zeros((rows, 4), dtype=np.int64)
         self.frame: Array = np.zeros((rows, 4))
@@ -103,7 +106,7 @@ class Pool:
         k, m = len(keys), len(poses)
         p0, r0 = self.pairs, self.rows
         if p0 + k > len(self.key):
-            for name in ("key", "span", "count", "created", "stamp"):
+            for name in ("key", "span", "count", "created", "stamp", "box"):
                 setattr(self, name, _grown(getattr(self, name), p0, p0 + k))
         if r0 + m > len(self.poses):
             for name in ("poses", "frame", "bins", "ranks", "verdict"):
@@ -114,6 +117,7 @@ class Pool:
         append(self.key, self.span, self.count, self.created, self.stamp, self.index, p0,
                keys, sizes, count, self.poses, self.frame, self.bins, self.ranks,
                self.verdict, r0, poses, frame, bins, ranks)  # fmt: skip
+        self.box[p0 : p0 + k] = np.nan
         self.pairs, self.rows = p0 + k, r0 + m
         return np.arange(p0, p0 + k, dtype=np.int64)
 
@@ -126,6 +130,7 @@ class Pool:
         out.index = self.index.copy()
         for name in ("key", "span", "count", "created", "stamp"):
             setattr(out, name, _grown(getattr(self, name), self.pairs, 0, fresh=True))
+        out.box = np.full_like(self.box, np.nan)  # rows given back: the boxes grow again
         for name in ("poses", "frame", "bins", "ranks", "verdict"):
             setattr(out, name, _grown(getattr(self, name), self.rows, 0, fresh=True))
         out.taken = np.full(len(self.taken), ALIVE, dtype=np.int64)

@@ -416,7 +416,7 @@ def _met_pairs(
         met = np.concatenate((met, _new_pairs(memo, memo.reaching[new], levels, sticks)))
     rows, quads_, reach = sticks
     id_kernels.catch_up(
-        met, pool.key, pool.span, pool.count, pool.stamp, _HALF, pool.frame, pool.taken,
+        met, pool.key, pool.span, pool.count, pool.stamp, pool.box, _HALF, pool.frame, pool.taken,
         pool.verdict, levels, rows, quads_, reach,
         _cone_stamps(state), TOL, search.DEEP,
     )  # fmt: skip

@@ -148,8 +148,9 @@ def test_catch_up_takes_the_rows_touching_rows_finds() -> None:
     stamp[1] = -1  # pair 1's verdicts are from an older stamp
     count = np.array(since, dtype=np.int64)
     id_kernels.catch_up(
-        np.arange(3, dtype=np.int64), key, span, count, stamp, np.array(HALF_LENGTHS),
-        np.concatenate(frames), taken, verdict, levels, lay, squads, lreach, cones, TOL, 0.5,
+        np.arange(3, dtype=np.int64), key, span, count, stamp, np.full((3, 4), np.nan),
+        np.array(HALF_LENGTHS), np.concatenate(frames), taken, verdict, levels, lay, squads,
+        lreach, cones, TOL, 0.5,
     )  # fmt: skip
     want = np.concatenate(expected)
     want_first = np.concatenate(first)
