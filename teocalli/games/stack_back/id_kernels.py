@@ -514,41 +514,86 @@ def _walk_groups(  # noqa: PLR0917 - the walk so far, the pool's poses, the bala
 
 
 @numba.njit(cache=True)
-def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the marks
+def _bin_order(bins: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The indices of `bins` (bin numbers below 2**14) in ascending order of their bins: a
+    two-pass counting sort, 7 bits a pass (about a quarter of `np.argsort`'s cost on the walk's
+    few hundred bins)."""
+    n = len(bins)
+    order = np.arange(n)
+    out = np.empty(n, dtype=np.int64)
+    for shift in (0, 7):
+        counts = np.zeros(129, dtype=np.int64)
+        for t in range(n):
+            counts[((bins[t] >> shift) & 127) + 1] += 1
+        for d in range(128):
+            counts[d + 1] += counts[d]
+        for i in order:
+            slot = (bins[i] >> shift) & 127
+            out[counts[slot]] = i
+            counts[slot] += 1
+        order, out = out, order
+    return order
+
+
+@numba.njit(cache=True)
+def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates
     work: Work, poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
-    supply: npt.NDArray[np.int64], candidates: npt.NDArray[np.int64],
-    mark: npt.NDArray[np.int8],
+    wood_bins: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
+    candidates: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
     """The ids (ascending: the bins holding a wood pose, a candidate or a pile snap), the bins
-    holding a pile snap (ascending) and their snaps' poses. `mark` is left zero."""
+    holding a pile snap (ascending) and their snaps' poses. The wood's bins are read among
+    `wood_bins` only (ascending, every bin that can hold a wood pose: the start's, since sticks
+    only take wood away), some 6,000 of the 14,040, and merged with the others' few."""
     held_rows, met_bins, snap = work[0], work[5], work[7]
     per_colour = len(first) // len(supply)
     nb = len(met_bins)
-    for b in candidates:
-        mark[b] = 1
     # the pile snaps by bin (a bin met once: the groups' bins are distinct)
-    order = np.argsort(met_bins)
+    order = _bin_order(met_bins)
     snap_bins = np.empty(nb, dtype=np.int64)
     snap_poses = np.empty((nb, 4), dtype=np.int64)
     k = 0
     for d in order:
         if snap[d] >= 0:
             snap_bins[k] = met_bins[d]
-            snap_poses[k] = poses[held_rows[snap[d]]]
-            mark[met_bins[d]] = 2
+            row = held_rows[snap[d]]
+            for j in range(4):
+                snap_poses[k, j] = poses[row, j]
             k += 1
-    ids = np.empty(len(first), dtype=np.int64)
-    m = 0
+    # the candidates' and snaps' bins (disjoint: a candidate's bin has no pile snap), ascending
+    extra = np.empty(len(candidates) + k, dtype=np.int64)
+    i = j = 0
+    for e in range(len(extra)):
+        if j >= k or (i < len(candidates) and candidates[i] < snap_bins[j]):
+            extra[e] = candidates[i]
+            i += 1
+        else:
+            extra[e] = snap_bins[j]
+            j += 1
+    ids = np.empty(len(wood_bins) + len(extra), dtype=np.int64)
+    ends = np.searchsorted(wood_bins, np.arange(1, len(supply) + 1) * per_colour)
+    m = e = w = 0
     for c in range(len(supply)):
-        some = supply[c] > 0
-        for b in range(c * per_colour, (c + 1) * per_colour):
-            if mark[b] != 0 or (some and first[b] >= 0):
-                ids[m] = b
+        if supply[c] <= 0:
+            w = ends[c]
+            continue
+        for t in range(w, ends[c]):
+            b = wood_bins[t]
+            if first[b] < 0:
+                continue
+            while e < len(extra) and extra[e] < b:
+                ids[m] = extra[e]
                 m += 1
-    for b in candidates:
-        mark[b] = 0
-    for t in range(k):
-        mark[snap_bins[t]] = 0
+                e += 1
+            if e < len(extra) and extra[e] == b:
+                e += 1
+            ids[m] = b
+            m += 1
+        w = ends[c]
+    while e < len(extra):
+        ids[m] = extra[e]
+        m += 1
+        e += 1
     return ids[:m], snap_bins[:k], snap_poses[:k]
 
 
@@ -556,8 +601,8 @@ def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the m
 def _walked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the balance model
     work: Work, pending: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
     poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
-    supply: npt.NDArray[np.int64], candidates: npt.NDArray[np.int64],
-    mark: npt.NDArray[np.int8], axes: Array, halves: Array, weights: Array,
+    wood_bins: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
+    candidates: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float,
@@ -570,7 +615,7 @@ def _walked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the b
     if len(aside):
         empty = np.empty(0, dtype=np.int64)
         return empty, empty, np.empty((0, 4), dtype=np.int64), unsure, judged, work, aside
-    ids, snap_bins, snap_poses = _marked(work, poses, first, supply, candidates, mark)
+    ids, snap_bins, snap_poses = _marked(work, poses, first, wood_bins, supply, candidates)
     return ids, snap_bins, snap_poses, aside, judged, work, aside
 
 
@@ -579,9 +624,9 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
     met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
     taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
     verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64],
-    first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
-    supply: npt.NDArray[np.int64], candidates: npt.NDArray[np.int64],
-    scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
+    first: npt.NDArray[np.int64], wood_bins: npt.NDArray[np.int64],
+    wood_ranks: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
+    candidates: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
     axes: Array, halves: Array, weights: Array,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
@@ -610,8 +655,8 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
                     scratch, mark)  # fmt: skip
     for b in candidates:
         mark[b] = 0
-    return _walked(work, np.arange(len(work[5])), verdict, poses, first, supply,
-                   candidates, mark, axes, halves, weights, sticks, quads, level, sup, cont,
+    return _walked(work, np.arange(len(work[5])), verdict, poses, first, wood_bins, supply,
+                   candidates, axes, halves, weights, sticks, quads, level, sup, cont,
                    poly, npoly, load, tol, rest, margin, delta)  # fmt: skip
 
 
@@ -619,8 +664,8 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
 def walk_on(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the balance model
     work: Work, aside: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
     poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
-    supply: npt.NDArray[np.int64], candidates: npt.NDArray[np.int64],
-    mark: npt.NDArray[np.int8], axes: Array, halves: Array, weights: Array,
+    wood_bins: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
+    candidates: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float,
@@ -632,7 +677,7 @@ def walk_on(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the b
     for g in aside:
         for r in range(counts[g], counts[g + 1]):
             known[r] = verdict[held_rows[r]]
-    return _walked(work, aside, verdict, poses, first, supply, candidates, mark, axes, halves,
+    return _walked(work, aside, verdict, poses, first, wood_bins, supply, candidates, axes, halves,
                    weights, sticks, quads, level, sup, cont, poly, npoly, load, tol, rest,
                    margin, delta)  # fmt: skip
 

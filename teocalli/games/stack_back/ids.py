@@ -566,6 +566,13 @@ _MARKS = np.zeros(NUM_PLACES, dtype=np.int8)
 """`id_kernels.walk`'s per-bin marks, kept between calls (left zero)."""
 
 
+@cache
+def _wood_bins() -> npt.NDArray[np.int64]:
+    """The bins holding a wood pose at the start, ascending: sticks only take wood away, so
+    `id_kernels.walk` reads a memo's `first` at these bins only (some 6,000 of the 14,040)."""
+    return np.flatnonzero(_Memo.empty().first >= 0).astype(np.int64)
+
+
 # --- the table of a position --------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -680,15 +687,16 @@ def _table(
              _DELTA)  # fmt: skip
     ids, pile_bins, pile_poses, unsure, _, work, aside = id_kernels.walk(
         met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, pool.verdict, pool.poses,
-        memo.first, w.ranks, supplies, taken, _SCRATCH, _MARKS, *model,
+        memo.first, _wood_bins(), w.ranks, supplies, taken, _SCRATCH, _MARKS, *model,
     )  # fmt: skip
     while len(unsure):  # compiled, but for the poses the kernel leaves to the rules
         lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in pool.poses[unsure].tolist()]
         ok = _judge(state, player, lattices)
         pool.verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
         ids, pile_bins, pile_poses, unsure, _, work, aside = id_kernels.walk_on(
-            work, aside, pool.verdict, pool.poses, memo.first, supplies, taken, _MARKS, *model
-        )
+            work, aside, pool.verdict, pool.poses, memo.first, _wood_bins(), supplies, taken,
+            *model,
+        )  # fmt: skip
     return Table(step, player, ids, taken, firsts, tuple(candidates), supply, pile_bins,
                  pile_poses, memo)  # fmt: skip
 

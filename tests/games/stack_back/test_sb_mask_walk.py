@@ -105,7 +105,8 @@ def test_walk_is_the_plain_walk(seed: int) -> None:
             verdict = np.zeros_like(pool.verdict)  # every row unknown
             got_ids, snap_bins, snap_poses, unsure, count, _, _ = id_kernels.walk(
                 met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, verdict,
-                pool.poses, memo.first, wood.ranks, supply, taken, ids._SCRATCH, ids._MARKS,
+                pool.poses, memo.first, ids._wood_bins(), wood.ranks, supply, taken, ids._SCRATCH,
+                ids._MARKS,
                 ids._axes(), ids._HALF, ids._WEIGHT, *model,
             )  # fmt: skip
             assert (ids._SCRATCH == -1).all() and not ids._MARKS.any()
@@ -156,8 +157,8 @@ def test_walk_resumed_is_walked_again(seed: int) -> None:
                      SPEC.margin, ids._DELTA)  # fmt: skip
             verdict = np.zeros_like(pool.verdict)  # every row unknown: more rows near a threshold
             head = (met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks)
-            tail = (pool.poses, memo.first, ids.wood().ranks, supply, taken, ids._SCRATCH,
-                    ids._MARKS, *model)  # fmt: skip
+            tail = (pool.poses, memo.first, ids._wood_bins(), ids.wood().ranks, supply, taken,
+                    ids._SCRATCH, ids._MARKS, *model)  # fmt: skip
             got = id_kernels.walk(*head, verdict, *tail)
             while len(got[3]):
                 rows = got[3]
@@ -165,8 +166,8 @@ def test_walk_resumed_is_walked_again(seed: int) -> None:
                 verdict[rows] = np.where(np.array(ids._judge(state, player, lattices)), 1, 2)
                 again = verdict.copy()
                 ref = id_kernels.walk(*head, again, *tail)  # the step walked again
-                got = id_kernels.walk_on(got[5], got[6], verdict, pool.poses, memo.first, supply,
-                                         taken, ids._MARKS, *model)  # fmt: skip
+                got = id_kernels.walk_on(got[5], got[6], verdict, pool.poses, memo.first,
+                                         ids._wood_bins(), supply, taken, *model)  # fmt: skip
                 assert sorted(got[3].tolist()) == sorted(ref[3].tolist())
                 for mine, theirs in zip(got[:3], ref[:3], strict=True):
                     assert mine.tolist() == theirs.tolist()
