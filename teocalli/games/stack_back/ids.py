@@ -569,8 +569,10 @@ _MARKS = np.zeros(NUM_PLACES, dtype=np.int8)
 @cache
 def _wood_bins() -> npt.NDArray[np.int64]:
     """The bins holding a wood pose at the start, ascending: sticks only take wood away, so
-    `id_kernels.walk` reads a memo's `first` at these bins only (some 6,000 of the 14,040)."""
-    return np.flatnonzero(_Memo.empty().first >= 0).astype(np.int64)
+    `id_kernels.walk` reads a memo's `first` at these bins only (some 6,000 of the 14,040):
+    the bins of `wood()`'s poses, where `_Memo.empty` starts `first`."""
+    start = wood().start
+    return np.flatnonzero(start[:-1] < start[1:]).astype(np.int64)
 
 
 # --- the table of a position --------------------------------------------------------------------
