@@ -536,15 +536,28 @@ def _bin_order(bins: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 
 @numba.njit(cache=True)
+def alive(live: npt.NDArray[np.int64], first: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The bins of `live` (ascending) whose `first` still holds a wood pose: a memo's `live`
+    brought up to its `first` (sticks only take wood away, so no other bin gains one)."""
+    out = np.empty(len(live), dtype=np.int64)
+    m = 0
+    for b in live:
+        if first[b] >= 0:
+            out[m] = b
+            m += 1
+    return out[:m]
+
+
+@numba.njit(cache=True)
 def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates
     work: Work, poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
-    wood_bins: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
+    live: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
     candidates: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
     """The ids (ascending: the bins holding a wood pose, a candidate or a pile snap), the bins
-    holding a pile snap (ascending) and their snaps' poses. The wood's bins are read among
-    `wood_bins` only (ascending, every bin that can hold a wood pose: the start's, since sticks
-    only take wood away), some 6,000 of the 14,040, and merged with the others' few."""
+    holding a pile snap (ascending) and their snaps' poses. The wood's bins are `live` (the
+    bins whose `first` holds a wood pose, ascending, kept along the game by `alive`: some 1,500
+    on average of the 14,040), merged with the others' few."""
     held_rows, met_bins, snap = work[0], work[5], work[7]
     per_colour = len(first) // len(supply)
     nb = len(met_bins)
@@ -570,17 +583,15 @@ def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates
         else:
             extra[e] = snap_bins[j]
             j += 1
-    ids = np.empty(len(wood_bins) + len(extra), dtype=np.int64)
-    ends = np.searchsorted(wood_bins, np.arange(1, len(supply) + 1) * per_colour)
+    ids = np.empty(len(live) + len(extra), dtype=np.int64)
+    ends = np.searchsorted(live, np.arange(1, len(supply) + 1) * per_colour)
     m = e = w = 0
     for c in range(len(supply)):
         if supply[c] <= 0:
             w = ends[c]
             continue
         for t in range(w, ends[c]):
-            b = wood_bins[t]
-            if first[b] < 0:
-                continue
+            b = live[t]
             while e < len(extra) and extra[e] < b:
                 ids[m] = extra[e]
                 m += 1
@@ -601,7 +612,7 @@ def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates
 def _walked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the balance model
     work: Work, pending: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
     poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
-    wood_bins: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
+    live: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
     candidates: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
@@ -615,7 +626,7 @@ def _walked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the b
     if len(aside):
         empty = np.empty(0, dtype=np.int64)
         return empty, empty, np.empty((0, 4), dtype=np.int64), unsure, judged, work, aside
-    ids, snap_bins, snap_poses = _marked(work, poses, first, wood_bins, supply, candidates)
+    ids, snap_bins, snap_poses = _marked(work, poses, first, live, supply, candidates)
     return ids, snap_bins, snap_poses, aside, judged, work, aside
 
 
@@ -624,7 +635,7 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
     met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
     taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
     verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64],
-    first: npt.NDArray[np.int64], wood_bins: npt.NDArray[np.int64],
+    first: npt.NDArray[np.int64], live: npt.NDArray[np.int64],
     wood_ranks: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
     candidates: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
     axes: Array, halves: Array, weights: Array,
@@ -655,7 +666,7 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
                     scratch, mark)  # fmt: skip
     for b in candidates:
         mark[b] = 0
-    return _walked(work, np.arange(len(work[5])), verdict, poses, first, wood_bins, supply,
+    return _walked(work, np.arange(len(work[5])), verdict, poses, first, live, supply,
                    candidates, axes, halves, weights, sticks, quads, level, sup, cont,
                    poly, npoly, load, tol, rest, margin, delta)  # fmt: skip
 
@@ -664,7 +675,7 @@ def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the ba
 def walk_on(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the balance model
     work: Work, aside: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
     poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
-    wood_bins: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
+    live: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
     candidates: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
@@ -677,7 +688,7 @@ def walk_on(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the b
     for g in aside:
         for r in range(counts[g], counts[g + 1]):
             known[r] = verdict[held_rows[r]]
-    return _walked(work, aside, verdict, poses, first, wood_bins, supply, candidates, axes, halves,
+    return _walked(work, aside, verdict, poses, first, live, supply, candidates, axes, halves,
                    weights, sticks, quads, level, sup, cont, poly, npoly, load, tol, rest,
                    margin, delta)  # fmt: skip
 

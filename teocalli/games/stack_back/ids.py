@@ -283,6 +283,9 @@ class _Memo:
 
     count: int
     first: npt.NDArray[np.int64]
+    live: npt.NDArray[np.int64]
+    """The bins whose `first` holds a wood pose, ascending: what the ids read of the wood
+    (`id_kernels.walk`). Sticks only take wood away, so it only shrinks (`id_kernels.alive`)."""
     pool: Pool
     sup: npt.NDArray[np.int64]
     """Per stick, what balance reads of it that never changes (`id_kernels.judge_piles`):
@@ -303,7 +306,7 @@ class _Memo:
         w = wood()
         first = np.where(w.start[:-1] < w.start[1:], w.start[:-1], -1).astype(np.int64)
         pool = Pool()
-        made = _Memo(0, first, pool, np.zeros((0, 2), np.int64), np.zeros((0, 2, 2)),
+        made = _Memo(0, first, _wood_bins(), pool, np.zeros((0, 2), np.int64), np.zeros((0, 2, 2)),
                      np.zeros((0, _EDGES, 3)), np.zeros(0, np.int64),
                      np.zeros((0, 4), np.int64), np.zeros(0, np.int64))  # fmt: skip
         pool.head = made
@@ -333,7 +336,8 @@ class _Memo:
         st = lay.statics  # what never changes of the sticks, the engine's arrays: no copies
         reaching = id_kernels.reaching(lay.cx, lay.cy, reach, st.level, self.count, _PILE_REACH_A)
         pool = self.pool if self.pool.head is self else self.pool.fork(self.count)
-        made = _Memo(len(sticks), first, pool, st.sup, st.cont, st.poly, st.npoly,
+        live = id_kernels.alive(self.live, first)
+        made = _Memo(len(sticks), first, live, pool, st.sup, st.cont, st.poly, st.npoly,
                      np.concatenate((self.reaching, reaching)), st.colour)  # fmt: skip
         pool.head = made
         return made
@@ -568,9 +572,8 @@ _MARKS = np.zeros(NUM_PLACES, dtype=np.int8)
 
 @cache
 def _wood_bins() -> npt.NDArray[np.int64]:
-    """The bins holding a wood pose at the start, ascending: sticks only take wood away, so
-    `id_kernels.walk` reads a memo's `first` at these bins only (some 6,000 of the 14,040):
-    the bins of `wood()`'s poses, where `_Memo.empty` starts `first`."""
+    """The bins holding a wood pose at the start, ascending (some 6,000 of the 14,040): the
+    bins of `wood()`'s poses, where `_Memo.empty` starts `first` and `live`."""
     start = wood().start
     return np.flatnonzero(start[:-1] < start[1:]).astype(np.int64)
 
@@ -689,14 +692,14 @@ def _table(
              _DELTA)  # fmt: skip
     ids, pile_bins, pile_poses, unsure, _, work, aside = id_kernels.walk(
         met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, pool.verdict, pool.poses,
-        memo.first, _wood_bins(), w.ranks, supplies, taken, _SCRATCH, _MARKS, *model,
+        memo.first, memo.live, w.ranks, supplies, taken, _SCRATCH, _MARKS, *model,
     )  # fmt: skip
     while len(unsure):  # compiled, but for the poses the kernel leaves to the rules
         lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in pool.poses[unsure].tolist()]
         ok = _judge(state, player, lattices)
         pool.verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
         ids, pile_bins, pile_poses, unsure, _, work, aside = id_kernels.walk_on(
-            work, aside, pool.verdict, pool.poses, memo.first, _wood_bins(), supplies, taken,
+            work, aside, pool.verdict, pool.poses, memo.first, memo.live, supplies, taken,
             *model,
         )  # fmt: skip
     return Table(step, player, ids, taken, firsts, tuple(candidates), supply, pile_bins,

@@ -9,6 +9,7 @@ pool must be unaffected.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import teocalli
 from teocalli.core import Rng
@@ -131,3 +132,39 @@ def test_each_pairs_box_is_its_rows_left() -> None:
         if state.is_terminal():
             break
     assert known > 500 and empty > 20
+
+
+def _both(state: StackBackState) -> int:
+    """Both players' tables of `state` from its kept memo checked against tables made from
+    nothing (`_same`); returns the ids compared."""
+    player = state.current_player()
+    table = ids.table(state, player)
+    other = ids._table(state, 1 - player, table.memo)
+    _same(table, state, player)
+    _same(other, state, 1 - player)
+    return len(table.ids) + len(other.ids)
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_kept_tables_are_tables_from_nothing(seed: int) -> None:
+    """At every step of a seeded random game, of earlier states asked again once the game moved
+    on, and of the lines they then play (their own forks of the pool), both players' tables made
+    from the kept memo equal tables made from an empty memo: the ids and the pose each plays."""
+    state = teocalli.load("stack-back").new_state(seed)
+    assert isinstance(state, StackBackState)
+    rng = Rng(seed)
+    earlier: list[StackBackState] = []
+    compared = 0
+    for step in range(36):
+        if state.is_terminal():
+            break
+        compared += _both(state)
+        if step % 9 == 4:
+            earlier.append(state.clone())
+        _step(state, rng)
+    assert len(earlier) == 4 and len(state.sticks) > 20
+    for old in earlier:  # the game moved on with the pool: each forks it
+        for _ in range(3):
+            compared += _both(old)
+            _step(old, rng)
+    assert compared > 20_000, compared

@@ -105,7 +105,7 @@ def test_walk_is_the_plain_walk(seed: int) -> None:
             verdict = np.zeros_like(pool.verdict)  # every row unknown
             got_ids, snap_bins, snap_poses, unsure, count, _, _ = id_kernels.walk(
                 met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, verdict,
-                pool.poses, memo.first, ids._wood_bins(), wood.ranks, supply, taken, ids._SCRATCH,
+                pool.poses, memo.first, memo.live, wood.ranks, supply, taken, ids._SCRATCH,
                 ids._MARKS,
                 ids._axes(), ids._HALF, ids._WEIGHT, *model,
             )  # fmt: skip
@@ -157,7 +157,7 @@ def test_walk_resumed_is_walked_again(seed: int) -> None:
                      SPEC.margin, ids._DELTA)  # fmt: skip
             verdict = np.zeros_like(pool.verdict)  # every row unknown: more rows near a threshold
             head = (met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks)
-            tail = (pool.poses, memo.first, ids._wood_bins(), ids.wood().ranks, supply, taken,
+            tail = (pool.poses, memo.first, memo.live, ids.wood().ranks, supply, taken,
                     ids._SCRATCH, ids._MARKS, *model)  # fmt: skip
             got = id_kernels.walk(*head, verdict, *tail)
             while len(got[3]):
@@ -167,7 +167,7 @@ def test_walk_resumed_is_walked_again(seed: int) -> None:
                 again = verdict.copy()
                 ref = id_kernels.walk(*head, again, *tail)  # the step walked again
                 got = id_kernels.walk_on(got[5], got[6], verdict, pool.poses, memo.first,
-                                         ids._wood_bins(), supply, taken, *model)  # fmt: skip
+                                         memo.live, supply, taken, *model)  # fmt: skip
                 assert sorted(got[3].tolist()) == sorted(ref[3].tolist())
                 for mine, theirs in zip(got[:3], ref[:3], strict=True):
                     assert mine.tolist() == theirs.tolist()
@@ -176,3 +176,28 @@ def test_walk_resumed_is_walked_again(seed: int) -> None:
             assert (ids._SCRATCH == -1).all() and not ids._MARKS.any()
         state.apply(candidates[rng.randrange(len(candidates))], player)
     assert resumed > 5, resumed
+
+
+def test_live_wood_bins_follow_the_wood() -> None:
+    """A memo's `live` (the bins the ids read of the wood, kept along the game, only shrinking)
+    is every bin whose first wood pose is left, ascending, at every step of a seeded game and of
+    a clone asked again after the game moved on."""
+    state = teocalli.load("stack-back").new_state(3)
+    assert isinstance(state, StackBackState)
+    rng = Rng(3)
+    sizes = []
+    clone = None
+    while not state.is_terminal() and len(state.history) < 50:
+        player = state.current_player()
+        memo = ids.table(state, player).memo
+        assert memo.live.tolist() == np.flatnonzero(memo.first >= 0).tolist()
+        sizes.append(len(memo.live))
+        if len(state.history) == 20:
+            clone = state.clone()
+        candidates = state.legal_actions(player)
+        state.apply(candidates[rng.randrange(len(candidates))], player)
+    assert clone is not None
+    clone.apply(clone.legal_actions(clone.current_player())[0], clone.current_player())
+    memo = ids.table(clone, clone.current_player()).memo
+    assert memo.live.tolist() == np.flatnonzero(memo.first >= 0).tolist()
+    assert sizes[0] == len(ids._wood_bins()) and sizes[-1] < sizes[0] - 500, sizes
