@@ -1,15 +1,18 @@
 """Shifting Stones throughput: `python -m benchmarks.bench_shifting_stones [--all-tables]
 [--solo-seeds N] [--solo-bot SPEC] [--clairvoyant-seeds N] [--duel-games N] [--duel-bot SPEC]
-[--workers W] [--duel-only] [--clairvoyant-only] [--duel-compare "SPEC|SPEC..." --duel-deals A-B
-[--duel-log FILE]]`.
+[--workers W] [--duel-only] [--duel-peek kept|hand] [--clairvoyant-only]
+[--duel-compare "SPEC|SPEC..." --duel-deals A-B [--duel-log FILE]]`.
 
 The full measurements of docs/arena.md: `--solo-seeds 100 --clairvoyant-seeds 30` (the solo
 bot's win rate over seeds 0-99 and its mean thinking time a turn, beside the clairvoyant search's
 verdicts on seeds 0-29 at its node budgets) and `--duel-games 200` (the search bot against
 greedy, seats alternated, with its mean CPU thinking time a turn; `--duel-only` runs just that,
-`--clairvoyant-only` just the clairvoyant verdicts). `--duel-compare` is the tuning harness:
-the specs against greedy on the same training deals A-B (default 0-199, disjoint from the
-reported 1000-1099), each from both seats, with paired differences to the first spec.
+`--clairvoyant-only` just the clairvoyant verdicts; `--duel-peek kept` or `hand` lets the bot's
+worlds keep the opponent's cards held since before its latest draw, or its whole hand, as they
+truly are: `teocalli/analysis/shifting_stones/peek.py`, an upper bound, not a fair bot).
+`--duel-compare` is the tuning harness: the specs against greedy on the same training deals
+A-B (default 0-199, disjoint from the reported 1000-1099), each from both seats, with paired
+differences to the first spec.
 `--workers` (default 2) processes play the games.
 
 Prints random playouts per second, legal-move generation rate, the solver's table build time
@@ -26,6 +29,7 @@ import time
 
 import teocalli
 from teocalli.agents import make_agent
+from teocalli.analysis.shifting_stones.peek import as_show, peeking
 from teocalli.core import Rng
 from teocalli.core.match import play_game
 
@@ -206,12 +210,20 @@ def duel_game(job: tuple[str, int, int]) -> tuple[float, float, int, float]:
     """One 2-player game against greedy, dealt with `seed`, the bot in `seat`: the bot's share
     of the win, its points margin (with the bonus), its turns and its thinking seconds (the
     process's CPU time in `act`: a loaded machine does not inflate it)."""
-    bot_spec, seed, seat = job
+    return peek_game((*job, ""))
+
+
+def peek_game(job: tuple[str, int, int, str]) -> tuple[float, float, int, float]:
+    """`duel_game` with the bot's worlds shown the opponent's cards the fourth item names
+    (`peek.peeking`; "" shows nothing)."""
+    bot_spec, seed, seat, show = job
     game = teocalli.load("shifting-stones", players=2)
     bots = [make_agent(bot_spec, game, seed), make_agent("greedy", game, seed)]
     if seat:
         bots.reverse()
     state = game.new_state(seed)
+    if show:
+        state = peeking(state, as_show(show))
     think, turns = 0.0, 0
     while not state.is_terminal():
         player = state.to_move()[0]
@@ -227,11 +239,12 @@ def duel_game(job: tuple[str, int, int]) -> tuple[float, float, int, float]:
     return share, float(points[seat] - points[1 - seat]), turns, think
 
 
-def duel(games: int, bot: str, workers: int = 2) -> None:
+def duel(games: int, bot: str, workers: int = 2, show: str = "") -> None:
     """The search bot against greedy, 2 players: deals 1000 to 1000 + games/2 - 1, each played
     twice with the seats swapped; a shared win counts as half. Prints the win share with its
     95% interval, the mean points margin and the bot's mean CPU thinking time a turn (it
-    searches once a turn, then plays the turn's steps)."""
+    searches once a turn, then plays the turn's steps). `show`: the opponent's cards the
+    bot's worlds keep as they are (`peek.peeking`; "" for a fair bot)."""
     from multiprocessing import Pool
 
     from teocalli.arena.stats import wilson_interval
@@ -239,11 +252,11 @@ def duel(games: int, bot: str, workers: int = 2) -> None:
     if games <= 0:
         return
     # each deal twice in a row, seats swapped, so a partial tally (on stderr) is balanced
-    jobs = [(bot, 1000 + i, seat) for i in range(games // 2) for seat in (0, 1)]
+    jobs = [(bot, 1000 + i, seat, show) for i in range(games // 2) for seat in (0, 1)]
     start = time.perf_counter()
     results: list[tuple[float, float, int, float]] = []
     with Pool(max(1, workers)) as pool:
-        for result in pool.imap(duel_game, jobs):
+        for result in pool.imap(peek_game, jobs):
             results.append(result)
             if len(results) % 20 == 0:
                 won = sum(r[0] for r in results)
@@ -253,7 +266,8 @@ def duel(games: int, bot: str, workers: int = 2) -> None:
     turns = sum(r[2] for r in results)
     lo, hi = wilson_interval(wins, n)
     print(
-        f"2 players, {bot} vs greedy: {wins:g}/{n} ({wins / n:.1%}, 95% {lo:.1%}-{hi:.1%}), "
+        f"2 players, {bot}{f' (worlds shown: {show})' if show else ''} vs greedy: "
+        f"{wins:g}/{n} ({wins / n:.1%}, 95% {lo:.1%}-{hi:.1%}), "
         f"margin {sum(r[1] for r in results) / n:+.2f} points, "
         f"{sum(r[3] for r in results) / max(1, turns):.2f} s of CPU thinking a turn "
         f"({turns / n:.1f} turns a game), {time.perf_counter() - start:.0f} s"
@@ -310,7 +324,9 @@ def _flag(argv: list[str], name: str, default: str) -> str:
 def main(argv: list[str]) -> None:
     workers = int(_flag(argv, "--workers", "2"))
     if "--duel-only" in argv:
-        duel(int(_flag(argv, "--duel-games", "4")), _flag(argv, "--duel-bot", "ismcts"), workers)
+        show = as_show(_flag(argv, "--duel-peek", ""))
+        duel(int(_flag(argv, "--duel-games", "4")), _flag(argv, "--duel-bot", "ismcts"), workers,
+             show)  # fmt: skip
         return
     if "--duel-compare" in argv:
         first, last = _flag(argv, "--duel-deals", "0-199").split("-")
