@@ -15,7 +15,7 @@ from pathlib import Path
 import teocalli
 from teocalli import parts
 
-ACROSS_GAMES = ["bench_arena", "bench_server", "bench_interop"]
+ACROSS_GAMES = ["bench_arena", "bench_server", "bench_interop", "bench_encoder_parts"]
 
 
 def modules() -> list[str]:
