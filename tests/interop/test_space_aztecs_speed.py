@@ -166,3 +166,11 @@ def test_new_deals_tucks_and_captures_are_followed_without_comparing_every_card(
         for player in range(players):
             _same(encoder, state, player)
     assert full[0] > 0
+
+
+def test_running_totals_are_clipped_like_the_view_encoding() -> None:
+    """`score_now` is a city's total / 100 in [-1, 1]: the totals within [-100, 100] are looked
+    up, the others clipped on the way out, as `encode` clips them."""
+    for total in (-250, -101, -100, -37, 0, 5, 100, 101, 250):
+        expected = max(-1.0, min(1.0, total / 100))
+        assert encoding._SCORE_OF(total) == expected

@@ -35,6 +35,7 @@ actions use) and the 8 piles A-H:
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from itertools import compress
 from operator import ne
@@ -57,6 +58,7 @@ from teocalli.games.space_aztecs.components import (
 from teocalli.games.space_aztecs.scoring import Tally, codex_bonus
 from teocalli.games.space_aztecs.state import (
     CAPTURED,
+    CHOSEN,
     CITY,
     TEMPLED,
     Phase,
@@ -94,12 +96,36 @@ _AZTEC, _TEMPLE, _CODEX = int(Kind.AZTEC), int(Kind.TEMPLE), int(Kind.CODEX)
 _SCALED_ROUNDS = tuple(scaled(k, MAX_ROUND) for k in range(NUM_CARDS + 1))
 """scaled(round, 20) by round (a round plays a card per player: never more than 72 rounds)."""
 _PILE_INDEX = np.arange(NUM_PILES)[:, None]
+_NOWHERE, _IN_PILE, _IN_VIEW, _TUCKED, _TAKEN = 0, 1, 2, 3, 4
+assert CHOSEN == NUM_PILES, "the piles are places 0-7"
+_PLACE_KINDS = (
+    *(_IN_PILE for _ in range(NUM_PILES)),
+    *(_NOWHERE for _ in range(CHOSEN, CITY)),
+    *(_IN_VIEW for _ in range(CITY, TEMPLED)),
+    *(_TUCKED for _ in range(TEMPLED, CAPTURED)),
+    *(_TAKEN for _ in range(CAPTURED, CAPTURED + 8)),
+    _NOWHERE,  # _UNSEEN (index -2)
+    _NOWHERE,  # OUT (index -1)
+)
+"""By a place (the engine's OUT = -1 and _UNSEEN = -2 from the end): a pile, in view in a city
+(CITY + p), under a card there (TEMPLED + p), taken by a Saucer (CAPTURED + p), or nowhere a card
+is shown (chosen face down, out of the game)."""
 _CELL = tuple(
     tuple((x - CITY) * NUM_CARDS + c for c in _RANGE) if x >= CITY else () for x in range(TEMPLED)
 )
 """By a place CITY + p and a card: the card's cell in the city rows (`(x - CITY) * 72 + c`)."""
-_HUNDREDTHS = {k: k / 100 for k in range(-100, 101)}
-"""A running total / 100 by total, for the totals within [-100, 100] (the others clip to -1, 1)."""
+
+
+class _Clipped(dict[int, float]):
+    """A running total / 100, clipped to [-1, 1], by total: the totals within [-100, 100] are
+    keys, the others are clipped on the way out (`__missing__`)."""
+
+    def __missing__(self, total: int) -> float:
+        return 1.0 if total > 0 else -1.0
+
+
+_HUNDREDTHS = _Clipped({k: k / 100 for k in range(-100, 101)})
+_SCORE_OF = _HUNDREDTHS.__getitem__
 _FREE = [-1] * NUM_PILES
 """`holder` at the start of a round."""
 _MANY = 16
@@ -205,31 +231,33 @@ class _Placement:
                 hosts[:] = host
         self.tick = tick = self.tick + 1
         pile_mv, tallies, dirty, cell = self.pile_mv, self.tallies, self.dirty, self.cell
-        in_view = CITY + self.n  # CITY + p: in view in city p
+        kinds = _PLACE_KINDS
         played = False  # a city cell set for a card played
         for c, o in moved:
             x = where[c]
-            if 0 <= o < NUM_PILES:
+            was = kinds[o]
+            if was == _IN_PILE:
                 pile_mv[o * NUM_CARDS + c] = 0.0
-            elif o >= CITY:
+            elif was:
                 self._enter(c, o, -1)
-            if 0 <= x < NUM_PILES:
+            now = kinds[x]
+            if now == _IN_PILE:
                 pile_mv[x * NUM_CARDS + c] = 1.0
-            elif x >= CITY:
-                if x < in_view and _KINDS[c] == _AZTEC:  # in view: counted (`_enter`, inline)
+            elif now:
+                if now == _IN_VIEW and _KINDS[c] == _AZTEC:  # counted (`_enter`, inline)
                     p = x - CITY
                     tallies[p].add(c, False)
                     dirty.add(p)
                 else:
                     self._enter(c, x)
-                if o < CITY and x < in_view:  # played: its city cell only (it had none)
+                if now == _IN_VIEW and was < _IN_VIEW:  # played: its city cell only (had none)
                     cell[c] = at = _CELL[x][c]
                     self.cities_mv[at] = 1.0
                     played = True
                     if _TOPS[c] and c in host:  # cards under it elsewhere follow it
                         look += _under(host, c)
                     continue
-            elif o < CITY:
+            elif was < _IN_VIEW:
                 continue  # neither place is in a city: no cell before or after
             look.append(c)
             if _TOPS[c] and c in host:  # the cards under it follow it
@@ -515,6 +543,7 @@ class SpaceAztecsEncoder(Encoder):
         nothing per observation, one of a new array about as much as the copy. One for all
         observers (each observation overwrites all of it): it stays in the cache."""
         self._rounds_at = slice(self._memory_round, self._memory)
+        self._score_at = slice(self.f_score.start, self.f_score.stop)
         self._holder_cells = tuple(self._holder + x * n for x in range(NUM_PILES))
         """Where pile x's row of `pile_holder` starts."""
         top = self.game.max_length  # (`_max_length` is set after `_build`)
@@ -861,10 +890,7 @@ class SpaceAztecsEncoder(Encoder):
             mv[self._cities : self._cities_stop] = placement.cities_mv
         if memo.totals != placement.totals_version:
             memo.totals = placement.totals_version
-            at = self._score
-            hundredths = _HUNDREDTHS
-            for p, total in enumerate(placement.points):  # / 100, in [-1, 1]
-                mv[at + p] = hundredths.get(total, 1.0 if total > 0 else -1.0)
+            mv[self._score_at] = array("f", map(_SCORE_OF, placement.points))  # / 100, in [-1, 1]
         order = state.order
         if order:  # revealed cards being played, perhaps a question pending
             choices = placement.cities_version if phase is _CAPTURE else 0  # the Saucer's targets
