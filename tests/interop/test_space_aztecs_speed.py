@@ -109,3 +109,68 @@ def test_the_running_scores_follow_the_token() -> None:
     assert totals[0] == totals[2] and totals[1] == totals[3]
     tucked = encoder.layout.fields["tucked"]
     assert encoder.observe(first, 0)[tucked.start : tucked.stop].sum() == 2  # YEL-04, PNK-02
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_new_deals_tucks_and_captures_are_followed_without_comparing_every_card(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One encoder through several games played in place, as an env does: each new game's first
+    position (after the last game's, memories and cities full) is rebuilt at once, the memories
+    cleared, and every later step's moved cards, a Temple's tuck and a Saucer's capture too, are
+    found from the round's cards and the cards under them (`_under`), never by comparing all 72
+    places; every player's observation is the view's encoding at every step, and so is an
+    earlier game's position observed again afterwards (the full comparison then runs)."""
+    game = SpaceAztecs(players=players)
+    encoder = encoder_for(game)
+    assert isinstance(encoder, encoding.SpaceAztecsEncoder)
+    full, rebuilt = [0], [0]
+    compress = encoding.compress
+
+    def counted(selectors: Any, data: Any) -> Any:
+        if selectors is encoding._RANGE:
+            full[0] += 1
+        return compress(selectors, data)
+
+    monkeypatch.setattr(encoding, "compress", counted)
+    monkeypatch.setattr(
+        encoding._Placement, "_rebuild", _counted(encoding._Placement._rebuild, rebuilt)
+    )
+    under = {"tucked": 0, "captured": 0}
+    earlier: list[SpaceAztecsState] = []
+    for seed in range(3):
+        rng = Rng(seed)
+        state = game.new_state(seed)
+        assert isinstance(state, SpaceAztecsState)
+        for player in range(players):
+            _same(encoder, state, player)
+        assert rebuilt[0] == seed + 1
+        while not state.is_terminal():
+            movers = state.to_move()
+            mover = movers[rng.randrange(len(movers))]
+            _same(encoder, state, mover)
+            _same(encoder, state, (mover + 1) % players)
+            actions = state.legal_actions(mover)
+            state.apply(actions[rng.randrange(len(actions))], mover)
+            where = state.where
+            under["tucked"] += sum(x >= encoding.TEMPLED for x in where) > 0
+            under["captured"] += sum(x >= encoding.CAPTURED for x in where) > 0
+            if len(state.history) == 20:
+                earlier.append(state.clone())
+        for player in range(players):
+            _same(encoder, state, player)
+    assert full[0] == 0
+    assert rebuilt[0] == 3
+    assert under["tucked"] and under["captured"]
+    for state in earlier:  # another game's position: compared in full, rebuilt
+        for player in range(players):
+            _same(encoder, state, player)
+    assert full[0] > 0
+
+
+def test_running_totals_are_clipped_like_the_view_encoding() -> None:
+    """`score_now` is a city's total / 100 in [-1, 1]: the totals within [-100, 100] are looked
+    up, the others clipped on the way out, as `encode` clips them."""
+    for total in (-250, -101, -100, -37, 0, 5, 100, 101, 250):
+        expected = max(-1.0, min(1.0, total / 100))
+        assert encoding._SCORE_OF(total) == expected

@@ -35,6 +35,7 @@ actions use) and the 8 piles A-H:
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from itertools import compress
 from operator import ne
@@ -57,6 +58,7 @@ from teocalli.games.space_aztecs.components import (
 from teocalli.games.space_aztecs.scoring import Tally, codex_bonus
 from teocalli.games.space_aztecs.state import (
     CAPTURED,
+    CHOSEN,
     CITY,
     TEMPLED,
     Phase,
@@ -94,8 +96,36 @@ _AZTEC, _TEMPLE, _CODEX = int(Kind.AZTEC), int(Kind.TEMPLE), int(Kind.CODEX)
 _SCALED_ROUNDS = tuple(scaled(k, MAX_ROUND) for k in range(NUM_CARDS + 1))
 """scaled(round, 20) by round (a round plays a card per player: never more than 72 rounds)."""
 _PILE_INDEX = np.arange(NUM_PILES)[:, None]
-_HUNDREDTHS = {k: k / 100 for k in range(-100, 101)}
-"""A running total / 100 by total, for the totals within [-100, 100] (the others clip to -1, 1)."""
+_NOWHERE, _IN_PILE, _IN_VIEW, _TUCKED, _TAKEN = 0, 1, 2, 3, 4
+assert CHOSEN == NUM_PILES, "the piles are places 0-7"
+_PLACE_KINDS = (
+    *(_IN_PILE for _ in range(NUM_PILES)),
+    *(_NOWHERE for _ in range(CHOSEN, CITY)),
+    *(_IN_VIEW for _ in range(CITY, TEMPLED)),
+    *(_TUCKED for _ in range(TEMPLED, CAPTURED)),
+    *(_TAKEN for _ in range(CAPTURED, CAPTURED + 8)),
+    _NOWHERE,  # _UNSEEN (index -2)
+    _NOWHERE,  # OUT (index -1)
+)
+"""By a place (the engine's OUT = -1 and _UNSEEN = -2 from the end): a pile, in view in a city
+(CITY + p), under a card there (TEMPLED + p), taken by a Saucer (CAPTURED + p), or nowhere a card
+is shown (chosen face down, out of the game)."""
+_CELL = tuple(
+    tuple((x - CITY) * NUM_CARDS + c for c in _RANGE) if x >= CITY else () for x in range(TEMPLED)
+)
+"""By a place CITY + p and a card: the card's cell in the city rows (`(x - CITY) * 72 + c`)."""
+
+
+class _Clipped(dict[int, float]):
+    """A running total / 100, clipped to [-1, 1], by total: the totals within [-100, 100] are
+    keys, the others are clipped on the way out (`__missing__`)."""
+
+    def __missing__(self, total: int) -> float:
+        return 1.0 if total > 0 else -1.0
+
+
+_HUNDREDTHS = _Clipped({k: k / 100 for k in range(-100, 101)})
+_SCORE_OF = _HUNDREDTHS.__getitem__
 _FREE = [-1] * NUM_PILES
 """`holder` at the start of a round."""
 _MANY = 16
@@ -155,28 +185,40 @@ class _Placement:
         self.points: list[int] = []  # the totals as the sheets add them up
         self.totals_version = 0
 
-    def update(self, state: SpaceAztecsState) -> None:
-        """Follow the engine's `where` and `host` (when unchanged: two list comparisons)."""
+    def update(self, state: SpaceAztecsState, deal: bool = False) -> None:
+        """Follow the engine's `where` and `host` (when unchanged: two list comparisons); `deal`:
+        the state is a new game's (no step taken), which is rebuilt, not followed card by card."""
         where, host, mine = state.where, state.host, self.where
-        if where == mine:
-            if host == self.host:
-                return
-            moved: list[tuple[int, int]] = []  # (card, its place before)
-        else:
-            moved = [(c, mine[c]) for c in state.chosen if c >= 0 and where[c] != mine[c]]
-            for c, _ in moved:
-                mine[c] = where[c]
-            if where != mine:  # a round ended (its cards are the last played now), or more
-                last = [(c, mine[c]) for c in state.last_played if where[c] != mine[c]]
-                for c, _ in last:
+        moved: list[tuple[int, int]] = []  # (card, its place before)
+        if deal:
+            mine[:] = where
+            self._rebuild(where, host)
+            return
+        if where != mine:
+            for c in state.chosen:  # a choice, a reveal that leaves questions, a tuck
+                if c >= 0 and where[c] != mine[c]:
+                    moved.append((c, mine[c]))
                     mine[c] = where[c]
-                moved += last
-            if where != mine:  # more moved than the round's cards (a Temple's tuck, a capture)
+            if where != mine:  # a round ended (its cards are the last played now), or more
+                for c in state.last_played:
+                    if where[c] != mine[c]:
+                        moved.append((c, mine[c]))
+                        mine[c] = where[c]
+            if where != mine:  # a Temple's tuck, a capture: cards that went under a round's card
+                for top in (*state.chosen, *state.last_played):
+                    if _TOPS[top] and top in host:  # (found by the list's scans: `_under`)
+                        for d in _under(host, top):
+                            if where[d] != mine[d]:
+                                moved.append((d, mine[d]))
+                                mine[d] = where[d]
+            if where != mine:  # more moved than that (another position): compare all 72
                 moved += [(c, mine[c]) for c in compress(_RANGE, map(ne, where, mine))]
                 mine[:] = where
                 if len(moved) > _MANY:
                     self._rebuild(where, host)
                     return
+        elif host == self.host:
+            return
         look: list[int] = []  # the cards whose city or tucked cell may change
         hosts = self.host
         if host != hosts:  # a card gets a host as it moves: look at the moved cards first
@@ -188,36 +230,40 @@ class _Placement:
                 look += compress(_RANGE, map(ne, host, hosts))
                 hosts[:] = host
         self.tick = tick = self.tick + 1
-        pile_mv = self.pile_mv
-        in_view = CITY + self.n  # CITY + p: in view in city p
+        pile_mv, tallies, dirty, cell = self.pile_mv, self.tallies, self.dirty, self.cell
+        kinds = _PLACE_KINDS
+        played = False  # a city cell set for a card played
         for c, o in moved:
             x = where[c]
-            if 0 <= o < NUM_PILES:
+            was = kinds[o]
+            if was == _IN_PILE:
                 pile_mv[o * NUM_CARDS + c] = 0.0
-            elif o >= CITY:
+            elif was:
                 self._enter(c, o, -1)
-            if 0 <= x < NUM_PILES:
+            now = kinds[x]
+            if now == _IN_PILE:
                 pile_mv[x * NUM_CARDS + c] = 1.0
-            elif x >= CITY:
-                if x < in_view and _KINDS[c] == _AZTEC:  # in view: counted (`_enter`, inline)
+            elif now:
+                if now == _IN_VIEW and _KINDS[c] == _AZTEC:  # counted (`_enter`, inline)
                     p = x - CITY
-                    self.tallies[p].add(c, False)
-                    self.dirty.add(p)
+                    tallies[p].add(c, False)
+                    dirty.add(p)
                 else:
                     self._enter(c, x)
-                if o < CITY and x < in_view:  # played: its city cell only (it had none)
-                    at = (x - CITY) * NUM_CARDS + c
+                if now == _IN_VIEW and was < _IN_VIEW:  # played: its city cell only (had none)
+                    cell[c] = at = _CELL[x][c]
                     self.cities_mv[at] = 1.0
-                    self.cell[c] = at
-                    self.cities_version = tick
+                    played = True
                     if _TOPS[c] and c in host:  # cards under it elsewhere follow it
                         look += _under(host, c)
                     continue
-            elif o < CITY:
+            elif was < _IN_VIEW:
                 continue  # neither place is in a city: no cell before or after
             look.append(c)
             if _TOPS[c] and c in host:  # the cards under it follow it
                 look += _under(host, c)
+        if played:
+            self.cities_version = tick
         if look:
             self._cells(where, host, look, tick)
 
@@ -345,6 +391,11 @@ class _Memory:
         self.rounds_mv: FloatView = self.rounds.data
         self.blanks: _Blanks = ()
 
+    def clear(self, blanks: tuple[_Blanks, ...]) -> None:
+        """No pile held (a new game): `update` with zeros, at once."""
+        self.seen, self.held, self.blanks = [0] * NUM_PILES, 0, blanks[0]
+        self.rounds_mv[:] = ZEROS[:NUM_PILES]
+
     def update(self, seen: list[int], blanks: tuple[_Blanks, ...]) -> None:
         """Follow `seen`; `blanks`: the runs to clear for each set of held piles."""
         old, held = self.seen, self.held
@@ -371,8 +422,8 @@ def _blanks(held: int) -> tuple[tuple[int, int], ...]:
 _PILES = range(NUM_PILES)
 _BLANKS = tuple(_blanks(held) for held in range(1 << NUM_PILES))
 """`_blanks` of each set of held piles (bit x: pile x)."""
-_Blanks = tuple[tuple[int, int, FloatView], ...]
-"""Runs of an observation to clear: start, stop and as many zeros."""
+_Blanks = tuple[tuple[slice, FloatView], ...]
+"""Runs of an observation to clear: the slice and as many zeros."""
 
 
 class _Written:
@@ -485,12 +536,21 @@ class SpaceAztecsEncoder(Encoder):
         """During the choice, the cards chosen: (cell in memory_cards, pile, holder)."""
         self._memories = [_Memory() for _ in range(n)]
         self._ones: FloatView = np.ones(n, np.float32).data
-        self._outs: list[tuple[Array, FloatView]] = [
-            (buffer, buffer.data) for buffer in np.zeros((n, layout.size), np.float32)
-        ]
-        """Per observer, where its observation is put together (the shared buffer copied in,
-        its own fields written) before the copy handed out: a memoryview of a buffer kept
-        costs nothing per observation, one of a new array about as much as the copy."""
+        self._out = np.zeros(layout.size, np.float32)
+        self._out_mv: FloatView = self._out.data
+        """Where an observation is put together (the shared buffer copied in, the observer's
+        own fields written) before the copy handed out: a memoryview of a buffer kept costs
+        nothing per observation, one of a new array about as much as the copy. One for all
+        observers (each observation overwrites all of it): it stays in the cache."""
+        self._rounds_at = slice(self._memory_round, self._memory)
+        self._score_at = slice(self.f_score.start, self.f_score.stop)
+        self._holder_cells = tuple(self._holder + x * n for x in range(NUM_PILES))
+        """Where pile x's row of `pile_holder` starts."""
+        top = self.game.max_length  # (`_max_length` is set after `_build`)
+        self._progress_of = tuple(k / top if k < top else 1.0 for k in range(2 * top + 2))
+        """`progress` by steps taken, as the header computes it (a game's length never passes
+        `max_length`; twice that is kept)."""
+        self._your_cards_at = slice(self._your_cards, self._your_cards + c)
         self._no_mask: Mask = np.zeros(NUM_ACTIONS, np.int8)
         self._marks: Mask = np.zeros(NUM_ACTIONS, np.int8)
         self._marks_mv: Any = self._marks.data
@@ -504,7 +564,7 @@ class SpaceAztecsEncoder(Encoder):
         self._pile_rows = [pile_mv[x * c : (x + 1) * c] for x in range(NUM_PILES)]
         assert self._memory_round + NUM_PILES == self._memory
         self._blanks = tuple(
-            tuple((self._memory + a, self._memory + b, ZEROS[: b - a]) for a, b in runs)
+            tuple((slice(self._memory + a, self._memory + b), ZEROS[: b - a]) for a, b in runs)
             for runs in _BLANKS
         )
         """`_BLANKS` at this layout's offsets, with their zeros."""
@@ -573,15 +633,19 @@ class SpaceAztecsEncoder(Encoder):
         `_observe`), copied, with the observer's own fields written into the copy. The state
         is a SpaceAztecsState (not checked: the check would cost as much as a field's update)."""
         position: SpaceAztecsState = state
-        steps = len(state.history)
-        if steps != self._steps or position is not self._state:
-            if position is self._state and steps == self._steps + 1 and self._step(position, steps):
+        steps = len(position.history)
+        if position is self._state:
+            if steps != self._steps:
+                if steps != self._steps + 1 or not self._step(position, steps):
+                    self._state = None  # not consistent until the diff is done
+                    self._diff(position, steps)
+                    self._state = position
                 self._steps = steps
-            else:
-                self._state = None  # not consistent until the diff is done
-                self._diff(position, steps)
-                self._state, self._steps = position, steps
-        out, mv = self._outs[player]
+        else:
+            self._state = None
+            self._diff(position, steps)
+            self._state, self._steps = position, steps
+        mv = self._out_mv
         mv[:] = self._public_mv
         mv[self._seat + player] = 1.0
         # The observer's own fields, where the shared buffer has zeros but every pile's row in
@@ -589,27 +653,27 @@ class SpaceAztecsEncoder(Encoder):
         # the rows of the piles never held cleared, and during the choice the cards others
         # have just chosen from piles the observer knows (still in them for it).
         memory = self._memories[player]
-        phase = position.phase
+        phase = state.phase
         if phase is _OVER or not memory.held:  # the final view is a spectator's: no own fields
             mv[self._memory : self._memory_stop] = ZEROS[: self._memory_stop - self._memory]
-            return out.copy()
-        held = position.held[player]
+            return self._out.copy()
+        held = state.held[player]
         if held >= 0:
             mv[self._your_pile + held] = 1.0
-            at = self._your_cards
-            mv[at : at + NUM_CARDS] = self._pile_rows[held]
-        mv[self._memory_round : self._memory] = memory.rounds_mv
-        for start, stop, zeros in memory.blanks:
-            mv[start:stop] = zeros
+            mv[self._your_cards_at] = self._pile_rows[held]
+        mv[self._rounds_at] = memory.rounds_mv
+        for at, zeros in memory.blanks:
+            mv[at] = zeros
         if phase is _CHOOSE:
-            card = position.chosen[player]
+            card = state.chosen[player]
             if card >= 0:
                 mv[self._your_choice + card] = 1.0
-            seen = memory.seen
-            for cell, x, h in self._pending:
-                if h != player and seen[x]:
-                    mv[cell] = 1.0
-        return out.copy()
+            if self._pending:
+                seen = memory.seen
+                for cell, x, h in self._pending:
+                    if h != player and seen[x]:
+                        mv[cell] = 1.0
+        return self._out.copy()
 
     def mask(self, state: Any, player: int) -> Mask:
         """`Encoder.mask`, asking the phase who may act instead of building `to_move`. The
@@ -656,31 +720,33 @@ class SpaceAztecsEncoder(Encoder):
         False, nothing written, for any other step (the diff then writes it)."""
         step = state.history[-1]
         action: Any = step.action
-        kind, player, mv, memo = type(action), step.player, self._public_mv, self._written
+        kind, mv, memo = type(action), self._public_mv, self._written
         if kind is Take:
-            phase, head = state.phase, memo.head
+            phase = state.phase
             if phase is not _PICK and (
-                phase is not _CHOOSE or head is None or head[1] is not _PICK
+                phase is not _CHOOSE or memo.head is None or memo.head[1] is not _PICK
             ):
                 return False
-            x = action.pile
+            x, player = action.pile, step.player
             memo.holder[x] = player
-            mv[self._holder + x * self.num_players + player] = 1.0
+            mv[self._holder_cells[x] + player] = 1.0
             at = player * NUM_PILES + x  # the taker's memory: one more pile
             seen = memo.seen[at] = state.seen_round[at]
             memory = self._memories[player]
             memory.seen[x] = seen
             memory.rounds_mv[x] = _SCALED_ROUNDS[seen]
-            memory.held |= 1 << x
-            memory.blanks = self._blanks[memory.held]
-            mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+            memory.held = held = memory.held | 1 << x
+            memory.blanks = self._blanks[held]
+            mv[self._progress] = self._progress_of[steps]
             assert memo.movers is not None
-            mv[self._to_move_start + memo.movers[0]] = 0.0
+            to_move = self._to_move_start
+            mv[to_move + memo.movers[0]] = 0.0
             if phase is _PICK:
                 mover = (state.start + state.picks) % self.num_players
-                mv[self._to_move_start + mover] = 1.0
+                mv[to_move + mover] = 1.0
                 memo.movers = (mover,)
                 return True
+            head = memo.head
             assert head is not None  # the last take: the choice begins, nothing else changes
             memo.head = (head[0], phase, *head[2:])
             at = self._decision_start
@@ -698,15 +764,17 @@ class SpaceAztecsEncoder(Encoder):
             if state.phase is not _CHOOSE or not 0 <= x < NUM_PILES:
                 return False  # the last choice: the cards are revealed and played
             assert memo.chosen is not None
-            mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+            player = step.player
+            mv[self._progress] = self._progress_of[steps]
             placement.where[card] = state.where[card]
-            placement.pile_mv[x * NUM_CARDS + card] = 0.0
+            at = x * NUM_CARDS + card
+            placement.pile_mv[at] = 0.0
             size = memo.pile_size[x] = state.pile_size[x]
             mv[self._pile_size + x] = _TENTHS[size]
             memo.chosen[player] = card
             mv[self._to_move_start + player] = 0.0
             mv[self._has_chosen + player] = 1.0
-            self._pending.append((self._memory + x * NUM_CARDS + card, x, player))
+            self._pending.append((self._memory + at, x, player))
             return True
         return False
 
@@ -739,10 +807,15 @@ class SpaceAztecsEncoder(Encoder):
         mv, memo, n = self._public_mv, self._written, self.num_players
         placement = self._placement
         if state.where != placement.where or state.host != placement.host:
-            placement.update(state)
+            placement.update(state, not steps)
         if memo.seen != state.seen_round:
-            for p in range(n):
-                self._remember(state, p)
+            if any(state.seen_round):
+                for p in range(n):
+                    self._remember(state, p)
+            else:  # a new game's: nobody has held a pile
+                for memory in self._memories:
+                    if memory.held:
+                        memory.clear(self._blanks)
             memo.seen = state.seen_round.copy()
         placement.scores(state)
         mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
@@ -817,10 +890,7 @@ class SpaceAztecsEncoder(Encoder):
             mv[self._cities : self._cities_stop] = placement.cities_mv
         if memo.totals != placement.totals_version:
             memo.totals = placement.totals_version
-            at = self._score
-            hundredths = _HUNDREDTHS
-            for p, total in enumerate(placement.points):  # / 100, in [-1, 1]
-                mv[at + p] = hundredths.get(total, 1.0 if total > 0 else -1.0)
+            mv[self._score_at] = array("f", map(_SCORE_OF, placement.points))  # / 100, in [-1, 1]
         order = state.order
         if order:  # revealed cards being played, perhaps a question pending
             choices = placement.cities_version if phase is _CAPTURE else 0  # the Saucer's targets
