@@ -281,30 +281,28 @@ class AztackEncoder(Encoder):
         mv[self._decision_start + (2 if self._speed else 0)] = 1.0  # a race, or a turn
         steps, limit = len(state.history), self._max_length
         mv[self._progress] = steps / limit if steps < limit else 1.0
+        on, level = self._on, self._level
         for s, _p, _q, lv in state.placed:
-            mv[self._on + s] = 1.0
-            mv[self._level + s] = _LEVEL_VALUES[lv]
+            mv[on + s] = 1.0
+            mv[level + s] = _LEVEL_VALUES[lv]
         height, halves, stones = state.height, state.top_half, state.top_stone
+        heights, colours, glyphs = self._heights, self._colours, self._glyphs
         for c in _CELLS:
-            mv[self._heights + c] = _LEVEL_VALUES[height[c]]
+            mv[heights + c] = _LEVEL_VALUES[height[c]]
             at = c * NUM_HALVES + halves[c]
-            mv[self._colours + _COLOUR_AT[at]] = mv[self._glyphs + _GLYPH_AT[at]] = 1.0
+            mv[colours + _COLOUR_AT[at]] = mv[glyphs + _GLYPH_AT[at]] = 1.0
+        opened = self._open
         for i, (a, b) in enumerate(PAIRS):
             if height[a] == height[b] and stones[a] != stones[b]:
-                mv[self._open + i] = 1.0
+                mv[opened + i] = 1.0
         for p, hand in enumerate(state.hands):
-            row = self._hand_rows[p]
-            for s in range(NUM_STONES):
-                if hand >> s & 1:
-                    mv[row + s] = 1.0
+            _ones(mv, self._hand_rows[p], hand)
             mv[self._sizes + p] = _SIZES[hand.bit_count()]
             moves = state.last_placed[p] + 1
             mv[self._last + p] = moves / limit if moves < limit else 1.0
             if state.pending >> p & 1:
                 mv[self._bonus + p] = 1.0
-        for s in range(NUM_STONES):
-            if state.discarded >> s & 1:
-                mv[self._discarded + s] = 1.0
+        _ones(mv, self._discarded, state.discarded)
         if self._speed:
             rec.movers = 0
             self._movers(state, rec)
@@ -414,6 +412,14 @@ def _bit_set(mv: FloatView, start: int, bits: int, memo: Memo, key: str) -> bool
         diff ^= low
         mv[start + low.bit_length() - 1] = 1.0 if bits & low else 0.0
     return True
+
+
+def _ones(mv: FloatView, start: int, bits: int) -> None:
+    """1 at `start + s` for each stone s of the set `bits` (the run zeroed beforehand)."""
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        mv[start + low.bit_length() - 1] = 1.0
 
 
 class _Record:
