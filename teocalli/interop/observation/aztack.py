@@ -334,6 +334,8 @@ class AztackEncoder(Encoder):
     def _observe(
         self, state: AztackState, player: int, out: Array, mv: FloatView, memo: Memo
     ) -> None:
+        """The base class's value-diff path, kept for the end only (`observe` hands a finished
+        game to the base class, which writes the result into the header and calls this)."""
         n = self.num_players
         placed = state.placed
         old = memo.get("placed")
