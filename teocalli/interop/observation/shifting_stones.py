@@ -154,6 +154,8 @@ class ShiftingStonesEncoder(Encoder):
         self._deck, self._discard = self.f_deck.start, self.f_discard.start
         self._scored, self._points = self.f_scored.start, self.f_points.start
         self._hand = self.f_hand.start
+        self._discard_at, self._hand_at = self._discard - 1, self._hand - 1
+        """Where card id k is marked: at `_discard_at + k`, `_hand_at + k`."""
         self._turn, self._round = self.f_turn.start, self.f_round.start
         self._skipped, self._strikes = self.f_skipped.start, self.f_strikes.start
         self._cells = tuple(self._grid + offset for offset in _CELL_OFFSETS)
@@ -239,12 +241,12 @@ class ShiftingStonesEncoder(Encoder):
                         grid[p], grid[q] = b, a
                 card, mover = action.card, step.player
                 w.discard.append(card)
-                mv[self._discard + card - 1] = 1.0
+                mv[self._discard_at + card] = 1.0
                 mv[self._sizes + mover] = _TENTHS[len(state.hands[mover])]
                 mv[self._acted] = 1.0
                 if mover == w.seat:  # the hand in the buffer is the mover's
                     w.hand.remove(card)
-                    mv[self._hand + card - 1] = 0.0
+                    mv[self._hand_at + card] = 0.0
                     if player == mover:  # and the observer's: done
                         w.steps = steps
                         limit = self._max_length
@@ -269,7 +271,7 @@ class ShiftingStonesEncoder(Encoder):
         hand = state.hands[player]
         old = w.hand
         if old != hand:  # the observer's hand: a step plays or draws a few cards
-            start = self._hand - 1  # card id k at start + k
+            start = self._hand_at
             for card in old:
                 if card not in hand:
                     mv[start + card] = 0.0
@@ -457,7 +459,7 @@ class ShiftingStonesEncoder(Encoder):
                     mb[_SCORES + card] = _MATCHES[card](grid)
                 return marks.copy()
         old = memo[2]
-        if old != hand:
+        if old != hand:  # (at a new turn, usually an emptied hand refilled)
             for card in old:
                 if card not in hand:
                     shift, flip = _PAY[card]
@@ -465,7 +467,7 @@ class ShiftingStonesEncoder(Encoder):
                     mb[flip : flip + CELLS] = _NO_CELLS
                     mb[_SCORES + card] = 0
             for card in hand:
-                if card not in old:
+                if not old or card not in old:
                     shift, flip = _PAY[card]
                     mb[shift : shift + _SWAPS] = _ONES_SWAPS
                     mb[flip : flip + CELLS] = _ONES_CELLS
