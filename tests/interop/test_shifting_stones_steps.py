@@ -1,8 +1,9 @@
 """Shifting Stones' observation and mask written from the last step alone (teocalli/interop/
 observation/shifting_stones.py): a shift, flip, end or skip of the very state object observed one
 step before is written inline (`observe`, `_passed`), the mask's scores come from the encoder's
-own pattern matchers (`_MATCHES`). Both must give exactly the view's encoding and the engine's
-legal ids, whatever order the states and observers come in."""
+own pattern matchers (`_MATCHES`), whose list the engine keeps for `legal_actions`. Both must
+give exactly the view's encoding and the engine's legal ids (and the engine's scores), whatever
+order the states and observers come in."""
 
 from __future__ import annotations
 
@@ -54,6 +55,9 @@ def _same(encoder: Any, state: ShiftingStonesState, player: int) -> None:
     )
     legal = sorted(state.legal_action_ints(player))
     assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
+    if not state.is_terminal() and state.turn == player:  # the scores the mask left the engine
+        hand, grid = state.hands[player], state.grid
+        assert state.scorable(player) == [c for c in hand if matches(c, grid)]
 
 
 def _step(state: ShiftingStonesState, rng: Rng) -> None:

@@ -433,50 +433,60 @@ class ShiftingStonesEncoder(Encoder):
         the engine's values changed since it was last marked: each card that left or joined
         the hand (its 12 shifts, 9 flips and score: the card the player's last step paid with
         or scored, when the mask was marked the step before on the same state; else the hand
-        compared with the one last marked), whether each card in hand scores on the grid now
-        (`_MATCHES`: the engine's rule, a few times cheaper than its `scorable`), and skip (end
-        is always legal); handed out as a copy. Listing and marking some hundred ids afresh
-        costs more than the engine's whole step."""
+        compared with the one last marked), whether each card in hand scores on the grid now,
+        and skip (end is always legal); handed out as a copy. Listing and marking some hundred
+        ids afresh costs more than the engine's whole step.
+
+        The scores come from `_MATCHES` (the engine's rule, a few times cheaper than its
+        `matches` loops), and the list is handed to the engine as `scorable` would have kept it
+        (`ShiftingStonesState._score_memo`: hand, grid, cards, checked by value), so that
+        `legal_actions` of the same step reads it instead of searching the patterns again, as
+        the engine keeps `scorable` for: one search a step, the mask's."""
         if state.ended is not None or state.turn != player:
             return np.zeros(self.game.num_distinct_actions, np.int8)
         marks, mb, memo = self._masks[player]  # memo: the state and step marked, the hand
         history = state.history
         steps = len(history)
         hand = state.hands[player]
-        if memo[0] is state and memo[1] == steps - 1:
-            step = history[-1]
-            if step.player == player and type(step.action) in _PAID:
-                # the last step played a card (and so acted: no skip now): unmark it
-                card = step.action.card  # type: ignore[attr-defined]
-                memo[2].remove(card)
-                shift, flip = _PAY[card]
-                mb[shift : shift + _SWAPS] = _NO_SWAPS
-                mb[flip : flip + CELLS] = _NO_CELLS
-                mb[_SCORES + card] = mb[SKIP_INDEX] = 0
-                memo[1] = steps
-                grid = state.grid
+        if (
+            memo[0] is state
+            and memo[1] == steps - 1
+            and (step := history[-1]).player == player
+            and type(step.action) in _PAID
+        ):  # the last step played a card (and so acted: no skip now): unmark it
+            card = step.action.card  # type: ignore[attr-defined]
+            memo[2].remove(card)
+            shift, flip = _PAY[card]
+            mb[shift : shift + _SWAPS] = _NO_SWAPS
+            mb[flip : flip + CELLS] = _NO_CELLS
+            mb[_SCORES + card] = mb[SKIP_INDEX] = 0
+        else:
+            old = memo[2]
+            if old != hand:  # (at a new turn, usually an emptied hand refilled)
+                for card in old:
+                    if card not in hand:
+                        shift, flip = _PAY[card]
+                        mb[shift : shift + _SWAPS] = _NO_SWAPS
+                        mb[flip : flip + CELLS] = _NO_CELLS
+                        mb[_SCORES + card] = 0
                 for card in hand:
-                    mb[_SCORES + card] = _MATCHES[card](grid)
-                return marks.copy()
-        old = memo[2]
-        if old != hand:  # (at a new turn, usually an emptied hand refilled)
-            for card in old:
-                if card not in hand:
-                    shift, flip = _PAY[card]
-                    mb[shift : shift + _SWAPS] = _NO_SWAPS
-                    mb[flip : flip + CELLS] = _NO_CELLS
-                    mb[_SCORES + card] = 0
-            for card in hand:
-                if not old or card not in old:
-                    shift, flip = _PAY[card]
-                    mb[shift : shift + _SWAPS] = _ONES_SWAPS
-                    mb[flip : flip + CELLS] = _ONES_CELLS
-            memo[2] = hand.copy()
-        mb[SKIP_INDEX] = 0 if state.acted or state.last_skip[player] else 1
-        memo[0], memo[1] = state, steps
+                    if not old or card not in old:
+                        shift, flip = _PAY[card]
+                        mb[shift : shift + _SWAPS] = _ONES_SWAPS
+                        mb[flip : flip + CELLS] = _ONES_CELLS
+                memo[2] = hand.copy()
+            mb[SKIP_INDEX] = 0 if state.acted or state.last_skip[player] else 1
+            memo[0] = state
+        memo[1] = steps
         grid = state.grid
+        scorable = []
         for card in hand:
-            mb[_SCORES + card] = _MATCHES[card](grid)
+            if _MATCHES[card](grid):
+                mb[_SCORES + card] = 1
+                scorable.append(card)
+            else:
+                mb[_SCORES + card] = 0
+        state._score_memo = (hand.copy(), grid.copy(), scorable)
         return marks.copy()
 
     @staticmethod
