@@ -1,7 +1,8 @@
 """Shifting Stones' observation and mask written from the last step alone (teocalli/interop/
 observation/shifting_stones.py): a shift, flip, end or skip of the very state object observed one
-step before is written inline (`observe`, `_passed`), the mask's scores come from the encoder's
-own pattern matchers (`_MATCHES`), whose list the engine keeps for `legal_actions`. Both must
+step before is written inline (`observe`, `_passed`), the mask's scores come from the engine's
+generated pattern matchers (`components.MATCHERS`), whose list the engine keeps for
+`legal_actions`. Both must
 give exactly the view's encoding and the engine's legal ids (and the engine's scores), whatever
 order the states and observers come in."""
 
@@ -15,8 +16,7 @@ import pytest
 import teocalli
 from teocalli.core import Rng
 from teocalli.games.shifting_stones.actions import End, Score, Skip
-from teocalli.games.shifting_stones.components import CARD_IDS, CELLS, PLACEMENTS, matches
-from teocalli.games.shifting_stones.grid import random_grid
+from teocalli.games.shifting_stones.components import matches_by_table
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 from teocalli.interop.observation import encoder_for
 from teocalli.interop.observation import shifting_stones as encoding
@@ -25,27 +25,6 @@ VARIANTS = [
     pytest.param(options, id=name)
     for name, options in teocalli.load("shifting-stones").info.variants.items()
 ]
-
-
-def test_the_matchers_are_the_engines_rule() -> None:
-    """Every card on random grids (mostly no match), and on grids made to hold each of its
-    placements (a match, wherever the rest of the grid lies)."""
-    rng = Rng(3)
-    grids = [random_grid(rng) for _ in range(3000)]
-    for card in CARD_IDS:
-        for checks in PLACEMENTS[card]:
-            grid = random_grid(rng)
-            for cell, symbol in checks:
-                grid[cell] = symbol
-            grids.append(grid)
-    hits = 0
-    for grid in grids:
-        assert len(grid) == CELLS
-        for card in CARD_IDS:
-            expected = matches(card, grid)
-            assert encoding._MATCHES[card](grid) is expected, (card, grid)
-            hits += expected
-    assert hits >= sum(len(p) for p in PLACEMENTS.values())
 
 
 def _same(encoder: Any, state: ShiftingStonesState, player: int) -> None:
@@ -57,7 +36,7 @@ def _same(encoder: Any, state: ShiftingStonesState, player: int) -> None:
     assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
     if not state.is_terminal() and state.turn == player:  # the scores the mask left the engine
         hand, grid = state.hands[player], state.grid
-        assert state.scorable(player) == [c for c in hand if matches(c, grid)]
+        assert state.scorable(player) == [c for c in hand if matches_by_table(c, grid)]
 
 
 def _step(state: ShiftingStonesState, rng: Rng) -> None:

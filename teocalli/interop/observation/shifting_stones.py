@@ -22,7 +22,7 @@ After the common header (base.py), with n players, the 9 grid cells (1-9 in read
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -42,12 +42,11 @@ from teocalli.games.shifting_stones.actions import (
 from teocalli.games.shifting_stones.components import (
     CARD_IDS,
     CELLS,
+    MATCHERS,
     NUM_CARDS,
-    PLACEMENTS,
     POINTS,
     SWAPS,
     SYMBOLS,
-    TILE_COUNTS,
 )
 from teocalli.games.shifting_stones.state import ShiftingStonesState
 
@@ -76,25 +75,6 @@ _SCORES = SCORE_BASE - 1
 """The score of card id k is id `_SCORES + k`."""
 
 
-def _matcher(card: int) -> Callable[[list[int]], bool]:
-    """`components.matches(card, grid)` as one expression over the grid's cells, built from the
-    card's placements: `(g[1] == 0 and g[4] == 5) or ...`, each placement's symbols rarest tile
-    first (most placements fail at their first test). A quarter of the cost of the engine's
-    loops over the placement tables, which the mask ran for every card in hand every step."""
-    placements = []
-    for checks in PLACEMENTS[card]:
-        ordered = sorted(checks, key=lambda check: TILE_COUNTS[check[1] // 2])
-        placements.append(" and ".join(f"g[{cell}] == {symbol}" for cell, symbol in ordered))
-    source = " or ".join(f"({tests})" for tests in placements)
-    matcher: Callable[[list[int]], bool] = eval(f"lambda g: {source}")  # ints of a fixed table
-    return matcher
-
-
-_MATCHES: tuple[Callable[[list[int]], bool], ...] = (
-    lambda g: False,  # no card 0
-    *(_matcher(card) for card in CARD_IDS),
-)
-"""By card id: whether its pattern is on a grid (the engine's `matches`)."""
 _REPLAY = 12
 """At most this many steps since the last observation of the same state are replayed; more
 (another player's whole turns) are compared field by field."""
@@ -437,9 +417,10 @@ class ShiftingStonesEncoder(Encoder):
         and skip (end is always legal); handed out as a copy. Listing and marking some hundred
         ids afresh costs more than the engine's whole step.
 
-        The scores come from `_MATCHES` (the engine's rule, a few times cheaper than its
-        `matches` loops), and the list is handed to the engine as `scorable` would have kept it
-        (`ShiftingStonesState._score_memo`: hand, grid, cards, checked by value), so that
+        The scores come from the engine's generated matchers (`components.MATCHERS`, which
+        `scorable` reads too, without its calls), and the list is handed to the engine as
+        `scorable` would have kept it (`ShiftingStonesState._score_memo`: hand, grid, cards,
+        checked by value), so that
         `legal_actions` of the same step reads it instead of searching the patterns again, as
         the engine keeps `scorable` for: one search a step, the mask's."""
         if state.ended is not None or state.turn != player:
@@ -481,7 +462,7 @@ class ShiftingStonesEncoder(Encoder):
         grid = state.grid
         scorable = []
         for card in hand:
-            if _MATCHES[card](grid):
+            if MATCHERS[card](grid):
                 mb[_SCORES + card] = 1
                 scorable.append(card)
             else:
