@@ -1,8 +1,8 @@
 """Space Aztecs' observation written from the last step alone (teocalli/interop/observation/
-space_aztecs.py `_step`): a `take`, a `choose` that does not reveal or one whose reveal ends the
-round, of the very state object observed one step before, is written as that step's cells, any
-other state by the value diff (`_diff`). Both must give exactly the view's encoding, whatever
-order the states come in."""
+space_aztecs.py `_step`): a `take`, a `choose` (one that reveals the cards and plays them:
+`_resolved`) or the answer to a question, of the very state object observed one step before,
+is written from that step, any other state by the value diff (`_diff`). Both must give exactly
+the view's encoding, whatever order the states come in."""
 
 from __future__ import annotations
 
@@ -53,9 +53,9 @@ def test_takes_and_choices_are_written_from_the_step(
     players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A whole game played in place, the mover observed before each step (as an env does):
-    always the view's encoding, and no value diff after a `take`, a `choose` that leaves the
-    choice going on or one whose reveal ends the round, one after any other step (a reveal
-    that asks a question, a capture, a tuck or keep, the game's end)."""
+    always the view's encoding, and no value diff after any step before the end: a `take`, a
+    `choose` that leaves the choice going on, one that reveals the cards (`_resolved`), the
+    answer to a question (a capture, a tuck or keep)."""
     diffs = _diffs(monkeypatch)
     game = SpaceAztecs(players=players)
     encoder = encoder_for(game)
@@ -70,11 +70,9 @@ def test_takes_and_choices_are_written_from_the_step(
         _same(encoder, state, player)
         if state.history:
             last = state.history[-1].action
-            simple = type(last) is Take or (
-                type(last) is Choose and state.phase in (Phase.CHOOSE, Phase.PICK)
-            )  # a choice that leaves the choice going on, or ends the round (`_round_end`)
-            ended += type(last) is Choose and state.phase is Phase.PICK
-            assert diffs[0] - before == (0 if simple else 1), (len(state.history), last)
+            simple = type(last) is Take or (type(last) is Choose and state.phase is Phase.CHOOSE)
+            ended += type(last) is not Take and not simple  # the cards played (`_resolved`)
+            assert diffs[0] == before, (len(state.history), last)
             stepped += simple
         actions = state.legal_actions(player)
         state.apply(actions[rng.randrange(len(actions))], player)
@@ -201,3 +199,44 @@ def test_choice_masks_from_the_pile_rows_in_any_order(players: int) -> None:
             _same(encoder, state, state.to_move()[0])
         _random_step(state, rng)
     assert from_rows >= 20
+
+
+def test_every_kind_of_resolution_is_written_from_the_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many games in place, the mover observed before each step: the reveals that end the
+    round, those that stop at a Saucer's capture or an Agent's tuck, and the captures, tucks
+    and keeps, with or without more cards played after them and up to a new round, are all
+    written from the step (`_resolved`), never by the value diff (the first position of a game
+    and its end aside), and always give the view's encoding."""
+    diffs = _diffs(monkeypatch)
+    game = SpaceAztecs(players=4)
+    encoder = encoder_for(game)
+    rng = Rng(17)
+    kinds: dict[tuple[str, str], int] = {}
+    for seed in range(80):
+        state = game.new_state(seed)
+        assert isinstance(state, SpaceAztecsState)
+        while not state.is_terminal():
+            movers = state.to_move()
+            player = movers[rng.randrange(len(movers))]
+            before = diffs[0]
+            _same(encoder, state, player)
+            if state.history:
+                last = type(state.history[-1].action).__name__
+                assert diffs[0] == before, (seed, len(state.history), last)
+                key = (last, state.phase.name)
+                kinds[key] = kinds.get(key, 0) + 1
+            actions = state.legal_actions(player)
+            state.apply(actions[rng.randrange(len(actions))], player)
+        _same(encoder, state, 0)
+    for key in [
+        ("Choose", "PICK"),
+        ("Choose", "CAPTURE"),
+        ("Choose", "TUCK"),
+        ("Capture", "PICK"),
+        ("Capture", "CAPTURE"),
+        ("Tuck", "PICK"),
+        ("Tuck", "CAPTURE"),
+        ("Keep", "PICK"),
+        ("Keep", "CAPTURE"),
+    ]:
+        assert kinds.get(key, 0) >= 1, (key, kinds)

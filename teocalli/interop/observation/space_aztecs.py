@@ -47,8 +47,11 @@ from teocalli.games.space_aztecs.actions import (
     CAPTURE_BASE,
     CHOOSE_BASE,
     NUM_ACTIONS,
+    Capture,
     Choose,
+    Keep,
     Take,
+    Tuck,
 )
 from teocalli.games.space_aztecs.components import (
     CARD_BY_ID,
@@ -829,9 +832,9 @@ class SpaceAztecsEncoder(Encoder):
             x = placement.where[card]
             phase = state.phase
             if phase is not _CHOOSE or not 0 <= x < NUM_PILES:  # the last choice: a reveal
-                head = memo.head  # every card played, the next round begins: `_round_end`
-                if phase is _PICK and 0 <= x < NUM_PILES and head and head[1] is _CHOOSE:
-                    self._round_end(state, steps, x)
+                head = memo.head  # the cards revealed and played (`_resolved`)
+                if phase is not _OVER and 0 <= x < NUM_PILES and head and head[1] is _CHOOSE:
+                    self._resolved(state, steps, x, _CHOOSE)
                     return True
                 return False
             assert memo.chosen is not None
@@ -848,52 +851,73 @@ class SpaceAztecsEncoder(Encoder):
             mv[self._has_chosen + player] = 1.0
             self._pending.append((self._memory + at, x, player))
             return True
+        if kind is Capture or kind is Tuck or kind is Keep:  # a question answered
+            head = memo.head
+            if state.phase is not _OVER and head and (head[1] is _CAPTURE or head[1] is _TUCK):
+                self._resolved(state, steps, -1, head[1])
+                return True
         return False
 
-    def _round_end(self, state: SpaceAztecsState, steps: int, x: int) -> None:
-        """The last choice of a round, from pile `x`, revealed the cards and they were all
-        played without a question (`_step`): what `_diff` writes, knowing what changes then.
-        The cards follow (`_Placement.update`) and the scores; the chooser's pile size; the
-        header (the round, the phase, the Starting Player, the Saucers played); the Starting
-        Player to take first, nobody to have chosen; no pile held; last round's cards. The
-        piles' other sizes and the memories change only by a take or a choice (`_step`)."""
+    def _resolved(self, state: SpaceAztecsState, steps: int, x: int, was: Phase) -> None:
+        """The round's cards were played on (`_step`): by the last choice, from pile `x`, which
+        revealed them (`was` _CHOOSE), or by the answer to a question (`was` _CAPTURE or _TUCK,
+        `x` -1), up to the next question or the next round (not the game's end). What `_diff`
+        writes, knowing what changes then: the cards follow (`_Placement.update`) and the
+        scores; the chooser's pile size; the header (the round, the phase, the Starting Player,
+        the Saucers played), who may act and who has chosen; no pile held in a new round; the
+        revealed cards or last round's. The piles' other sizes, who holds them and the memories
+        change only by a take or a choice (`_step`)."""
         mv, memo, n = self._public_mv, self._written, self.num_players
         placement = self._placement
         placement.update(state)
         placement.scores(state)
         mv[self._progress] = self._progress_of[steps]
-        size = memo.pile_size[x] = state.pile_size[x]
-        mv[self._pile_size + x] = _TENTHS[size]
+        if x >= 0:
+            size = memo.pile_size[x] = state.pile_size[x]
+            mv[self._pile_size + x] = _TENTHS[size]
         head = memo.head
         assert head is not None
-        start, played = state.start, state.saucers_played
-        memo.head = (state.round, _PICK, start, head[3], played)
-        mv[self._round] = _SCALED_ROUNDS[state.round]
-        at = self._decision_start
-        mv[at], mv[at + 1] = 1.0, 0.0  # simultaneous -> turn
-        mv[self._head + _CHOOSE] = 0.0
-        mv[self._head + _PICK] = 1.0
+        phase, start, played = state.phase, state.start, state.saucers_played
+        memo.head = (state.round, phase, start, head[3], played)
+        if head[0] != state.round:
+            mv[self._round] = _SCALED_ROUNDS[state.round]
+        if was is not phase:  # a turn now (a pick, a capture, a tuck)
+            at = self._decision_start
+            mv[at], mv[at + 1] = 1.0, 0.0
+            mv[self._head + was] = 0.0
+            mv[self._head + phase] = 1.0
         if head[2] != start:
             mv[self._start + head[2]] = 0.0
             mv[self._start + start] = 1.0
         if head[4] != played:
             limit = state.saucer_limit
             mv[self._saucers] = played / limit if played < limit else 1.0
-        at, has = self._to_move_start, self._has_chosen  # `_to_move`: the first to take
-        mv[at : at + n] = ZEROS[:n]
-        mv[has : has + n] = ZEROS[:n]
-        mv[at + start] = 1.0
-        memo.movers, memo.chosen = (start,), None
-        mv[self._holder : self._holder + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
-        memo.holder = state.holder.copy()
+        order = state.order  # `_to_move`: who answers the question, or the first to take
+        mover = order[state.playing] if order else start
+        if memo.movers != (mover,):
+            memo.movers, memo.chosen = (mover,), None
+            at, has = self._to_move_start, self._has_chosen
+            mv[at : at + n] = ZEROS[:n]
+            mv[has : has + n] = ZEROS[:n]
+            mv[at + mover] = 1.0
+        if not order:  # a new round: no pile held
+            mv[self._holder : self._holder + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
+            memo.holder = state.holder.copy()
         if memo.cities != placement.cities_version:
             memo.cities = placement.cities_version
             mv[self._cities : self._cities_stop] = placement.cities_mv
         if memo.totals != placement.totals_version:
             memo.totals = placement.totals_version
             mv[self._score_at] = array("f", map(_SCORE_OF, placement.points))
-        memo.tail = state.last_played
-        self._public_tail(state, mv)
+        if order:  # as `_diff` keys the revealed cards and the question
+            choices = placement.cities_version if phase is _CAPTURE else 0
+            tail: tuple[Any, ...] = (order, tuple(state.chosen), state.playing, phase, choices)
+            tail += (state.saucer, state.victims, state.tuck_card)
+        else:
+            tail = state.last_played
+        if memo.tail != tail:
+            memo.tail = tail
+            self._public_tail(state, mv)
 
     def _remember(self, state: SpaceAztecsState, player: int) -> None:
         """Bring the player's memory (`_memories`) up to date with its part of `seen_round`."""
