@@ -776,9 +776,10 @@ class SpaceAztecsEncoder(Encoder):
     ) -> None:
         """The whole observation (`observe` into `out`). Everything before `your_pile` is the
         same for every observer: it is kept in one shared buffer with the piles' rows in
-        `memory_cards`, and copied. That state object one step on by a `take`, or by a `choose`
-        that does not reveal (most steps): that step's few cells (`_step`); any other state,
-        the value diff (`_diff`); the state object last written, at that step: nothing. Like
+        `memory_cards`, and copied. That state object one step on: written from the step
+        (`_step`: a `take` or a `choose` that does not reveal, that step's few cells; a reveal or
+        an answer to a question, `_resolved`) but at the game's end; any other state, the value
+        diff (`_diff`); the state object last written, at that step: nothing. Like
         `State.legal_ids`, this trusts that a state object changes only through `apply`. The
         observer's own fields are a few rows written over it (`observe`)."""
         mv[:] = self.observe(state, player).data
