@@ -43,9 +43,19 @@ from typing import Any
 
 import numpy as np
 
-from teocalli.games.space_aztecs.actions import CAPTURE_BASE, NUM_ACTIONS, Choose, Take
+from teocalli.games.space_aztecs.actions import (
+    CAPTURE_BASE,
+    CHOOSE_BASE,
+    NUM_ACTIONS,
+    Capture,
+    Choose,
+    Keep,
+    Take,
+    Tuck,
+)
 from teocalli.games.space_aztecs.components import (
     CARD_BY_ID,
+    COLOUR,
     COLOURS,
     KIND,
     NUM_CARDS,
@@ -53,7 +63,10 @@ from teocalli.games.space_aztecs.components import (
     PILE_LETTERS,
     PINK,
     PINK_PENALTY,
+    POINTS,
+    RULE,
     Kind,
+    Rule,
 )
 from teocalli.games.space_aztecs.scoring import Tally, codex_bonus
 from teocalli.games.space_aztecs.state import (
@@ -93,6 +106,13 @@ _PICK, _CHOOSE, _CAPTURE, _TUCK, _OVER = (
 )
 _KINDS = tuple(int(k) for k in KIND)
 _AZTEC, _TEMPLE, _CODEX = int(Kind.AZTEC), int(Kind.TEMPLE), int(Kind.CODEX)
+_SAUCER = int(Kind.SAUCER)
+_COLOUR = tuple(COLOUR)
+_IN_VIEW_POINTS = tuple(
+    None if RULE[c] in (Rule.WARRIOR, Rule.PRIEST, Rule.ALIEN) else POINTS[c] for c in _RANGE
+)
+"""By card, what `Tally.add(card, False)` adds to the points when it adds only the card's own
+points (None: a Warrior, Priest or Alien, whose points depend on the others)."""
 _SCALED_ROUNDS = tuple(scaled(k, MAX_ROUND) for k in range(NUM_CARDS + 1))
 """scaled(round, 20) by round (a round plays a card per player: never more than 72 rounds)."""
 _PILE_INDEX = np.arange(NUM_PILES)[:, None]
@@ -170,16 +190,20 @@ class _Placement:
         self.n = n
         self.where = [_UNSEEN] * NUM_CARDS
         self.host = [_UNSEEN] * NUM_CARDS
+        self.unchosen = [-1] * n  # the engine's `chosen` when nobody has chosen
         assert piles.shape == (_ROWS,) and not piles.any()
         self.piles = piles
         self.pile_mv: FloatView = self.piles.data
+        self.choices = [np.zeros(NUM_ACTIONS, np.int8) for _ in range(NUM_PILES)]
+        """Per pile, the mask of its holder during the choice (its cards' `choose` ids), kept
+        with the pile rows: the engine's legal ids are the cards whose place is the pile."""
+        self.choices_mv: list[Any] = [m.data for m in self.choices]
         self.cities = np.zeros(2 * n * NUM_CARDS, np.float32)
         self.cities_mv: FloatView = self.cities.data
         self.cities_version = 0
         self.cell = [-1] * NUM_CARDS  # the index each card has set in `cities` (city row)
         self.tucked_cell = [-1] * NUM_CARDS  # (tucked row)
         self._cities_counted()
-        self.recount = True  # the totals must be added up again (a capture)
         self.tick = 0
         self.start = self.removed = _UNSEEN  # what the totals were computed with
         self.points: list[int] = []  # the totals as the sheets add them up
@@ -195,17 +219,22 @@ class _Placement:
             self._rebuild(where, host)
             return
         if where != mine:
-            for c in state.chosen:  # a choice, a reveal that leaves questions, a tuck
-                if c >= 0 and where[c] != mine[c]:
-                    moved.append((c, mine[c]))
-                    mine[c] = where[c]
+            chosen = state.chosen
+            if chosen != self.unchosen:  # a choice, a reveal that leaves questions, a tuck
+                for c in chosen:
+                    if c >= 0 and where[c] != mine[c]:
+                        moved.append((c, mine[c]))
+                        mine[c] = where[c]
+                tops = (*chosen, *state.last_played)
+            else:  # (after a round's end: nobody has chosen)
+                tops = state.last_played
             if where != mine:  # a round ended (its cards are the last played now), or more
                 for c in state.last_played:
                     if where[c] != mine[c]:
                         moved.append((c, mine[c]))
                         mine[c] = where[c]
             if where != mine:  # a Temple's tuck, a capture: cards that went under a round's card
-                for top in (*state.chosen, *state.last_played):
+                for top in tops:
                     if _TOPS[top] and top in host:  # (found by the list's scans: `_under`)
                         for d in _under(host, top):
                             if where[d] != mine[d]:
@@ -236,13 +265,35 @@ class _Placement:
         for c, o in moved:
             x = where[c]
             was = kinds[o]
+            if not was and kinds[x] == _IN_VIEW:  # played (a reveal): counted, its city cell
+                p = x - CITY
+                k = _KINDS[c]
+                if k == _AZTEC:
+                    points = _IN_VIEW_POINTS[c]
+                    if points is None:
+                        tallies[p].add(c, False)
+                    else:  # `Tally.add` of an Aztec in view that scores its own points
+                        t = tallies[p]
+                        t.points += points
+                        t.count[_COLOUR[c]] += 1
+                    dirty.add(p)
+                elif k != _SAUCER:  # a Temple, a Codex card (`_enter`)
+                    self._enter(c, x)
+                cell[c] = at = _CELL[x][c]
+                self.cities_mv[at] = 1.0
+                played = True
+                if _TOPS[c] and c in host:  # cards under it elsewhere follow it
+                    look += _under(host, c)
+                continue
             if was == _IN_PILE:
                 pile_mv[o * NUM_CARDS + c] = 0.0
+                self.choices_mv[o][CHOOSE_BASE + c] = 0
             elif was:
                 self._enter(c, o, -1)
             now = kinds[x]
             if now == _IN_PILE:
                 pile_mv[x * NUM_CARDS + c] = 1.0
+                self.choices_mv[x][CHOOSE_BASE + c] = 1
             elif now:
                 if now == _IN_VIEW and _KINDS[c] == _AZTEC:  # counted (`_enter`, inline)
                     p = x - CITY
@@ -272,7 +323,10 @@ class _Placement:
         pile rows in one NumPy comparison, the cities from the cards in them."""
         self.tick = tick = self.tick + 1
         places = np.array(where)
-        self.piles.reshape(NUM_PILES, NUM_CARDS)[:] = places == _PILE_INDEX
+        rows = places == _PILE_INDEX
+        self.piles.reshape(NUM_PILES, NUM_CARDS)[:] = rows
+        for x, choices in enumerate(self.choices):
+            choices[CHOOSE_BASE : CHOOSE_BASE + NUM_CARDS] = rows[x]
         self.host[:] = host
         in_cities = np.flatnonzero(places >= CITY).tolist()
         self._cities_counted()
@@ -315,15 +369,15 @@ class _Placement:
         self.codex: list[list[int]] = [[] for _ in range(n)]
         self.temples = [0] * n
         self.captured = [0] * n
-        self.bonus = [0] * n
-        self.dirty = set(range(n))  # cities whose Codex bonus must be counted again
+        self.base = [0] * n  # per city, the total before the pink penalty
+        self.dirty = set(range(n))  # cities whose `base` must be counted again
 
     def _enter(self, c: int, x: int, sign: int = 1) -> None:
         """Card `c` came to place `x` of a city (`sign` -1: left it): count it in its city."""
         p = x & 7
         if x >= CAPTURED:
             self.captured[p] += sign
-            self.recount = True
+            self.dirty.add(p)
             return
         if x >= TEMPLED:
             self.tallies[p].add(c, True, sign)
@@ -345,32 +399,40 @@ class _Placement:
     def scores(self, state: SpaceAztecsState) -> None:
         """`totals`: `state.sheets()` totals / 100 in [-1, 1]. They depend only on the cards in
         each city (their Aztec points kept by the tallies), the Starting Player and the removed
-        set: a city's Codex bonus is counted again when anything in it changed or the token
-        came to or left it; the totals are added up again after any change."""
+        set: a city's sum before the pink penalty (`base`: Aztec points, Codex bonus, captured
+        cards) is counted again when anything in it changed or the token came to or left it
+        (`dirty`); the penalty is applied to the sums after any change."""
         dirty, start, removed = self.dirty, state.start, state.removed
-        if not (dirty or self.recount) and start == self.start and removed == self.removed:
-            return
-        codex, tallies = self.codex, self.tallies
         if start != self.start:  # the Codex of the Sun
-            if 0 <= self.start < self.n and codex[self.start]:
-                dirty.add(self.start)
+            codex, old = self.codex, self.start
+            if 0 <= old < self.n and codex[old]:
+                dirty.add(old)
             if codex[start]:
                 dirty.add(start)
-        self.start, self.removed, self.recount = start, removed, False
-        for p in dirty:
-            if codex[p]:
+            self.start = start
+        if removed != self.removed:
+            self.removed = removed
+        elif not dirty:
+            return
+        tallies, base = self.tallies, self.base
+        if dirty:
+            codex, captured = self.codex, self.captured
+            for p in dirty:
                 t = tallies[p]
-                self.bonus[p] = codex_bonus(
-                    codex[p], t.count, self.temples[p], t.templed, start == p
-                )
-            else:
-                self.bonus[p] = 0
-        dirty.clear()
-        fewest = min([t.count[PINK] for t in tallies]) if removed != PINK else -1  # lose 5
-        points = [
-            t.points + bonus + captured - (PINK_PENALTY if t.count[PINK] == fewest else 0)
-            for t, bonus, captured in zip(tallies, self.bonus, self.captured, strict=True)
-        ]  # Sheet.total
+                if codex[p]:
+                    bonus = codex_bonus(codex[p], t.count, self.temples[p], t.templed, start == p)
+                    base[p] = t.points + bonus + captured[p]
+                else:
+                    base[p] = t.points + captured[p]
+            dirty.clear()
+        if removed != PINK:  # the fewest pink Aztecs lose 5
+            pinks = [t.count[PINK] for t in tallies]
+            fewest = min(pinks)
+            points = [
+                b - PINK_PENALTY if k == fewest else b for b, k in zip(base, pinks, strict=True)
+            ]
+        else:
+            points = base.copy()  # Sheet.total
         if points != self.points:
             self.points = points
             self.totals_version += 1
@@ -677,7 +739,9 @@ class SpaceAztecsEncoder(Encoder):
 
     def mask(self, state: Any, player: int) -> Mask:
         """`Encoder.mask`, asking the phase who may act instead of building `to_move`. The
-        takes (a set of the 8 piles) are marked once per set and copied from then on."""
+        takes (a set of the 8 piles) are marked once per set and copied from then on; a choice
+        at the position last observed is its pile's mask kept with the pile rows (`choices`),
+        copied, instead of marking the engine's ids."""
         phase = state.phase
         if phase is _PICK:  # `_to_move`'s one player, without building its tuple
             if player != (state.start + state.picks) % self.num_players:
@@ -689,7 +753,13 @@ class SpaceAztecsEncoder(Encoder):
                 marked = self._takes[key] = _marked(ids)
             return marked.copy()
         if phase is _CHOOSE:
-            may = state.chosen[player] < 0
+            if state.chosen[player] >= 0:
+                return self._no_mask.copy()
+            position: SpaceAztecsState = state
+            if position is self._state and len(position.history) == self._steps:
+                # the position last observed: the held pile's cards, kept with the pile rows
+                return self._placement.choices[position.held[player]].copy()
+            may = True
         else:
             may = phase is not _OVER and player in state._to_move()
         if not may:
@@ -706,9 +776,10 @@ class SpaceAztecsEncoder(Encoder):
     ) -> None:
         """The whole observation (`observe` into `out`). Everything before `your_pile` is the
         same for every observer: it is kept in one shared buffer with the piles' rows in
-        `memory_cards`, and copied. That state object one step on by a `take`, or by a `choose`
-        that does not reveal (most steps): that step's few cells (`_step`); any other state,
-        the value diff (`_diff`); the state object last written, at that step: nothing. Like
+        `memory_cards`, and copied. That state object one step on: written from the step
+        (`_step`: a `take` or a `choose` that does not reveal, that step's few cells; a reveal or
+        an answer to a question, `_resolved`) but at the game's end; any other state, the value
+        diff (`_diff`); the state object last written, at that step: nothing. Like
         `State.legal_ids`, this trusts that a state object changes only through `apply`. The
         observer's own fields are a few rows written over it (`observe`)."""
         mv[:] = self.observe(state, player).data
@@ -716,8 +787,9 @@ class SpaceAztecsEncoder(Encoder):
     def _step(self, state: SpaceAztecsState, steps: int) -> bool:
         """Write what the last step changed in the public part, which holds the state one step
         before: a `take` (a holder, the player to move or the choice beginning, the taker's
-        memory) or a `choose` that does not reveal (a pile's size and row, who has chosen).
-        False, nothing written, for any other step (the diff then writes it)."""
+        memory), a `choose` that does not reveal (a pile's size and row, who has chosen) or one
+        that ends the round (`_round_end`). False, nothing written, for any other step (the diff
+        then writes it)."""
         step = state.history[-1]
         action: Any = step.action
         kind, mv, memo = type(action), self._public_mv, self._written
@@ -730,17 +802,15 @@ class SpaceAztecsEncoder(Encoder):
             x, player = action.pile, step.player
             memo.holder[x] = player
             mv[self._holder_cells[x] + player] = 1.0
-            at = player * NUM_PILES + x  # the taker's memory: one more pile
-            seen = memo.seen[at] = state.seen_round[at]
+            seen = memo.seen[player * NUM_PILES + x] = state.round  # the taker's memory: a pile
             memory = self._memories[player]
             memory.seen[x] = seen
             memory.rounds_mv[x] = _SCALED_ROUNDS[seen]
             memory.held = held = memory.held | 1 << x
             memory.blanks = self._blanks[held]
             mv[self._progress] = self._progress_of[steps]
-            assert memo.movers is not None
             to_move = self._to_move_start
-            mv[to_move + memo.movers[0]] = 0.0
+            mv[to_move + player] = 0.0  # the taker was the one to move
             if phase is _PICK:
                 mover = (state.start + state.picks) % self.num_players
                 mv[to_move + mover] = 1.0
@@ -761,14 +831,20 @@ class SpaceAztecsEncoder(Encoder):
         if kind is Choose:
             placement, card = self._placement, action.card
             x = placement.where[card]
-            if state.phase is not _CHOOSE or not 0 <= x < NUM_PILES:
-                return False  # the last choice: the cards are revealed and played
+            phase = state.phase
+            if phase is not _CHOOSE or not 0 <= x < NUM_PILES:  # the last choice: a reveal
+                head = memo.head  # the cards revealed and played (`_resolved`)
+                if phase is not _OVER and 0 <= x < NUM_PILES and head and head[1] is _CHOOSE:
+                    self._resolved(state, steps, x, _CHOOSE)
+                    return True
+                return False
             assert memo.chosen is not None
             player = step.player
             mv[self._progress] = self._progress_of[steps]
             placement.where[card] = state.where[card]
             at = x * NUM_CARDS + card
             placement.pile_mv[at] = 0.0
+            placement.choices_mv[x][CHOOSE_BASE + card] = 0
             size = memo.pile_size[x] = state.pile_size[x]
             mv[self._pile_size + x] = _TENTHS[size]
             memo.chosen[player] = card
@@ -776,7 +852,73 @@ class SpaceAztecsEncoder(Encoder):
             mv[self._has_chosen + player] = 1.0
             self._pending.append((self._memory + at, x, player))
             return True
+        if kind is Capture or kind is Tuck or kind is Keep:  # a question answered
+            head = memo.head
+            if state.phase is not _OVER and head and (head[1] is _CAPTURE or head[1] is _TUCK):
+                self._resolved(state, steps, -1, head[1])
+                return True
         return False
+
+    def _resolved(self, state: SpaceAztecsState, steps: int, x: int, was: Phase) -> None:
+        """The round's cards were played on (`_step`): by the last choice, from pile `x`, which
+        revealed them (`was` _CHOOSE), or by the answer to a question (`was` _CAPTURE or _TUCK,
+        `x` -1), up to the next question or the next round (not the game's end). What `_diff`
+        writes, knowing what changes then: the cards follow (`_Placement.update`) and the
+        scores; the chooser's pile size; the header (the round, the phase, the Starting Player,
+        the Saucers played), who may act and who has chosen; no pile held in a new round; the
+        revealed cards or last round's. The piles' other sizes, who holds them and the memories
+        change only by a take or a choice (`_step`)."""
+        mv, memo, n = self._public_mv, self._written, self.num_players
+        placement = self._placement
+        placement.update(state)
+        placement.scores(state)
+        mv[self._progress] = self._progress_of[steps]
+        if x >= 0:
+            size = memo.pile_size[x] = state.pile_size[x]
+            mv[self._pile_size + x] = _TENTHS[size]
+        head = memo.head
+        assert head is not None
+        phase, start, played = state.phase, state.start, state.saucers_played
+        memo.head = (state.round, phase, start, head[3], played)
+        if head[0] != state.round:
+            mv[self._round] = _SCALED_ROUNDS[state.round]
+        if was is not phase:  # a turn now (a pick, a capture, a tuck)
+            at = self._decision_start
+            mv[at], mv[at + 1] = 1.0, 0.0
+            mv[self._head + was] = 0.0
+            mv[self._head + phase] = 1.0
+        if head[2] != start:
+            mv[self._start + head[2]] = 0.0
+            mv[self._start + start] = 1.0
+        if head[4] != played:
+            limit = state.saucer_limit
+            mv[self._saucers] = played / limit if played < limit else 1.0
+        order = state.order  # `_to_move`: who answers the question, or the first to take
+        mover = order[state.playing] if order else start
+        if memo.movers != (mover,):
+            memo.movers, memo.chosen = (mover,), None
+            at, has = self._to_move_start, self._has_chosen
+            mv[at : at + n] = ZEROS[:n]
+            mv[has : has + n] = ZEROS[:n]
+            mv[at + mover] = 1.0
+        if not order:  # a new round: no pile held
+            mv[self._holder : self._holder + NUM_PILES * n] = ZEROS[: NUM_PILES * n]
+            memo.holder = state.holder.copy()
+        if memo.cities != placement.cities_version:
+            memo.cities = placement.cities_version
+            mv[self._cities : self._cities_stop] = placement.cities_mv
+        if memo.totals != placement.totals_version:
+            memo.totals = placement.totals_version
+            mv[self._score_at] = array("f", map(_SCORE_OF, placement.points))
+        if order:  # as `_diff` keys the revealed cards and the question
+            choices = placement.cities_version if phase is _CAPTURE else 0
+            tail: tuple[Any, ...] = (order, tuple(state.chosen), state.playing, phase, choices)
+            tail += (state.saucer, state.victims, state.tuck_card)
+        else:
+            tail = state.last_played
+        if memo.tail != tail:
+            memo.tail = tail
+            self._public_tail(state, mv)
 
     def _remember(self, state: SpaceAztecsState, player: int) -> None:
         """Bring the player's memory (`_memories`) up to date with its part of `seen_round`."""
@@ -818,7 +960,7 @@ class SpaceAztecsEncoder(Encoder):
                         memory.clear(self._blanks)
             memo.seen = state.seen_round.copy()
         placement.scores(state)
-        mv[self._progress] = steps / self._max_length if steps < self._max_length else 1.0
+        mv[self._progress] = self._progress_of[steps]
         phase = state.phase
         head = (state.round, phase, state.start, state.removed, state.saucers_played)
         was = memo.head
