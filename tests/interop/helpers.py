@@ -1,6 +1,9 @@
-"""Shared parameters for the interop tests: every registered game in every declared variant."""
+"""Shared parameters and helpers for the interop tests: every registered game in every declared
+variant, random steps, counted encoder methods."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -26,3 +29,25 @@ def random_states(game: Game, seed: int, limit: int = 400) -> list[State]:
         state.apply(actions[rng.randrange(len(actions))], player)
         states.append(state.clone())
     return states
+
+
+def random_step(state: State, rng: Rng) -> None:
+    """One uniformly random legal action by a uniformly drawn mover (a draw even for one)."""
+    movers = state.to_move()
+    player = movers[rng.randrange(len(movers))]
+    actions = state.legal_actions(player)
+    state.apply(actions[rng.randrange(len(actions))], player)
+
+
+def counted(monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> list[int]:
+    """Count the calls of method `name` of class `owner` (patched for the test): the counter
+    is the list's one item, read after the play."""
+    calls = [0]
+    method = getattr(owner, name)
+
+    def wrapper(self: Any, *args: Any) -> Any:
+        calls[0] += 1
+        return method(self, *args)
+
+    monkeypatch.setattr(owner, name, wrapper)
+    return calls

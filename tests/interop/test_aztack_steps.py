@@ -19,6 +19,8 @@ from teocalli.games.aztack.state import AztackState
 from teocalli.interop.observation import aztack as encoding
 from teocalli.interop.observation import encoder_for
 
+from .helpers import counted, random_step
+
 VARIANTS = [
     {"players": 2},
     {"players": 3},
@@ -40,26 +42,6 @@ def _same(encoder: Any, state: AztackState, player: int) -> None:
     assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
 
 
-def _random_step(state: AztackState, rng: Rng) -> None:
-    movers = state.to_move()
-    player = movers[rng.randrange(len(movers))]
-    actions = state.legal_actions(player)
-    state.apply(actions[rng.randrange(len(actions))], player)
-
-
-def _counted(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
-    """Count the calls of the encoder's method `name`."""
-    calls = [0]
-    method = getattr(encoding.AztackEncoder, name)
-
-    def counted(self: Any, *args: Any) -> Any:
-        calls[0] += 1
-        return method(self, *args)
-
-    monkeypatch.setattr(encoding.AztackEncoder, name, counted)
-    return calls
-
-
 @pytest.mark.parametrize("options", VARIANTS)
 def test_the_mover_observed_before_each_step_is_replayed_not_rewritten(
     options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
@@ -67,7 +49,7 @@ def test_the_mover_observed_before_each_step_is_replayed_not_rewritten(
     """Whole games played in place, a mover observed before each step (as an env does): always
     the view's encoding, rewritten only at each game's first step, the other steps replayed
     (discards and bonus decisions among them), every player observed at the end."""
-    rewrites = _counted(monkeypatch, "_rewrite")
+    rewrites = counted(monkeypatch, encoding.AztackEncoder, "_rewrite")
     game = Aztack(**options)
     encoder = encoder_for(game)
     rng = Rng(3)
@@ -79,7 +61,7 @@ def test_the_mover_observed_before_each_step_is_replayed_not_rewritten(
             movers = state.to_move()
             _same(encoder, state, movers[rng.randrange(len(movers))])
             observed += 1
-            _random_step(state, rng)
+            random_step(state, rng)
             discards += type(state.history[-1].action) is Discard
         for player in range(game.num_players):
             _same(encoder, state, player)
@@ -98,7 +80,7 @@ def test_any_observers_gaps_clones_and_earlier_states(
     rewrite, after which the live state is rewritten too). Every observation is exactly the
     view's encoding, and each path was taken: replays of several placements at once, of a
     single one, seats swapped in, rewrites."""
-    rewrites = _counted(monkeypatch, "_rewrite")
+    rewrites = counted(monkeypatch, encoding.AztackEncoder, "_rewrite")
     laid: list[int] = []  # stones laid by each replay
     method = encoding.AztackEncoder._placements
 
@@ -120,7 +102,7 @@ def test_any_observers_gaps_clones_and_earlier_states(
             for _ in range(gap):
                 if state.is_terminal():
                     break
-                _random_step(state, rng)
+                random_step(state, rng)
             if rng.randrange(8) == 0:
                 earlier.append(state.clone())
             observers = (
@@ -137,7 +119,7 @@ def test_any_observers_gaps_clones_and_earlier_states(
                 seat = rng.randrange(game.num_players)
                 _same(encoder, other, seat)
                 if not other.is_terminal() and rng.randrange(2) == 0:
-                    _random_step(other, rng)  # played on: the next look at it is a replay
+                    random_step(other, rng)  # played on: the next look at it is a replay
                     _same(encoder, other, rng.randrange(game.num_players))
     assert rewrites[0] >= 20
     assert len(laid) >= 40
@@ -151,19 +133,19 @@ def test_the_replay_stops_at_its_reach_and_at_an_unknown_step(
     """More steps since than `_REPLAY` are rewritten, not replayed; so is a placement the
     replay does not know (its action not an Aztack one, as a subclass might apply): the view's
     encoding either way."""
-    rewrites = _counted(monkeypatch, "_rewrite")
+    rewrites = counted(monkeypatch, encoding.AztackEncoder, "_rewrite")
     game = Aztack(players=2)
     encoder = encoder_for(game)
     state = game.new_state(1)
     rng = Rng(1)
     _same(encoder, state, 0)
     for _ in range(encoding._REPLAY + 1):
-        _random_step(state, rng)
+        random_step(state, rng)
     assert not state.is_terminal()
     _same(encoder, state, 1)
     assert rewrites[0] == 2
     while True:
-        _random_step(state, rng)
+        random_step(state, rng)
         assert not state.is_terminal()
         step = state.history[-1]
         if type(step.action) is Place:

@@ -18,6 +18,8 @@ from teocalli.games.space_aztecs.state import Phase, SpaceAztecsState
 from teocalli.interop.observation import encoder_for
 from teocalli.interop.observation import space_aztecs as encoding
 
+from .helpers import random_step
+
 
 def _same(encoder: Any, state: SpaceAztecsState, player: int) -> None:
     expected = encoder.encode(state.view(player))
@@ -26,13 +28,6 @@ def _same(encoder: Any, state: SpaceAztecsState, player: int) -> None:
     )
     legal = sorted(state.legal_action_ints(player))
     assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
-
-
-def _random_step(state: SpaceAztecsState, rng: Rng) -> None:
-    movers = state.to_move()
-    player = movers[rng.randrange(len(movers))]
-    actions = state.legal_actions(player)
-    state.apply(actions[rng.randrange(len(actions))], player)
 
 
 def _diffs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -100,7 +95,7 @@ def test_every_player_at_every_step(players: int, monkeypatch: pytest.MonkeyPatc
         assert diffs[0] - before <= 1
         if state.phase is Phase.CHOOSE and max(state.chosen) >= 0:
             pending_seen += 1
-        _random_step(state, rng)
+        random_step(state, rng)
     assert pending_seen >= 5
 
 
@@ -126,9 +121,9 @@ def test_gaps_clones_and_resampled_worlds_in_the_middle_of_a_round() -> None:
             _same(encoder, state.clone(), player)
             _same(encoder, state, player)
             checked += 1
-        _random_step(state, rng)
+        random_step(state, rng)
         if not state.is_terminal() and rng.randrange(3) == 0:
-            _random_step(state, rng)  # a gap of two steps
+            random_step(state, rng)  # a gap of two steps
     assert checked >= 10
 
 
@@ -153,7 +148,7 @@ def test_what_is_handed_out_is_the_callers_to_change() -> None:
             encoder.observe(state, player)[:] = 5.0
         _same(encoder, state, player)
         phases.add(state.phase)
-        _random_step(state, rng)
+        random_step(state, rng)
     assert phases == {Phase.PICK, Phase.CHOOSE}
     assert all(np.array_equal(observation, copy) for observation, copy in kept)
 
@@ -197,7 +192,7 @@ def test_choice_masks_from_the_pile_rows_in_any_order(players: int) -> None:
                 _legal(encoder, state.clone(), p)
         else:
             _same(encoder, state, state.to_move()[0])
-        _random_step(state, rng)
+        random_step(state, rng)
     assert from_rows >= 20
 
 

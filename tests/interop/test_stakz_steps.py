@@ -19,6 +19,8 @@ from teocalli.games.stakz.state import StakzState
 from teocalli.interop.observation import encoder_for
 from teocalli.interop.observation import stakz as encoding
 
+from .helpers import counted, random_step
+
 
 def _same(encoder: Any, state: StakzState, player: int) -> None:
     expected = encoder.encode(state.view(player))
@@ -32,25 +34,6 @@ def _same(encoder: Any, state: StakzState, player: int) -> None:
     assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
 
 
-def _random_step(state: StakzState, rng: Rng) -> None:
-    player = state.to_move()[0]
-    actions = state.legal_actions(player)
-    state.apply(actions[rng.randrange(len(actions))], player)
-
-
-def _counted(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
-    """Count the calls of the encoder's method `name`."""
-    calls = [0]
-    method = getattr(encoding.StakzEncoder, name)
-
-    def counted(self: Any, *args: Any) -> Any:
-        calls[0] += 1
-        return method(self, *args)
-
-    monkeypatch.setattr(encoding.StakzEncoder, name, counted)
-    return calls
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_mover_observed_before_each_step_is_replayed_not_rewritten(
     players: int, monkeypatch: pytest.MonkeyPatch
@@ -58,8 +41,8 @@ def test_the_mover_observed_before_each_step_is_replayed_not_rewritten(
     """Whole matches played in place, the mover observed before each step (as an env does):
     always the view's encoding, rewritten only at the first step and at each new deal, the
     other steps replayed (splits and the observer's own draws among them)."""
-    rewrites = _counted(monkeypatch, "_rewrite")
-    splits = _counted(monkeypatch, "_splits")
+    rewrites = counted(monkeypatch, encoding.StakzEncoder, "_rewrite")
+    splits = counted(monkeypatch, encoding.StakzEncoder, "_splits")
     game = Stakz(players=players)
     encoder = encoder_for(game)
     rng = Rng(players)
@@ -71,7 +54,7 @@ def test_the_mover_observed_before_each_step_is_replayed_not_rewritten(
             _same(encoder, state, state.to_move()[0])
             observed += 1
             rounds = len(state.rounds)
-            _random_step(state, rng)
+            random_step(state, rng)
             deals += len(state.rounds) > rounds and not state.is_terminal()
         for player in range(players):
             _same(encoder, state, player)
@@ -90,9 +73,9 @@ def test_any_observers_gaps_clones_and_earlier_states(
     rewrite, after which the live state is rewritten too). Every observation is exactly the
     view's encoding, and each path was taken: replays with a split, with the observer's own
     draw, with another player's draw, observers swapped in after a rewrite left their row stale."""
-    rewrites = _counted(monkeypatch, "_rewrite")
-    splits = _counted(monkeypatch, "_splits")
-    seats = _counted(monkeypatch, "_seat_of")
+    rewrites = counted(monkeypatch, encoding.StakzEncoder, "_rewrite")
+    splits = counted(monkeypatch, encoding.StakzEncoder, "_splits")
+    seats = counted(monkeypatch, encoding.StakzEncoder, "_seat_of")
     game = Stakz(players=players, target=30)
     encoder = encoder_for(game)
     rng = Rng(10 + players)
@@ -105,7 +88,7 @@ def test_any_observers_gaps_clones_and_earlier_states(
         for _ in range(gap):
             if state.is_terminal():
                 break
-            _random_step(state, rng)
+            random_step(state, rng)
         if rng.randrange(10) == 0:
             earlier.append(state.clone())
         observers = (
@@ -126,7 +109,7 @@ def test_any_observers_gaps_clones_and_earlier_states(
             other = earlier[rng.randrange(len(earlier))]
             _same(encoder, other, rng.randrange(players))
             if not other.is_terminal() and rng.randrange(2) == 0:
-                _random_step(other, rng)  # played on: the next look at it is a replay
+                random_step(other, rng)  # played on: the next look at it is a replay
                 _same(encoder, other, rng.randrange(players))
     assert rewrites[0] >= 10
     assert splits[0] >= 3
@@ -152,7 +135,7 @@ def test_a_replay_across_a_split_and_more_placements_on_its_stacks() -> None:
                 if state.is_terminal():
                     break
                 rounds = len(state.rounds)
-                _random_step(state, rng)
+                random_step(state, rng)
                 if len(state.rounds) != rounds:
                     break
                 action = state.history[-1].action

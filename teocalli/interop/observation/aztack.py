@@ -45,7 +45,19 @@ from teocalli.games.aztack.components import (
 )
 from teocalli.games.aztack.state import AztackState
 
-from .base import _FEW_IDS, ZEROS, Array, Encoder, FloatView, Layout, Mask, Memo, one_hot, scaled
+from .base import (
+    _FEW_IDS,
+    ZEROS,
+    Array,
+    Encoder,
+    FloatView,
+    Layout,
+    Mask,
+    Memo,
+    one_hot,
+    scaled,
+    write_bits,
+)
 
 MAX_LEVEL = 12.0
 _LEVEL_VALUES = tuple(float(np.float32(scaled(h, MAX_LEVEL))) for h in range(64))
@@ -200,11 +212,7 @@ class AztackEncoder(Encoder):
             changed = pending ^ rec.pending
             if changed:
                 rec.pending = pending
-                bonus = self._bonus
-                while changed:
-                    low = changed & -changed
-                    changed ^= low
-                    mv[bonus + low.bit_length() - 1] = 1.0 if pending & low else 0.0
+                write_bits(mv, self._bonus, pending, changed)
             if self._speed:
                 self._movers(state, rec)
             else:
@@ -266,11 +274,7 @@ class AztackEncoder(Encoder):
         changed = movers ^ rec.movers
         if changed:
             rec.movers = movers
-            mv, at = rec.mv, self._mover_at
-            while changed:
-                low = changed & -changed
-                changed ^= low
-                mv[at + low.bit_length() - 1] = 1.0 if movers & low else 0.0
+            write_bits(rec.mv, self._mover_at, movers, changed)
 
     def _rewrite(self, state: AztackState, player: int, rec: _Record) -> None:
         """Everything from the engine's values (the buffer zeroed first): another state

@@ -338,6 +338,16 @@ class Encoder(ABC):
         return np.frombuffer(marks, np.int8)
 
 
+def write_bits(mv: FloatView, start: int, bits: int, changed: int) -> None:
+    """For each set bit i of `changed`, write bit i of `bits` (1.0 or 0.0) at `start + i`: a
+    field of flags (players, stacks) of which a step changes one or two, written one item each
+    instead of the whole run."""
+    while changed:
+        low = changed & -changed
+        changed ^= low
+        mv[start + low.bit_length() - 1] = 1.0 if bits & low else 0.0
+
+
 _FEW_IDS = 48
 """Up to this many legal ids, `mark_legal` writes them one by one (measured: below it the loop
 is cheaper than NumPy's conversion of the list to an index array)."""

@@ -47,7 +47,18 @@ from teocalli.games.stakz.components import (
 )
 from teocalli.games.stakz.state import StakzState
 
-from .base import _FEW_IDS, ZEROS, Array, Encoder, FloatView, Layout, Mask, one_hot, scaled
+from .base import (
+    _FEW_IDS,
+    ZEROS,
+    Array,
+    Encoder,
+    FloatView,
+    Layout,
+    Mask,
+    one_hot,
+    scaled,
+    write_bits,
+)
 
 MAX_HEIGHT = 8
 _ROW_C, _ROW_S = MAX_HEIGHT * NUM_COLOURS, MAX_HEIGHT * NUM_SYMBOLS
@@ -234,11 +245,7 @@ class StakzEncoder(Encoder):
             changed = used ^ rec.used
             if changed:
                 rec.used = used
-                start = self._used
-                while changed:
-                    low = changed & -changed
-                    changed ^= low
-                    mv[start + low.bit_length() - 1] = 1.0 if used & low else 0.0
+                write_bits(mv, self._used, used, changed)
             placed = state.placed
             mv[self._placed] = placed / 10 if placed < 10 else 1.0
             if ended:
