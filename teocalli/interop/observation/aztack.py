@@ -46,7 +46,6 @@ from teocalli.games.aztack.components import (
 from teocalli.games.aztack.state import AztackState
 
 from .base import (
-    _FEW_IDS,
     ZEROS,
     Array,
     Encoder,
@@ -54,6 +53,7 @@ from .base import (
     Layout,
     Mask,
     Memo,
+    mark_ids,
     one_hot,
     scaled,
     write_bits,
@@ -327,12 +327,7 @@ class AztackEncoder(Encoder):
             if self._speed
             else player == state.turn
         ):
-            ids = state.legal_ids(player)
-            if len(ids) > _FEW_IDS:
-                np.frombuffer(marks, np.int8)[ids] = 1
-            else:
-                for i in ids:
-                    marks[i] = 1
+            mark_ids(marks, state.legal_ids(player))
         return np.frombuffer(marks, np.int8)
 
     def _observe(

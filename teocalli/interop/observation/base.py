@@ -321,14 +321,8 @@ class Encoder(ABC):
         """Set 1 in the zeroed `marks` (one byte per dense index) at every index `player` may
         play now (`player` may act, the game is not over): the engine's legal ids of this step
         (`State.legal_ids`, each game's move generator by id, listed once per step and shared
-        with the legality check of `apply(int)`). A few ids are set one by one (a byte write
-        costs a fortieth of a NumPy fancy assignment's set-up), long lists in one assignment."""
-        ids = state.legal_ids(player)
-        if len(ids) > _FEW_IDS:
-            np.frombuffer(marks, np.int8)[ids] = 1
-            return
-        for i in ids:
-            marks[i] = 1
+        with the legality check of `apply(int)`), by `mark_ids`."""
+        mark_ids(marks, state.legal_ids(player))
 
     def mask(self, state: State, player: int) -> Mask:
         """1 for each dense action index `player` may play now; all 0 if they may not act."""
@@ -336,6 +330,16 @@ class Encoder(ABC):
         if not state._is_terminal() and player in state._to_move():
             self.mark_legal(state, player, marks)
         return np.frombuffer(marks, np.int8)
+
+
+def mark_ids(marks: bytearray, ids: list[int]) -> None:
+    """Set 1 in `marks` at every index of `ids`: a few one by one (a byte write costs a
+    fortieth of a NumPy fancy assignment's set-up), a long list in one assignment."""
+    if len(ids) > _FEW_IDS:
+        np.frombuffer(marks, np.int8)[ids] = 1
+        return
+    for i in ids:
+        marks[i] = 1
 
 
 def write_bits(mv: FloatView, start: int, bits: int, changed: int) -> None:

@@ -48,13 +48,13 @@ from teocalli.games.stakz.components import (
 from teocalli.games.stakz.state import StakzState
 
 from .base import (
-    _FEW_IDS,
     ZEROS,
     Array,
     Encoder,
     FloatView,
     Layout,
     Mask,
+    mark_ids,
     one_hot,
     scaled,
     write_bits,
@@ -370,12 +370,7 @@ class StakzEncoder(Encoder):
         """The base class's mask, with the engine's own fields for whose turn it is."""
         marks = bytearray(self._num_actions)
         if not state.over and player == state.player:
-            ids = state.legal_ids(player)
-            if len(ids) > _FEW_IDS:
-                np.frombuffer(marks, np.int8)[ids] = 1
-            else:
-                for i in ids:
-                    marks[i] = 1
+            mark_ids(marks, state.legal_ids(player))
         return np.frombuffer(marks, np.int8)
 
 
