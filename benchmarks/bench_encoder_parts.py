@@ -15,11 +15,10 @@ import argparse
 import gc
 import sys
 import time
-from collections.abc import Callable
 
 import teocalli
-from teocalli.core import Rng
-from teocalli.interop.observation import encoder_for
+
+from .bench_interop import engine_encoders
 
 EPISODES = {"shifting-stones": 400, "stack-back": 6}
 """Episodes a round where the default (150) would take too long or too little."""
@@ -27,32 +26,9 @@ WAYS = ((False, False), (True, False), (False, True), (True, True))
 """(observe, mask) per loop: the bare step, observe only, mask only, both."""
 
 
-def loop(name: str, observe_too: bool, mask_too: bool) -> Callable[[int], int]:
-    """One episode's play (its steps returned), building what the flags say before each step."""
-    game = teocalli.load(name)
-    encoder = encoder_for(game)
-    observe, mask = encoder.observe, encoder.mask
-
-    def play(k: int) -> int:
-        rng = Rng(k)
-        state = game.new_state(k)
-        while not state.is_terminal():
-            movers = state.to_move()
-            player = movers[rng.randrange(len(movers))] if len(movers) > 1 else movers[0]
-            if observe_too:
-                observe(state, player)
-            if mask_too:
-                mask(state, player)
-            actions = state.legal_actions(player)
-            state.apply(actions[rng.randrange(len(actions))], player)
-        return len(state.history)
-
-    return play
-
-
 def measure(name: str, episodes: int, rounds: int) -> dict[tuple[bool, bool], float]:
     """CPU microseconds a step for each of `WAYS` (the least over `rounds`)."""
-    plays = {way: loop(name, *way) for way in WAYS}
+    plays = {way: engine_encoders(name, *way) for way in WAYS}
     for play in plays.values():
         play(99_999)  # first-use costs (tables, compiled kernels) outside the timing
     best = dict.fromkeys(WAYS, float("inf"))

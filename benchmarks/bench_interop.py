@@ -104,8 +104,11 @@ def raw(name: str) -> Callable[[int], int]:
     return play
 
 
-def engine_encoders(name: str) -> Callable[[int], int]:
-    """The raw loop with the mover's observation and mask built before each step."""
+def engine_encoders(
+    name: str, observe_too: bool = True, mask_too: bool = True
+) -> Callable[[int], int]:
+    """The raw loop with the mover's observation and mask built before each step (either left
+    out by its flag: `bench_encoder_parts` times them apart)."""
     from teocalli.interop.observation import encoder_for
 
     game = teocalli.load(name)
@@ -118,8 +121,10 @@ def engine_encoders(name: str) -> Callable[[int], int]:
         while not state.is_terminal():
             movers = state.to_move()
             player = movers[rng.randrange(len(movers))] if len(movers) > 1 else movers[0]
-            observe(state, player)
-            mask(state, player)
+            if observe_too:
+                observe(state, player)
+            if mask_too:
+                mask(state, player)
             actions = state.legal_actions(player)
             state.apply(actions[rng.randrange(len(actions))], player)
         return len(state.history)

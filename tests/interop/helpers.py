@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 import teocalli
@@ -51,3 +52,17 @@ def counted(monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> list[int
 
     monkeypatch.setattr(owner, name, wrapper)
     return calls
+
+
+def assert_same(encoder: Any, state: State, player: int) -> None:
+    """The encoder's observation equals `encode(view)` (naming the fields that differ) and its
+    mask the engine's legal ids."""
+    expected = encoder.encode(state.view(player))
+    got = encoder.observe(state, player)
+    wrong = np.flatnonzero(got != expected)
+    fields = {
+        f.name for f in encoder.layout.fields.values() for i in wrong if f.start <= i < f.stop
+    }
+    assert not fields, f"step {len(state.history)}, player {player}: {sorted(fields)}"
+    legal = sorted(state.legal_action_ints(player))
+    assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pytest
 
 from teocalli.core import Rng
@@ -19,7 +18,7 @@ from teocalli.games.aztack.state import AztackState
 from teocalli.interop.observation import aztack as encoding
 from teocalli.interop.observation import encoder_for
 
-from .helpers import counted, random_step
+from .helpers import assert_same, counted, random_step
 
 VARIANTS = [
     {"players": 2},
@@ -28,18 +27,6 @@ VARIANTS = [
     {"players": 2, "speed": True},
     {"players": 4, "speed": True, "declare": True},
 ]
-
-
-def _same(encoder: Any, state: AztackState, player: int) -> None:
-    expected = encoder.encode(state.view(player))
-    got = encoder.observe(state, player)
-    wrong = np.flatnonzero(got != expected)
-    fields = {
-        f.name for f in encoder.layout.fields.values() for i in wrong if f.start <= i < f.stop
-    }
-    assert not fields, f"step {len(state.history)}, player {player}: {sorted(fields)}"
-    legal = sorted(state.legal_action_ints(player))
-    assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
 
 
 @pytest.mark.parametrize("options", VARIANTS)
@@ -59,12 +46,12 @@ def test_the_mover_observed_before_each_step_is_replayed_not_rewritten(
         games += 1
         while not state.is_terminal():
             movers = state.to_move()
-            _same(encoder, state, movers[rng.randrange(len(movers))])
+            assert_same(encoder, state, movers[rng.randrange(len(movers))])
             observed += 1
             random_step(state, rng)
             discards += type(state.history[-1].action) is Discard
         for player in range(game.num_players):
-            _same(encoder, state, player)
+            assert_same(encoder, state, player)
     assert observed > 100
     assert discards >= 1
     assert rewrites[0] == games
@@ -113,14 +100,14 @@ def test_any_observers_gaps_clones_and_earlier_states(
             for player in observers:
                 seats += player != seat
                 seat = player
-                _same(encoder, state, player)
+                assert_same(encoder, state, player)
             if earlier and rng.randrange(5) == 0:
                 other = earlier[rng.randrange(len(earlier))]
                 seat = rng.randrange(game.num_players)
-                _same(encoder, other, seat)
+                assert_same(encoder, other, seat)
                 if not other.is_terminal() and rng.randrange(2) == 0:
                     random_step(other, rng)  # played on: the next look at it is a replay
-                    _same(encoder, other, rng.randrange(game.num_players))
+                    assert_same(encoder, other, rng.randrange(game.num_players))
     assert rewrites[0] >= 20
     assert len(laid) >= 40
     assert sum(k > 1 for k in laid) >= 10
@@ -138,11 +125,11 @@ def test_the_replay_stops_at_its_reach_and_at_an_unknown_step(
     encoder = encoder_for(game)
     state = game.new_state(1)
     rng = Rng(1)
-    _same(encoder, state, 0)
+    assert_same(encoder, state, 0)
     for _ in range(encoding._REPLAY + 1):
         random_step(state, rng)
     assert not state.is_terminal()
-    _same(encoder, state, 1)
+    assert_same(encoder, state, 1)
     assert rewrites[0] == 2
     while True:
         random_step(state, rng)
@@ -151,5 +138,5 @@ def test_the_replay_stops_at_its_reach_and_at_an_unknown_step(
         if type(step.action) is Place:
             break
     state.history[-1] = type(step)(step.player, object(), step.effect)  # type: ignore[arg-type]
-    _same(encoder, state, 0)
+    assert_same(encoder, state, 0)
     assert rewrites[0] == 3

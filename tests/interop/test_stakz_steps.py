@@ -7,9 +7,6 @@ observers come in."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
 import pytest
 
 from teocalli.core import Rng
@@ -19,19 +16,7 @@ from teocalli.games.stakz.state import StakzState
 from teocalli.interop.observation import encoder_for
 from teocalli.interop.observation import stakz as encoding
 
-from .helpers import counted, random_step
-
-
-def _same(encoder: Any, state: StakzState, player: int) -> None:
-    expected = encoder.encode(state.view(player))
-    got = encoder.observe(state, player)
-    wrong = np.flatnonzero(got != expected)
-    fields = {
-        f.name for f in encoder.layout.fields.values() for i in wrong if f.start <= i < f.stop
-    }
-    assert not fields, f"step {len(state.history)}, player {player}: {sorted(fields)}"
-    legal = sorted(state.legal_action_ints(player))
-    assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
+from .helpers import assert_same, counted, random_step
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -51,13 +36,13 @@ def test_the_mover_observed_before_each_step_is_replayed_not_rewritten(
         state = game.new_state(seed)
         deals += 1
         while not state.is_terminal():
-            _same(encoder, state, state.to_move()[0])
+            assert_same(encoder, state, state.to_move()[0])
             observed += 1
             rounds = len(state.rounds)
             random_step(state, rng)
             deals += len(state.rounds) > rounds and not state.is_terminal()
         for player in range(players):
-            _same(encoder, state, player)
+            assert_same(encoder, state, player)
     assert observed > 500
     assert rewrites[0] == deals
     assert splits[0] >= 5
@@ -103,14 +88,14 @@ def test_any_observers_gaps_clones_and_earlier_states(
                     own_draws += step.player == player
                     other_draws += step.player != player
             steps = []
-            _same(encoder, state, player)
+            assert_same(encoder, state, player)
         last = len(state.history)
         if earlier and rng.randrange(6) == 0:
             other = earlier[rng.randrange(len(earlier))]
-            _same(encoder, other, rng.randrange(players))
+            assert_same(encoder, other, rng.randrange(players))
             if not other.is_terminal() and rng.randrange(2) == 0:
                 random_step(other, rng)  # played on: the next look at it is a replay
-                _same(encoder, other, rng.randrange(players))
+                assert_same(encoder, other, rng.randrange(players))
     assert rewrites[0] >= 10
     assert splits[0] >= 3
     assert seats[0] >= 50
@@ -128,7 +113,7 @@ def test_a_replay_across_a_split_and_more_placements_on_its_stacks() -> None:
         state = game.new_state(seed)
         rng = Rng(seed)
         while not state.is_terminal() and found < 30:
-            _same(encoder, state, 0)
+            assert_same(encoder, state, 0)
             before = len(state.stacks)
             placed: list[int] = []
             for _ in range(1 + rng.randrange(12)):
