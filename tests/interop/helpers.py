@@ -66,3 +66,13 @@ def assert_same(encoder: Any, state: State, player: int) -> None:
     assert not fields, f"step {len(state.history)}, player {player}: {sorted(fields)}"
     legal = sorted(state.legal_action_ints(player))
     assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
+
+
+def random_gap(state: State, rng: Rng) -> None:
+    """A few random steps (0-2; one time in three up to 23): the steps an env may apply
+    between two observations of the same state object."""
+    gap = rng.randrange(24) if rng.randrange(3) == 0 else rng.randrange(3)
+    for _ in range(gap):
+        if state.is_terminal():
+            break
+        random_step(state, rng)

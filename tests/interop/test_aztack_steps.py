@@ -18,7 +18,7 @@ from teocalli.games.aztack.state import AztackState
 from teocalli.interop.observation import aztack as encoding
 from teocalli.interop.observation import encoder_for
 
-from .helpers import assert_same, counted, random_step
+from .helpers import assert_same, counted, random_gap, random_step
 
 VARIANTS = [
     {"players": 2},
@@ -85,11 +85,7 @@ def test_any_observers_gaps_clones_and_earlier_states(
         earlier: list[AztackState] = []
         seat = -1
         while not state.is_terminal():
-            gap = rng.randrange(24) if rng.randrange(3) == 0 else rng.randrange(3)
-            for _ in range(gap):
-                if state.is_terminal():
-                    break
-                random_step(state, rng)
+            random_gap(state, rng)
             if rng.randrange(8) == 0:
                 earlier.append(state.clone())
             observers = (

@@ -16,7 +16,7 @@ from teocalli.games.stakz.state import StakzState
 from teocalli.interop.observation import encoder_for
 from teocalli.interop.observation import stakz as encoding
 
-from .helpers import assert_same, counted, random_step
+from .helpers import assert_same, counted, random_gap, random_step
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -69,11 +69,7 @@ def test_any_observers_gaps_clones_and_earlier_states(
     last = -1  # steps of the live state when last observed
     own_draws = other_draws = 0
     while not state.is_terminal():
-        gap = rng.randrange(24) if rng.randrange(3) == 0 else rng.randrange(3)
-        for _ in range(gap):
-            if state.is_terminal():
-                break
-            random_step(state, rng)
+        random_gap(state, rng)
         if rng.randrange(10) == 0:
             earlier.append(state.clone())
         observers = (
