@@ -50,9 +50,9 @@ class PeekingState(ShiftingStonesState):
     def _determinize(self, player: int, rng: Rng) -> PeekingState:
         """The opponents' cards `show` names as they are; their other cards and the deck
         re-dealt from what is left, as `ShiftingStonesState._determinize` deals them."""
-        world = self.clone()
         if self.show == "" or self.solo:
             return super()._determinize(player, rng)  # type: ignore[return-value]
+        world = self.clone()
         world.rng = Rng(rng.next64())
         others = [p for p in range(self.game.num_players) if p != player]
         shown: dict[int, list[int]] = {}
