@@ -63,7 +63,7 @@ def assert_same(encoder: Any, state: State, player: int) -> None:
     fields = {
         f.name for f in encoder.layout.fields.values() for i in wrong if f.start <= i < f.stop
     }
-    assert not fields, f"step {len(state.history)}, player {player}: {sorted(fields)}"
+    assert not len(wrong), f"step {len(state.history)}, player {player}: {sorted(fields)}"
     legal = sorted(state.legal_action_ints(player))
     assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pytest
 
 import teocalli
@@ -21,6 +20,8 @@ from teocalli.games.shifting_stones.state import ShiftingStonesState
 from teocalli.interop.observation import encoder_for
 from teocalli.interop.observation import shifting_stones as encoding
 
+from .helpers import assert_same
+
 VARIANTS = [
     pytest.param(options, id=name)
     for name, options in teocalli.load("shifting-stones").info.variants.items()
@@ -28,12 +29,7 @@ VARIANTS = [
 
 
 def _same(encoder: Any, state: ShiftingStonesState, player: int) -> None:
-    expected = encoder.encode(state.view(player))
-    assert np.array_equal(encoder.observe(state, player), expected), (
-        f"step {len(state.history)}, player {player}"
-    )
-    legal = sorted(state.legal_action_ints(player))
-    assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
+    assert_same(encoder, state, player)
     if not state.is_terminal() and state.turn == player:  # the scores the mask left the engine
         hand, grid = state.hands[player], state.grid
         assert state.scorable(player) == [c for c in hand if matches_by_table(c, grid)]

@@ -18,16 +18,7 @@ from teocalli.games.space_aztecs.state import Phase, SpaceAztecsState
 from teocalli.interop.observation import encoder_for
 from teocalli.interop.observation import space_aztecs as encoding
 
-from .helpers import random_step
-
-
-def _same(encoder: Any, state: SpaceAztecsState, player: int) -> None:
-    expected = encoder.encode(state.view(player))
-    assert np.array_equal(encoder.observe(state, player), expected), (
-        f"step {len(state.history)}, phase {state.phase.name}, player {player}"
-    )
-    legal = sorted(state.legal_action_ints(player))
-    assert np.flatnonzero(encoder.mask(state, player)).tolist() == legal
+from .helpers import assert_same, random_step
 
 
 def _diffs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -62,7 +53,7 @@ def test_takes_and_choices_are_written_from_the_step(
         movers = state.to_move()
         player = movers[rng.randrange(len(movers))]
         before = diffs[0]
-        _same(encoder, state, player)
+        assert_same(encoder, state, player)
         if state.history:
             last = state.history[-1].action
             simple = type(last) is Take or (type(last) is Choose and state.phase is Phase.CHOOSE)
@@ -71,7 +62,7 @@ def test_takes_and_choices_are_written_from_the_step(
             stepped += simple
         actions = state.legal_actions(player)
         state.apply(actions[rng.randrange(len(actions))], player)
-    _same(encoder, state, 0)
+    assert_same(encoder, state, 0)
     assert stepped >= 20 and ended >= 3
 
 
@@ -91,7 +82,7 @@ def test_every_player_at_every_step(players: int, monkeypatch: pytest.MonkeyPatc
     while not state.is_terminal():
         before = diffs[0]
         for player in range(players):
-            _same(encoder, state, player)
+            assert_same(encoder, state, player)
         assert diffs[0] - before <= 1
         if state.phase is Phase.CHOOSE and max(state.chosen) >= 0:
             pending_seen += 1
@@ -112,14 +103,14 @@ def test_gaps_clones_and_resampled_worlds_in_the_middle_of_a_round() -> None:
     checked = 0
     while not state.is_terminal():
         player = state.to_move()[0]
-        _same(encoder, state, player)
+        assert_same(encoder, state, player)
         if state.phase is Phase.CHOOSE and checked < 40:
             world = state.determinize((player + 1) % 4, Rng(checked))
             assert isinstance(world, SpaceAztecsState)
             for p in range(4):
-                _same(encoder, world, p)
-            _same(encoder, state.clone(), player)
-            _same(encoder, state, player)
+                assert_same(encoder, world, p)
+            assert_same(encoder, state.clone(), player)
+            assert_same(encoder, state, player)
             checked += 1
         random_step(state, rng)
         if not state.is_terminal() and rng.randrange(3) == 0:
@@ -146,7 +137,7 @@ def test_what_is_handed_out_is_the_callers_to_change() -> None:
         for _ in range(2):
             encoder.mask(state, player)[:] = 1
             encoder.observe(state, player)[:] = 5.0
-        _same(encoder, state, player)
+        assert_same(encoder, state, player)
         phases.add(state.phase)
         random_step(state, rng)
     assert phases == {Phase.PICK, Phase.CHOOSE}
@@ -180,18 +171,18 @@ def test_choice_masks_from_the_pile_rows_in_any_order(players: int) -> None:
                 _legal(encoder, state, p)
             world = state.determinize(order[0], Rng(len(state.history)))
             assert isinstance(world, SpaceAztecsState)
-            _same(encoder, world, order[0])
+            assert_same(encoder, world, order[0])
             for p in order:  # a resampled world, observed: its own piles
                 _legal(encoder, world, p)
             for p in order:  # the real state, not observed since: from the ids
                 _legal(encoder, state, p)
-            _same(encoder, state, order[-1])
+            assert_same(encoder, state, order[-1])
             for p in order:  # observed: from the rows
                 from_rows += state.chosen[p] < 0
                 _legal(encoder, state, p)
                 _legal(encoder, state.clone(), p)
         else:
-            _same(encoder, state, state.to_move()[0])
+            assert_same(encoder, state, state.to_move()[0])
         random_step(state, rng)
     assert from_rows >= 20
 
@@ -214,7 +205,7 @@ def test_every_kind_of_resolution_is_written_from_the_step(monkeypatch: pytest.M
             movers = state.to_move()
             player = movers[rng.randrange(len(movers))]
             before = diffs[0]
-            _same(encoder, state, player)
+            assert_same(encoder, state, player)
             if state.history:
                 last = type(state.history[-1].action).__name__
                 assert diffs[0] == before, (seed, len(state.history), last)
@@ -222,7 +213,7 @@ def test_every_kind_of_resolution_is_written_from_the_step(monkeypatch: pytest.M
                 kinds[key] = kinds.get(key, 0) + 1
             actions = state.legal_actions(player)
             state.apply(actions[rng.randrange(len(actions))], player)
-        _same(encoder, state, 0)
+        assert_same(encoder, state, 0)
     for key in [
         ("Choose", "PICK"),
         ("Choose", "CAPTURE"),
