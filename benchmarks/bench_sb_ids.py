@@ -32,7 +32,7 @@ from teocalli.interop.observation import encoder_for
 
 PARTS: tuple[tuple[object, tuple[str, ...]], ...] = (
     (id_kernels, ("wood_first", "reaching", "pairs_due", "new_pairs", "catch_up", "cones",
-                  "walk", "walk_on")),
+                  "exist", "snap_row")),
     (ids, ("_table", "_candidate_bins", "_judge", "_scene")),
     (Pool, ("add", "fork")),
 )  # fmt: skip

@@ -197,15 +197,14 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
                     first[b] = i if i < stop else -1
 
 
-def fresh_scratch(count: int) -> npt.NDArray[np.int64]:
-    """`walk`'s scratch for `count` bins: each bin's slot among the bins met (-1)."""
-    return np.full(count, -1, dtype=np.int64)
-
-
 # --- judging a pile pose: a compiled balance with a margin, the rules' own code where near -------
-UNSURE, LEGAL, REFUSED = 0, 1, 2
+UNSURE, LEGAL, REFUSED, TIPS = 0, 1, 2, 3
 """`judge_piles`' answers: the pose is near a threshold (judge it by the rules' own code), it
-is legal, it is refused."""
+is legal, it is refused by the balance of the sticks beneath (the loads: it may change when they
+do), it is refused by its own support polygon (its centre not the margin inside the hull of its
+contacts with its two supports: a fact of the pose and the supports' footprints alone, which
+never change, so the verdict is kept for good, `catch_up`). Any verdict from REFUSED on
+refuses."""
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -276,13 +275,13 @@ def _judge_pose(  # noqa: PLR0917 - a pose, its supports, the balance model, scr
         pts[ei + k, 0], pts[ei + k, 1] = pts[MOST + k, 0], pts[MOST + k, 1]
     m = ei + ej - MOST
     if _short_of(pts, m, cx, cy, ux, uy) < margin - 1e-9 - delta - 1e-7:
-        return REFUSED
+        return TIPS
     if not _deep_in(pts, ei, m, cx, cy, ux, uy) > margin - 1e-9 + delta + 1e-7:
         d = depth(edges, hull_edges(pts, m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
         if abs(d - (margin - 1e-9)) < delta:
             return UNSURE
         if d < margin - 1e-9:
-            return REFUSED
+            return TIPS
     # its weight passed down (balance.try_add), each stick beneath checked
     first_loads(i, j, cx, cy, weight, gix, giy, gjx, gjy, sticks, df, dmx, dmy, inside, sh)
     falls = pass_down(lev + 1, sticks, level, sup, cont, poly, npoly, load, margin - 1e-9,
@@ -354,165 +353,6 @@ def _depth4(pts: Array, p0: int, p1: int, p2: int, p3: int, cx: float, cy: float
     return out
 
 
-@numba.njit(cache=True, inline="always")
-def _limit(  # noqa: PLR0917 - a bin, its wood pose, the supply, the candidates' marks
-    b: int, first: npt.NDArray[np.int64], wood_ranks: npt.NDArray[np.int64],
-    supply: npt.NDArray[np.int64], per_colour: int, mark: npt.NDArray[np.int8],
-) -> int:  # fmt: skip
-    """The rank below which a pile pose of bin b comes before the bin's first wood pose (no
-    bound without one, in a colour out of the supply too), -1 in a bin holding a candidate
-    (`mark` 1: its candidate comes first)."""
-    if mark[b] == 1:
-        return -1
-    f = first[b]
-    if f >= 0 and supply[b // per_colour] > 0:
-        return wood_ranks[f]
-    return np.iinfo(np.int64).max
-
-
-@numba.njit(cache=True)
-def _compact(
-    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
-    taken: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
-    """The pool's rows the walk reads, in the search's order (the pairs `met` by colour, level,
-    i, j; each pair's rows in lattice order): those no stick takes, not refused. Returns the
-    rows and their supports (i, j). (The bins' limits are the walk's to apply, once a bin:
-    read for every row here they cost more than the rows they spare the walk.)"""
-    order = np.empty(len(met), dtype=np.int64)
-    total = 0
-    for t in range(len(met)):
-        p = met[t]
-        order[t] = ((key[p, 0] * 4096 + key[p, 1]) * 4096 + key[p, 2]) * 4096 + key[p, 3]
-        total += span[p, 1] - span[p, 0]
-    out = np.empty(total, dtype=np.int64)
-    held = np.empty((total, 2), dtype=np.int64)
-    m = 0
-    for t in np.argsort(order, kind="mergesort"):
-        p = met[t]
-        for r in range(span[p, 0], span[p, 1]):
-            if taken[r] == ALIVE and verdict[r] != 2:
-                out[m] = r
-                held[m, 0], held[m, 1] = key[p, 2], key[p, 3]
-                m += 1
-    return out[:m], held[:m]
-
-
-Work = tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int64], npt.NDArray[np.int64],
-]  # fmt: skip
-"""A step's walk so far (`walk`, `walk_on`): `_grouped`'s arrays and each group's snap row."""
-Walked = tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-    npt.NDArray[np.int64], int, Work, npt.NDArray[np.int64],
-]  # fmt: skip
-"""`walk`'s answer: ids, snap bins, snap poses, unsure pool rows, rows judged, the walk so far
-and its groups held aside (for `walk_on`)."""
-
-
-@numba.njit(cache=True)
-def _grouped(  # noqa: PLR0917 - the pool, the wood, the candidates' marks, scratch
-    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
-    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
-    verdict: npt.NDArray[np.int8], first: npt.NDArray[np.int64],
-    wood_ranks: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
-    scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
-) -> Work:  # fmt: skip
-    """`walk`'s rows (`_compact`) grouped by bin (in the order met within each), what its walk
-    reads: (the rows, their supports, ranks and verdicts, each group's start (`counts`, one more
-    than the groups), the groups' bins, their limits, their snaps (-1)). `mark` holds the
-    candidates' bins; `scratch` is left as it was found."""
-    per_colour = len(first) // len(supply)
-    held_rows, held = _compact(met, key, span, taken, verdict)
-    n = len(held_rows)
-    group = np.empty(n, dtype=np.int64)
-    slot = scratch
-    # a counting sort over the bins met: each row's group, then the rows in group order
-    met_bins = np.empty(n, dtype=np.int64)
-    nb = 0
-    counts = np.zeros(n + 1, dtype=np.int64)
-    for r in range(n):
-        b = bins[held_rows[r]]
-        if slot[b] < 0:
-            slot[b] = nb
-            met_bins[nb] = b
-            nb += 1
-        group[r] = slot[b]
-        counts[slot[b] + 1] += 1
-    for d in range(nb):
-        counts[d + 1] += counts[d]
-        slot[met_bins[d]] = -1
-    rows = np.empty(n, dtype=np.int64)
-    supports = np.empty((n, 2), dtype=np.int64)
-    rank = np.empty(n, dtype=np.int64)
-    known = np.empty(n, dtype=np.int8)
-    fill = counts[:nb].copy()
-    for r in range(n):
-        t = fill[group[r]]
-        fill[group[r]] += 1
-        row = held_rows[r]
-        rows[t], supports[t, 0], supports[t, 1] = row, held[r, 0], held[r, 1]
-        rank[t], known[t] = ranks[row], verdict[row]
-    limit = np.empty(nb, dtype=np.int64)
-    for d in range(nb):
-        limit[d] = _limit(met_bins[d], first, wood_ranks, supply, per_colour, mark)
-    return (rows, supports, rank, known, counts[: nb + 1], met_bins[:nb], limit,
-            np.full(nb, -1, dtype=np.int64))  # fmt: skip
-
-
-@numba.njit(cache=True, error_model="numpy")
-def _walk_groups(  # noqa: PLR0917 - the walk so far, the pool's poses, the balance model
-    work: Work, pending: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
-    poses: npt.NDArray[np.int64], axes: Array, halves: Array,
-    weights: Array, sticks: Array, quads: Array, level: npt.NDArray[np.int64],
-    sup: npt.NDArray[np.int64], cont: Array, poly: Array, npoly: npt.NDArray[np.int64],
-    load: Array, tol: float, rest: float, margin: float, delta: float,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:  # fmt: skip
-    """`walk`'s walk of the groups `pending`, one at a time: its first row in snap order (rank,
-    then row) ranked below its limit and not refused, judged if not yet (`judge_piles`'
-    `_judge_pose`, the verdict written into `known` and `verdict`) and sought again until it is
-    legal (its snap) or none is left. A group whose row `_judge_pose` is unsure of is held
-    aside while the others go on: each group's walk reads and judges its own rows only (a
-    group's rows are few: seeking its first row afresh after each verdict costs less than
-    sorting every group). Returns the groups held aside, their rows (pool rows) and the rows
-    judged."""
-    held_rows, held, rank, known, counts, _, limit, snap = work
-    aside = np.empty(len(pending), dtype=np.int64)
-    unsure = np.empty(len(pending), dtype=np.int64)
-    scratch = balance_scratch(len(level))
-    na = judged = 0
-    for g in pending:
-        lo, hi = counts[g], counts[g + 1]
-        snap[g] = -1
-        while True:
-            best, best_k = -1, limit[g]
-            for r in range(lo, hi):
-                if rank[r] < best_k and known[r] != REFUSED:
-                    best, best_k = r, rank[r]
-            if best < 0:
-                break
-            v = known[best]
-            if v == 0:
-                row = held_rows[best]
-                c, a10 = poses[row, 0], poses[row, 3]
-                v = _judge_pose(poses[row, 1] / 10, poses[row, 2] / 10, axes[a10, 0],
-                                axes[a10, 1], halves[c], weights[c], held[best, 0],
-                                held[best, 1], sticks, quads, level, sup, cont, poly, npoly,
-                                load, tol, rest, margin, delta, scratch)  # fmt: skip
-                if v == UNSURE:
-                    aside[na], unsure[na] = g, row
-                    na += 1
-                    break
-                known[best] = verdict[row] = v
-                judged += 1
-            if v == LEGAL:
-                snap[g] = best
-                break
-    return aside[:na], unsure[:na], judged
-
-
 @numba.njit(cache=True)
 def _bin_order(bins: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """The indices of `bins` (bin numbers below 2**14) in ascending order of their bins: a
@@ -549,39 +389,24 @@ def alive(live: npt.NDArray[np.int64], first: npt.NDArray[np.int64]) -> npt.NDAr
 
 
 @numba.njit(cache=True)
-def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates
-    work: Work, poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
-    live: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
-    candidates: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
-    """The ids (ascending: the bins holding a wood pose, a candidate or a pile snap), the bins
-    holding a pile snap (ascending) and their snaps' poses. The wood's bins are `live` (the
-    bins whose `first` holds a wood pose, ascending, kept along the game by `alive`: some 1,500
-    on average of the 14,040), merged with the others' few."""
-    held_rows, met_bins, snap = work[0], work[5], work[7]
-    per_colour = len(first) // len(supply)
-    nb = len(met_bins)
-    # the pile snaps by bin (a bin met once: the groups' bins are distinct)
-    order = _bin_order(met_bins)
-    snap_bins = np.empty(nb, dtype=np.int64)
-    snap_poses = np.empty((nb, 4), dtype=np.int64)
-    k = 0
-    for d in order:
-        if snap[d] >= 0:
-            snap_bins[k] = met_bins[d]
-            row = held_rows[snap[d]]
-            for j in range(4):
-                snap_poses[k, j] = poses[row, j]
-            k += 1
-    # the candidates' and snaps' bins (disjoint: a candidate's bin has no pile snap), ascending
+def _merged(
+    live: npt.NDArray[np.int64], supply: npt.NDArray[np.int64], per_colour: int,
+    candidates: npt.NDArray[np.int64], piles: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int64]:  # fmt: skip
+    """The ids, ascending: the bins of `live` (holding a wood pose, ascending, kept along the
+    game by `alive`: some 1,500 on average of the 14,040) in a colour of `supply`, merged with
+    the candidates' bins (ascending) and the pile bins `piles` (in any order: sorted here, few),
+    the three disjoint but for wood bins of a candidate."""
+    order = _bin_order(piles)
+    k = len(piles)
     extra = np.empty(len(candidates) + k, dtype=np.int64)
     i = j = 0
     for e in range(len(extra)):
-        if j >= k or (i < len(candidates) and candidates[i] < snap_bins[j]):
+        if j >= k or (i < len(candidates) and candidates[i] < piles[order[j]]):
             extra[e] = candidates[i]
             i += 1
         else:
-            extra[e] = snap_bins[j]
+            extra[e] = piles[order[j]]
             j += 1
     ids = np.empty(len(live) + len(extra), dtype=np.int64)
     ends = np.searchsorted(live, np.arange(1, len(supply) + 1) * per_colour)
@@ -605,92 +430,157 @@ def _marked(  # noqa: PLR0917 - the walk so far, the wood, the candidates
         ids[m] = extra[e]
         m += 1
         e += 1
-    return ids[:m], snap_bins[:k], snap_poses[:k]
+    return ids[:m]
 
 
-@numba.njit(cache=True)
-def _walked(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the balance model
-    work: Work, pending: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+@numba.njit(cache=True, error_model="numpy")
+def exist(  # noqa: PLR0917 - the pool, the wood, the candidates, marks, the balance model
+    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
+    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
     poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
     live: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
-    candidates: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
-    sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
-    cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
-    tol: float, rest: float, margin: float, delta: float,
-) -> Walked:  # fmt: skip
-    """`_walk_groups` over the groups `pending`, then the ids (`_marked`) if no group was held
-    aside, else the rows it was held aside on."""
-    aside, unsure, judged = _walk_groups(work, pending, verdict, poses, axes, halves, weights,
-                                         sticks, quads, level, sup, cont, poly, npoly, load, tol,
-                                         rest, margin, delta)  # fmt: skip
-    if len(aside):
-        empty = np.empty(0, dtype=np.int64)
-        return empty, empty, np.empty((0, 4), dtype=np.int64), unsure, judged, work, aside
-    ids, snap_bins, snap_poses = _marked(work, poses, first, live, supply, candidates)
-    return ids, snap_bins, snap_poses, aside, judged, work, aside
-
-
-@numba.njit(cache=True)
-def walk(  # noqa: PLR0917 - the pool, the wood, the candidates, scratch, the balance model
-    met: npt.NDArray[np.int64], key: npt.NDArray[np.int64], span: npt.NDArray[np.int64],
-    taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64],
-    verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64],
-    first: npt.NDArray[np.int64], live: npt.NDArray[np.int64],
-    wood_ranks: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
-    candidates: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
+    candidates: npt.NDArray[np.int64], mark: npt.NDArray[np.int8],
     axes: Array, halves: Array, weights: Array,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float,
-) -> Walked:  # fmt: skip
-    """A step's mask, in one call: the bins holding a wood pose (`first`, per bin its first wood
-    pose no stick touches, an index of the wood poses ranked `wood_ranks`; in a colour of
-    `supply`), a candidate (`candidates`: their bins) or a pile snap, the pile snaps found by
-    walking the pool's rows of the pairs `met` (`_compact`) bin by bin in snap order (rank,
-    then the order met), only the ranks below the bin's limit counting (`_limit`: its wood pose
-    or candidate comes first): per bin its rows are walked in that order, the refused ones
-    (`verdict[row]` 2) passed, one not yet judged (0) judged (`_walk_groups`), until its first
-    legal row (1: its snap). The rows' poses (colour, x10, y10, a10) are built as the rules
-    build them (x10 / 10, `axes[a10]`: `geometry.axis`; `halves`, `weights` per colour).
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:  # fmt: skip
+    """A step's mask in one call: the bins holding a wood pose (`first`: per bin its first
+    wood pose no stick touches; in a colour of `supply`), a candidate (`candidates`: their
+    bins, ascending) or a legal pile pose: a row of the pairs `met` that no stick takes and
+    that is legal (`verdict[row]` 1, or judged so now: `_judge_pose`, the verdict written into
+    `verdict`). Only whether such a row exists is sought, and only in the bins holding neither
+    a candidate nor a wood pose (elsewhere the bin is in the mask anyway): the known-legal rows
+    first (one pass over the rows, most bins keep theirs from step to step), then the
+    unjudged ones until each bin has one. Which row a bin plays is `snap_row`'s, when its id
+    is played. The rows' poses (colour, x10, y10, a10) are built as the rules build them
+    (x10 / 10, `axes[a10]`; `halves`, `weights` per colour).
 
-    Returns (ids, snap bins, snap poses, unsure, judged, work, aside): when the walk meets rows
-    `judge_piles` is unsure of, it walks every other bin to its end and returns those rows
-    (`unsure`, pool rows: the caller judges them by the rules, writes their verdicts into
-    `verdict` and resumes with `walk_on(work, aside, ...)`, the rows' bins alone walked on) and
-    no ids; else the ids (ascending), the bins holding a pile snap (ascending) with their snaps'
-    poses, and no unsure row. `judged`: the rows judged. `scratch` (one slot per bin,
-    `fresh_scratch`) and `mark` (zeros) are left as they were found."""
+    Returns (ids, unsure, judged): when rows of bins still undecided at the end were ones
+    `_judge_pose` is unsure of, no ids and those rows (the caller judges them by the rules,
+    writes their verdicts into `verdict` and calls again); else the ids (ascending) and no
+    unsure row. `judged`: the rows judged. `mark` (zeros, a slot per bin) is left zero."""
+    per_colour = len(first) // len(supply)
     for b in candidates:
         mark[b] = 1
-    work = _grouped(met, key, span, taken, bins, ranks, verdict, first, wood_ranks, supply,
-                    scratch, mark)  # fmt: skip
+    total = 0
+    for p in met:
+        total += span[p, 1] - span[p, 0]
+    found = np.empty(total, dtype=np.int64)
+    pend = np.empty(total, dtype=np.int64)
+    pend_pair = np.empty(total, dtype=np.int64)
+    nf = npend = 0
+    for p in met:
+        for r in range(span[p, 0], span[p, 1]):
+            if taken[r] != ALIVE:
+                continue
+            v = verdict[r]
+            if v >= REFUSED:
+                continue
+            b = bins[r]
+            if mark[b] != 0:
+                continue
+            f = first[b]
+            if f >= 0 and supply[b // per_colour] > 0:
+                continue
+            if v == LEGAL:
+                mark[b] = 2
+                found[nf] = b
+                nf += 1
+            else:
+                pend[npend], pend_pair[npend] = r, p
+                npend += 1
+    unsure = np.empty(npend, dtype=np.int64)
+    nu = judged = 0
+    if npend:
+        scratch = balance_scratch(len(level))
+        for t in range(npend):
+            r = pend[t]
+            b = bins[r]
+            if mark[b] != 0:
+                continue
+            p, c, a10 = pend_pair[t], poses[r, 0], poses[r, 3]
+            v = _judge_pose(poses[r, 1] / 10, poses[r, 2] / 10, axes[a10, 0], axes[a10, 1],
+                            halves[c], weights[c], key[p, 2], key[p, 3], sticks, quads, level,
+                            sup, cont, poly, npoly, load, tol, rest, margin, delta,
+                            scratch)  # fmt: skip
+            if v == UNSURE:
+                unsure[nu] = r
+                nu += 1
+                continue
+            verdict[r] = v
+            judged += 1
+            if v == LEGAL:
+                mark[b] = 2
+                found[nf] = b
+                nf += 1
+    m = 0
+    for t in range(nu):  # an unsure row matters only in a bin left undecided
+        if mark[bins[unsure[t]]] == 0:
+            unsure[m] = unsure[t]
+            m += 1
     for b in candidates:
         mark[b] = 0
-    return _walked(work, np.arange(len(work[5])), verdict, poses, first, live, supply,
-                   candidates, axes, halves, weights, sticks, quads, level, sup, cont,
-                   poly, npoly, load, tol, rest, margin, delta)  # fmt: skip
+    for t in range(nf):
+        mark[found[t]] = 0
+    if m:
+        return np.empty(0, dtype=np.int64), unsure[:m], judged
+    return _merged(live, supply, per_colour, candidates, found[:nf]), unsure[:0], judged
 
 
-@numba.njit(cache=True)
-def walk_on(  # noqa: PLR0917 - the walk so far, the wood, the candidates, the balance model
-    work: Work, aside: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
-    poses: npt.NDArray[np.int64], first: npt.NDArray[np.int64],
-    live: npt.NDArray[np.int64], supply: npt.NDArray[np.int64],
-    candidates: npt.NDArray[np.int64], axes: Array, halves: Array, weights: Array,
+@numba.njit(cache=True, error_model="numpy")
+def snap_row(  # noqa: PLR0917 - a bin, the pool, the balance model
+    b: int, limit: int, met: npt.NDArray[np.int64], key: npt.NDArray[np.int64],
+    span: npt.NDArray[np.int64], taken: npt.NDArray[np.int64], bins: npt.NDArray[np.int64],
+    ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8], poses: npt.NDArray[np.int64],
+    axes: Array, halves: Array, weights: Array,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float,
-) -> Walked:  # fmt: skip
-    """`walk` resumed where it held groups aside (`aside`, its answer's last two items), the
-    verdicts of the rows they were held on now written into `verdict` by the caller: only those
-    groups are walked on."""
-    held_rows, known, counts = work[0], work[3], work[4]
-    for g in aside:
-        for r in range(counts[g], counts[g + 1]):
-            known[r] = verdict[held_rows[r]]
-    return _walked(work, aside, verdict, poses, first, live, supply, candidates, axes, halves,
-                   weights, sticks, quads, level, sup, cont, poly, npoly, load, tol, rest,
-                   margin, delta)  # fmt: skip
+) -> tuple[int, int]:  # fmt: skip
+    """Bin b's pile snap: its first legal row in snap order (rank, then the order met: the
+    pairs `met` in the search's order (colour, level, i, j), each pair's rows in order) among
+    the rows no stick takes ranked below `limit` (the rank of the bin's wood pose, or no
+    bound), unjudged rows judged on the way (`_judge_pose`, verdicts written into `verdict`).
+    Returns (row, -1), row -1 when the bin holds none; or (-1, row) when `_judge_pose` is
+    unsure of the row next in line (the caller judges it by the rules and calls again)."""
+    order = np.empty(len(met), dtype=np.int64)
+    total = 0
+    for t in range(len(met)):
+        p = met[t]
+        order[t] = ((key[p, 0] * 4096 + key[p, 1]) * 4096 + key[p, 2]) * 4096 + key[p, 3]
+        total += span[p, 1] - span[p, 0]
+    rows = np.empty(total, dtype=np.int64)
+    pairs = np.empty(total, dtype=np.int64)
+    n = 0
+    for t in np.argsort(order, kind="mergesort"):
+        p = met[t]
+        for r in range(span[p, 0], span[p, 1]):
+            if bins[r] == b and taken[r] == ALIVE and ranks[r] < limit and verdict[r] < REFUSED:
+                rows[n], pairs[n] = r, p
+                n += 1
+    scratch = balance_scratch(len(level))
+    while True:
+        best, best_k = -1, limit
+        for t in range(n):
+            r = rows[t]
+            if ranks[r] < best_k and verdict[r] < REFUSED:
+                best, best_k = t, ranks[r]
+        if best < 0:
+            return -1, -1
+        r, p = rows[best], pairs[best]
+        v = verdict[r]
+        if v == 0:
+            c, a10 = poses[r, 0], poses[r, 3]
+            v = _judge_pose(poses[r, 1] / 10, poses[r, 2] / 10, axes[a10, 0], axes[a10, 1],
+                            halves[c], weights[c], key[p, 2], key[p, 3], sticks, quads, level,
+                            sup, cont, poly, npoly, load, tol, rest, margin, delta,
+                            scratch)  # fmt: skip
+            if v == UNSURE:
+                return -1, r
+            verdict[r] = v
+        if v == LEGAL:
+            return r, -1
 
 
 @numba.njit(cache=True)
@@ -928,7 +818,8 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
         if stamp[p] != cone:
             stamp[p] = cone
             for r in range(lo, hi):
-                verdict[r] = 0
+                if verdict[r] != TIPS:
+                    verdict[r] = 0
 
 
 @numba.njit(cache=True)

@@ -51,7 +51,8 @@ class Pool:
     (-1: never met). Per row: the
     pose (`poses`: colour, x10, y10, a10; `frame`: x, y, ux, uy), its bin and snap rank,
     `taken` (ALIVE, or the first stick touching it) and `verdict` (0 not judged, 1 legal, 2
-    refused). `dead`: the state's dead pairs (`dead_of`) as an array."""
+    refused by the loads, 3 by its own support polygon: `id_kernels.TIPS`). `dead`: the
+    state's dead pairs (`dead_of`) as an array."""
 
     __slots__ = ("bins", "box", "count", "created", "dead", "dead_of", "frame", "head",
                  "index", "key", "pairs", "poses", "ranks", "rows", "span", "stamp", "taken",

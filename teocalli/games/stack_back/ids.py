@@ -42,11 +42,13 @@ and never move, so each step works only on what the new sticks change):
   stick carries nothing, so elsewhere it falls), resting 6 x 6 mm on both and touching no other
   stick of that level or above (`id_kernels.pair_keep`, at the pair's first visit; later only
   the sticks added since are tested, `id_kernels.catch_up`), every pair's poses kept in one
-  pool of flat arrays along the game (id_pool.py); then judged in full, bin by
-  bin in snap order, only until the bin has its snap, and only the poses before the bin's wood
-  pose (`id_kernels.walk`). A verdict reads only the two supports and the loads of the
-  sticks beneath them, so it is kept until one of those sticks gets a new stamp
-  (`_cone_stamps`).
+  pool of flat arrays along the game (id_pool.py); then judged in full only where the mask
+  needs it: in a bin holding neither a candidate nor a wood pose, until the bin has one legal
+  pose (`id_kernels.exist`; the mask needs only whether a bin holds one). Which pose a bin's id
+  plays is sought when the id is played (`Table.snap_of`, `id_kernels.snap_row`: the bin's
+  rows in snap order, judged until the first legal one). A verdict reads only the two supports
+  and the loads of the sticks beneath them, so it is kept until one of those sticks gets a new
+  stamp (`_cone_stamps`); a pose refused by its own support polygon (TIPS) is refused for good.
   Judging is compiled (`id_kernels.judge_piles`: the level rule, the rest, balance by the
   support polygon with the loads passed down, in floating point) wherever every quantity lies
   more than 1e-6 from the rules' threshold it is compared with, and done by the rules' own code
@@ -285,7 +287,7 @@ class _Memo:
     first: npt.NDArray[np.int64]
     live: npt.NDArray[np.int64]
     """The bins whose `first` holds a wood pose, ascending: what the ids read of the wood
-    (`id_kernels.walk`). Sticks only take wood away, so it only shrinks (`id_kernels.alive`)."""
+    (`id_kernels.exist`). Sticks only take wood away, so it only shrinks (`id_kernels.alive`)."""
     pool: Pool
     sup: npt.NDArray[np.int64]
     """Per stick, what balance reads of it that never changes (`id_kernels.judge_piles`):
@@ -564,10 +566,8 @@ Lattice = tuple[int, int, int, int]
 """A lattice pose as (colour, x10, y10, a10)."""
 
 
-_SCRATCH = id_kernels.fresh_scratch(NUM_PLACES)
-"""`id_kernels.walk`'s per-bin slots, kept between calls (left as it found them)."""
 _MARKS = np.zeros(NUM_PLACES, dtype=np.int8)
-"""`id_kernels.walk`'s per-bin marks, kept between calls (left zero)."""
+"""`id_kernels.exist`'s per-bin marks, kept between calls (left zero)."""
 
 
 @cache
@@ -581,8 +581,9 @@ def _wood_bins() -> npt.NDArray[np.int64]:
 # --- the table of a position --------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Table:
-    """The mask and snaps of one player at one step: `ids` sorted, `snap_of(id)` its pose; and
-    what the next tables of the game start from (`memo`)."""
+    """The mask of one player at one step: `ids` sorted, `snap(state, id)` the pose an id plays
+    (found when asked: the mask needs only whether a bin holds a legal pose); and what the next
+    tables of the game start from (`memo`)."""
 
     step: int
     player: int
@@ -596,26 +597,64 @@ class Table:
     supply: tuple[int, ...]
     """The player's sticks left per colour: a bin's wood snap is `memo.first`'s pose in a
     colour of the supply."""
-    pile_bins: npt.NDArray[np.int64]
-    """The bins whose snap is a pile (ascending; before their wood pose)."""
-    pile_poses: npt.NDArray[np.int64]
-    """Their snaps: rows of (colour, x10, y10, a10)."""
+    met: npt.NDArray[np.int64]
+    """The pool's pairs the step met (`_met_pairs`): where a bin's pile snap is sought."""
     memo: _Memo
 
-    def snap_of(self, index: int) -> Action | None:
-        """The pose id `index` plays (None: not in the mask)."""
+    def snap_of(self, state: StackBackState, index: int) -> Action | None:
+        """The pose id `index` plays (None: not in the mask), `state` being this table's
+        position (`table(state, player)` returns a table whose memo heads its pool, as the
+        pile snap's search needs)."""
         k = _find(self.held, index)
         if k is not None or not 0 <= index < PASS_ID:
             return None if k is None else self.candidates[int(self.firsts[k])]
-        k = _find(self.pile_bins, index)
-        if k is not None:
-            c, x10, y10, a10 = self.pile_poses[k].tolist()
-            return Place(Colour(c), x10, y10, a10)
+        if _find(self.ids, index) is None:
+            return None
         w, first = wood(), int(self.memo.first[index])
-        if first >= 0 and self.supply[int(w.colour[first])] > 0:
+        has_wood = first >= 0 and self.supply[int(w.colour[first])] > 0
+        limit = int(w.ranks[first]) if has_wood else _NO_LIMIT
+        row = _pile_snap(state, self, index, limit)
+        if row >= 0:
+            c, x10, y10, a10 = self.memo.pool.poses[row].tolist()
+            return Place(Colour(c), x10, y10, a10)
+        if has_wood:
             return Place(Colour(int(w.colour[first])), int(w.x10[first]), int(w.y10[first]),
                          int(w.a10[first]))  # fmt: skip
         return None
+
+
+_NO_LIMIT = int(np.iinfo(np.int64).max)
+"""A bin without a wood pose: every pile row counts."""
+
+
+Model = tuple[Array, Array, Array, Array, Array, Ints, Ints, Array, Array, Ints, Array, float,
+              float, float, float]  # fmt: skip
+"""`_model`'s answer, in the kernels' order."""
+
+
+def _model(state: StackBackState, memo: _Memo, sticks: Array | None = None) -> Model:
+    """What `id_kernels.exist` and `snap_row` judge a pile pose with: the poses' axes, halves
+    and weights, the position (`_scene`), the memo's balance arrays, the thresholds."""
+    scene = _scene(state, sticks)
+    return (_axes(), _HALF, _WEIGHT, scene[0], state.layout.quads, scene[1], memo.sup,
+            memo.cont, memo.poly, memo.npoly, scene[2], TOL, REST, SPEC.margin,
+            _DELTA)  # fmt: skip
+
+
+def _pile_snap(state: StackBackState, table: Table, b: int, limit: int) -> int:
+    """Bin b's pile snap (a pool row; -1: none ranked below `limit`), `id_kernels.snap_row`
+    with the rows it is unsure of judged by the rules."""
+    memo = table.memo
+    assert memo.pool.head is memo and len(state.history) == table.step, "a stale table"
+    pool, model = memo.pool, _model(state, memo)
+    while True:
+        row, unsure = id_kernels.snap_row(b, limit, table.met, pool.key, pool.span, pool.taken,
+                                          pool.bins, pool.ranks, pool.verdict, pool.poses,
+                                          *model)  # fmt: skip
+        if unsure < 0:
+            return row
+        c, x, y, a = pool.poses[unsure].tolist()
+        pool.verdict[unsure] = 1 if _judge(state, table.player, [(c, x, y, a)])[0] else 2
 
 
 def _find(ascending: npt.NDArray[np.int64], index: int) -> int | None:
@@ -625,10 +664,16 @@ def _find(ascending: npt.NDArray[np.int64], index: int) -> int | None:
 
 
 def table(state: StackBackState, player: int) -> Table:
-    """The ids `player` may play now and the pose each plays (kept until the state changes)."""
+    """The ids `player` may play now and the pose each plays (kept until the state changes;
+    made again when another line of play has taken its memo's pool since, as a clone that
+    played on does)."""
     known = state._id_table
     if known is not None and known.step == len(state.history) and known.player == player:
-        return known
+        if known.memo.pool.head is known.memo:
+            return known
+        made = _table(state, player, known.memo)  # its pool forked back to this position
+        state._id_table = made
+        return made
     memo = _Memo.empty() if known is None else known.memo
     arrays = _sticks(state)
     made = _table(state, player, memo.to(state, arrays), arrays)
@@ -680,30 +725,25 @@ def _table(
     supply = tuple(state.supply[player])
     if candidates == [PASS]:
         return Table(step, player, _PASS_ONLY, _PASS_ONLY, _FIRST, (PASS,), (0,) * NUM_COLOURS,
-                     _NONE, np.zeros((0, 4), np.int64), memo)  # fmt: skip
+                     _NONE, memo)  # fmt: skip
     if arrays is None:
         arrays = _sticks(state)
     taken, firsts = _candidate_bins(state, player, candidates)
     met = _met_pairs(state, player, memo, arrays)
-    pool, scene, w = memo.pool, _scene(state, arrays[0]), wood()
+    pool = memo.pool
     supplies = np.array(supply, dtype=np.int64)
-    model = (_axes(), _HALF, _WEIGHT, scene[0], state.layout.quads, scene[1], memo.sup,
-             memo.cont, memo.poly, memo.npoly, scene[2], TOL, REST, SPEC.margin,
-             _DELTA)  # fmt: skip
-    ids, pile_bins, pile_poses, unsure, _, work, aside = id_kernels.walk(
-        met, pool.key, pool.span, pool.taken, pool.bins, pool.ranks, pool.verdict, pool.poses,
-        memo.first, memo.live, w.ranks, supplies, taken, _SCRATCH, _MARKS, *model,
-    )  # fmt: skip
-    while len(unsure):  # compiled, but for the poses the kernel leaves to the rules
+    model = _model(state, memo, arrays[0])
+    while True:  # compiled, but for the poses the kernel leaves to the rules
+        ids, unsure, _ = id_kernels.exist(
+            met, pool.key, pool.span, pool.taken, pool.bins, pool.verdict, pool.poses,
+            memo.first, memo.live, supplies, taken, _MARKS, *model,
+        )  # fmt: skip
+        if not len(unsure):
+            break
         lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in pool.poses[unsure].tolist()]
         ok = _judge(state, player, lattices)
         pool.verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
-        ids, pile_bins, pile_poses, unsure, _, work, aside = id_kernels.walk_on(
-            work, aside, pool.verdict, pool.poses, memo.first, memo.live, supplies, taken,
-            *model,
-        )  # fmt: skip
-    return Table(step, player, ids, taken, firsts, tuple(candidates), supply, pile_bins,
-                 pile_poses, memo)  # fmt: skip
+    return Table(step, player, ids, taken, firsts, tuple(candidates), supply, met, memo)
 
 
 _NONE = np.zeros(0, dtype=np.int64)
@@ -732,7 +772,7 @@ def snap(state: StackBackState, player: int, index: int) -> Action:
     for a bin holding no legal pose now (naming the bin)."""
     if check(index) == PASS_ID:
         return PASS
-    found = table(state, player).snap_of(index)
+    found = table(state, player).snap_of(state, index)
     if found is None:
         colour, ab, xb, yb = parts(index)
         raise IllegalAction(

@@ -221,7 +221,8 @@ def test_the_kept_table_equals_a_fresh_one(monkeypatch: pytest.MonkeyPatch) -> N
         fresh += made[0]
         assert kept.ids.tolist() == again.ids.tolist(), len(state.history)
         for index in kept.ids.tolist():
-            assert kept.snap_of(index) == again.snap_of(index), (len(state.history), index)
+            assert kept.snap_of(state, index) == again.snap_of(world, index), (
+                len(state.history), index)  # fmt: skip
         state.apply(int(kept.ids[rng.randrange(len(kept.ids))]), player)
     assert len(state.sticks) >= 8
     assert warm < fresh / 2, (warm, fresh)

@@ -229,11 +229,11 @@ def _plain_judge(  # noqa: PLR0917 - a pose, its supports, the balance model
     if abs(d - (margin - 1e-9)) < delta:
         return id_kernels.UNSURE
     if d < margin - 1e-9:
-        return id_kernels.REFUSED
+        return id_kernels.TIPS  # its own support polygon: whatever the loads
     ck.first_loads(i, j, cx, cy, weight, *g[i], *g[j], sticks, df, dmx, dmy, inside, sh)
     falls = ck.pass_down(level[i] + 1, sticks, level, sup, cont, poly, npoly, load, margin - 1e-9,
                       delta, df, dmx, dmy, inside, sh)  # fmt: skip
-    return id_kernels.LEGAL if falls == -1 else id_kernels.UNSURE if falls == -2 else 2
+    return id_kernels.LEGAL if falls == -1 else id_kernels.UNSURE if falls == -2 else 2  # loads
 
 
 @pytest.mark.parametrize("delta", [1e-6, 0.05])
@@ -250,7 +250,7 @@ def test_judge_piles_is_the_plain_judge(delta: float) -> None:
     state = teocalli.load("stack-back").new_state(6)
     assert isinstance(state, StackBackState)
     rng = Rng(6)
-    seen = np.zeros(3, dtype=np.int64)
+    seen = np.zeros(4, dtype=np.int64)
     while not state.is_terminal():
         player = state.current_player()
         if len(state.history) % 4 == 0 and state.sticks:
@@ -273,7 +273,7 @@ def test_judge_piles_is_the_plain_judge(delta: float) -> None:
                     for r, (i, j) in enumerate(held.tolist())
                 ]
                 assert got.tolist() == want, len(state.history)
-                seen += np.bincount(got, minlength=3)
+                seen += np.bincount(got, minlength=4)
         actions = state.legal_actions(player)
         state.apply(actions[rng.randrange(len(actions))], player)
     assert seen.min() > 20, seen

@@ -24,8 +24,8 @@ PINNED = {0: "f6bc29f3e5c15651", 1: "f775d314f0f6c7b2", 2: "e3bd7b7a37266408"}
 """Per seed: the digest of the per-step digests, from git 1a84ac6's ids.py."""
 
 
-def _digest(table: ids.Table) -> str:
-    text = ";".join(f"{i}:{table.snap_of(i)}" for i in table.ids.tolist())
+def _digest(state: StackBackState, table: ids.Table) -> str:
+    text = ";".join(f"{i}:{table.snap_of(state, i)}" for i in table.ids.tolist())
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
@@ -38,10 +38,10 @@ def _steps(seed: int) -> list[str]:
     out = []
     while not state.is_terminal():
         player = state.current_player()
-        out.append(_digest(ids.table(state, player)))
+        out.append(_digest(state, ids.table(state, player)))
         if len(state.history) % 5 == 2:
             assert state._id_table is not None
-            out.append("o" + _digest(ids._table(state, 1 - player, state._id_table.memo)))
+            out.append("o" + _digest(state, ids._table(state, 1 - player, state._id_table.memo)))
         actions = state.legal_actions(player)
         state.apply(actions[rng.randrange(len(actions))], player)
     return out

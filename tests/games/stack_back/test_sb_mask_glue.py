@@ -32,7 +32,7 @@ def _check(state: StackBackState, player: int) -> None:
     assert held.tolist() == sorted(ref)
     assert all(candidates[k] is ref[b] for b, k in zip(held.tolist(), firsts.tolist(), strict=True))
     table = ids.table(state, player)
-    assert all(table.snap_of(b) is ref[b] for b in ref)
+    assert all(table.snap_of(state, b) is ref[b] for b in ref)
 
 
 @pytest.mark.parametrize("seed", [3, 8])
@@ -71,7 +71,7 @@ def test_a_lone_pass_has_no_keys() -> None:
     state = blocked()
     player = state.current_player()
     assert state.legal_actions(player) == [PASS] and state.candidate_keys(player) is None
-    assert ids.table(state, player).snap_of(ids.PASS_ID) == PASS
+    assert ids.table(state, player).snap_of(state, ids.PASS_ID) == PASS
 
 
 def test_firsts_keeps_each_bins_first_position() -> None:

@@ -24,7 +24,8 @@ def _same(kept: ids.Table, state: StackBackState, player: int) -> None:
     fresh = ids.table(world, player)
     assert kept.ids.tolist() == fresh.ids.tolist(), len(state.history)
     for index in kept.ids.tolist():
-        assert kept.snap_of(index) == fresh.snap_of(index), (len(state.history), index)
+        assert kept.snap_of(state, index) == fresh.snap_of(world, index), (
+            len(state.history), index)  # fmt: skip
 
 
 def _step(state: StackBackState, rng: Rng) -> ids.Table:
