@@ -700,37 +700,65 @@ def lattice_rows(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
     """`pair_keep`'s poses (x index, y index, angle index) as `ids` keeps them: rows of
     (colour, x10, y10, a10), their bins (`ids._bins`) and snap ranks (`ids._ranks`, rank
-    `table`), in integers with Python's floor division (`_lattice_row` on each)."""
+    `table`), in integers with Python's floor division (`_lattice_rows_into`)."""
     m = len(ints)
     poses = np.empty((m, 4), dtype=np.int64)
+    poses[:, 1:] = ints
     bins = np.empty(m, dtype=np.int64)
     ranks = np.empty(m, dtype=np.int64)
-    for r in range(m):
-        _lattice_row(colour, ints[r, 0], ints[r, 1], ints[r, 2], grid, table, poses, bins, ranks,
-                     r)  # fmt: skip
+    _lattice_rows_into(colour, poses, bins, ranks, 0, m, grid, table)
     return poses, bins, ranks
 
 
 @numba.njit(cache=True)
-def _lattice_row(  # noqa: PLR0917 - a pose's lattice indices, the squares, where to write
-    colour: int, ix: int, iy: int, ia: int, grid: npt.NDArray[np.int64],
-    table: npt.NDArray[np.int64], poses: npt.NDArray[np.int64], bins: npt.NDArray[np.int64],
-    ranks: npt.NDArray[np.int64], r: int,
+def _lattice_rows_into(  # noqa: PLR0917 - the rows, their colour, the squares
+    colour: int, poses: npt.NDArray[np.int64], bins: npt.NDArray[np.int64],
+    ranks: npt.NDArray[np.int64], lo: int, hi: int, grid: npt.NDArray[np.int64],
+    table: npt.NDArray[np.int64],
 ) -> None:  # fmt: skip
-    """Row r of `lattice_rows`' arrays for the pose (x index, y index, angle index). `grid`:
-    the search's steps and the squares (step10, astep10, x0, y0, bin10, abin10, x bins,
-    y bins, angle bins)."""
-    step, astep, x0, y0, b10 = grid[0], grid[1], grid[2], grid[3], grid[4]
-    ab10, xbins, ybins, abins = grid[5], grid[6], grid[7], grid[8]
-    x10, y10, a10 = ix * step, iy * step, ia * astep
-    poses[r, 0], poses[r, 1], poses[r, 2], poses[r, 3] = colour, x10, y10, a10
-    rx, ry = x10 - x0, y10 - y0
-    xb = min(max(rx // b10, 0), xbins - 1)
-    yb = min(max(ry // b10, 0), ybins - 1)
-    bins[r] = ((colour * abins + a10 // ab10) * xbins + xb) * ybins + yb
-    inside = table[(a10 % ab10) // astep, (rx % b10) // step, (ry % b10) // step]
-    beyond = max(0, -rx, rx - (xbins * b10 - step), -ry, ry - (ybins * b10 - step))
-    ranks[r] = inside + table.size * (-(-beyond // step))
+    """Rows lo to hi - 1 of `lattice_rows`' arrays, from the lattice indices (x, y, angle) in
+    columns 1-3 of `poses`. `grid`: the search's steps and the squares (step10, astep10, x0,
+    y0, bin10, abin10, x bins, y bins, angle bins), the squares' corner and sides multiples
+    of the steps (ids.py), so every quantity is counted in lattice steps: a bin is `per`
+    steps, and the rows of a pair, in lattice order (angle, x, y), update the y bin and the
+    place in it by counting up a column, without an integer division a row (the divisions
+    were three quarters of the rows' cost); any other order is divided afresh."""
+    step, astep, b10, ab10 = grid[0], grid[1], grid[4], grid[5]
+    xbins, ybins, abins = grid[6], grid[7], grid[8]
+    per, per_a = b10 // step, ab10 // astep
+    kx0, ky0 = grid[2] // step, grid[3] // step
+    xlast, ylast = xbins * per - 1, ybins * per - 1
+    size = table.size
+    ia_at = ix_at = iy_at = -(1 << 62)
+    ab = ai = xb = xi = x_out = yq = yi = 0
+    for r in range(lo, hi):
+        ix, iy, ia = poses[r, 1], poses[r, 2], poses[r, 3]
+        if ia != ia_at:
+            ab, ai = ia // per_a, ia % per_a
+        if ix != ix_at or ia != ia_at:
+            kx = ix - kx0
+            xb = min(max(kx // per, 0), xbins - 1)
+            xi = kx % per
+            x_out = max(0, -kx, kx - xlast)
+            iy_at = -(1 << 62)
+        ky = iy - ky0
+        if 0 <= iy - iy_at <= 4 * per:  # up the column: count on
+            yi += iy - iy_at
+            while yi >= per:
+                yi -= per
+                yq += 1
+        else:
+            yq, yi = ky // per, ky % per
+        ia_at, ix_at, iy_at = ia, ix, iy
+        poses[r, 0], poses[r, 1], poses[r, 2], poses[r, 3] = (
+            colour,
+            ix * step,
+            iy * step,
+            ia * astep,
+        )
+        yb = min(max(yq, 0), ybins - 1)
+        bins[r] = ((colour * abins + ab) * xbins + xb) * ybins + yb
+        ranks[r] = table[ai, xi, yi] + size * max(x_out, -ky, ky - ylast)
 
 
 @numba.njit(cache=True)
@@ -1429,6 +1457,48 @@ def keep_scratch(
 
 
 @numba.njit(cache=True)
+def _apart(sup: Array, squads: Array) -> float:
+    """The distance between the two supports' footprints (rows of `sup`: cx, cy, ux, uy,
+    half; corners `squads`), 0 where they meet: where some axis of the separating-axis test
+    parts them, the least distance from a corner of one to a side of the other."""
+    parted = False
+    for a in range(4):
+        s = a // 2
+        ax, ay = (sup[s, 2], sup[s, 3]) if a % 2 == 0 else (-sup[s, 3], sup[s, 2])
+        gap = abs(ax * (sup[1, 0] - sup[0, 0]) + ay * (sup[1, 1] - sup[0, 1]))
+        for t in range(2):
+            gap -= sup[t, 4] * abs(sup[t, 2] * ax + sup[t, 3] * ay) + _W * abs(
+                sup[t, 2] * ay - sup[t, 3] * ax
+            )
+        if gap > 0.0:
+            parted = True
+    if not parted:
+        return 0.0
+    out = np.inf
+    for s in range(2):
+        for c in range(4):
+            px, py = squads[s, c, 0], squads[s, c, 1]
+            for e in range(4):
+                ax, ay = squads[1 - s, e, 0], squads[1 - s, e, 1]
+                bx, by = squads[1 - s, (e + 1) % 4, 0] - ax, squads[1 - s, (e + 1) % 4, 1] - ay
+                t = min(max(((px - ax) * bx + (py - ay) * by) / (bx * bx + by * by), 0.0), 1.0)
+                dx, dy = px - ax - t * bx, py - ay - t * by
+                out = min(out, dx * dx + dy * dy)
+    return out**0.5
+
+
+@numba.njit(cache=True)
+def _too_far(sup: Array, squads: Array, h: float, rest: float) -> bool:
+    """Whether no stick of half-length h can rest `rest` mm² on both supports (rows of `sup`,
+    footprints `squads`): its overlap with each lies within its 2 W of width, so spans
+    rest / 2 W along its axis at least, and two such spans within its length 2 h lie at most
+    2 h - rest / W apart along it and 2 W across; supports farther apart (`_apart`, with
+    1e-6 mm of room) hold no such pose."""
+    along = max(2 * h - rest / _W, 0.0)
+    return _apart(sup, squads) > (along * along + 4 * _W * _W) ** 0.5 + 1e-6
+
+
+@numba.njit(cache=True)
 def _keep_into(  # noqa: PLR0917 - a pair, its colour, the sticks, where to write, scratch
     sup: Array, squads: Array, h: float, cos: Array, sin: Array, step: float,
     rows: npt.NDArray[np.int64], lay: Array, cols: tuple[Array, Array, Array, Array, Array],
@@ -1451,6 +1521,8 @@ def _keep_into(  # noqa: PLR0917 - a pair, its colour, the sticks, where to writ
     (`_columns`); `scratch`: `keep_scratch`."""
     cap = len(ints)
     m = m0
+    if _too_far(sup, squads, h, rest):
+        return m  # most pairs that keep none, whatever the other sticks: no angle tried
     q, work, near, slabs, box_rows, frame, box, tf, base, hot_base, unsure = scratch
     reach_p = (h * h + _W * _W) ** 0.5
     # a pose meets both supports, so a stick farther from either than the pose's circle can
@@ -1543,16 +1615,17 @@ def _keep_into(  # noqa: PLR0917 - a pair, its colour, the sticks, where to writ
                         hot, hot_at = touched - 1, False
                     continue
                 if touched < 0:  # the unsure sticks that may overlap it by more than `tol`
-                    left = 0
+                    # each decided by `_overlaps` (the clipped area, or `_rest_sure`'s bounds
+                    # where sure): `touches_any`'s verdict, which clipped every such stick
+                    hit = False
                     for t in range(-touched):
                         r = unsure[t]
-                        if _overlap_bound(x, y, cu, su, h, lx[r], ly[r], lux[r], luy[r],
-                                          lh[r]) > tol - _SURE:  # fmt: skip
-                            unsure[left] = r
-                            left += 1
-                    if left and touches_any(x, y, cu, su, h, reach_p, unsure[:left], lx, ly, lux,
-                                            luy, lh, quads, lreach, deep, tol, q,
-                                            work):  # fmt: skip
+                        most = _overlap_bound(x, y, cu, su, h, lx[r], ly[r], lux[r], luy[r], lh[r])
+                        if most > tol - _SURE and _overlaps(x, y, cu, su, h, lay, r, quads, tol,
+                                                            q, work):  # fmt: skip
+                            hit = True
+                            break
+                    if hit:
                         continue
                 if sure0 == 0 or sure1 == 0:
                     quad(x, y, cu, su, h, _W, q)
@@ -1610,10 +1683,8 @@ def new_pairs(  # noqa: PLR0917 - the new pairs, the sticks, the lattice, the fi
                          scratch)  # fmt: skip
         if end < 0:
             return e, r
-        for t in range(r, end):  # the indices _keep_into left in columns 1-3, as ids keeps them
-            _lattice_row(c, poses[t, 1], poses[t, 2], poses[t, 3], grid, table, poses, bins,
-                         ranks, t)  # fmt: skip
-            verdict[t] = 0
+        _lattice_rows_into(c, poses, bins, ranks, r, end, grid, table)  # as ids keeps them
+        verdict[r:end] = 0
         p = p0 + e
         key[p, 0], key[p, 1], key[p, 2], key[p, 3] = c, lev, i, j
         span[p, 0], span[p, 1] = r, end
