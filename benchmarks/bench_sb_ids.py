@@ -34,7 +34,7 @@ PARTS: tuple[tuple[object, tuple[str, ...]], ...] = (
     (id_kernels, ("wood_first", "reaching", "pairs_due", "new_pairs", "catch_up", "cones",
                   "exist", "snap_row")),
     (ids, ("_table", "_candidate_bins", "_judge", "_scene")),
-    (Pool, ("add", "fork")),
+    (Pool, ("fork",)),
 )  # fmt: skip
 """What `--parts` times: (module or class, names), looked up at each call by their callers."""
 

@@ -590,36 +590,65 @@ def lattice_rows(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
     """`pair_keep`'s poses (x index, y index, angle index) as `ids` keeps them: rows of
     (colour, x10, y10, a10), their bins (`ids._bins`) and snap ranks (`ids._ranks`, rank
-    `table`), in integers with Python's floor division. `grid`: the search's steps and the
-    squares (step10, astep10, x0, y0, bin10, abin10, x bins, y bins, angle bins)."""
-    step, astep, x0, y0, b10, ab10, xbins, ybins, abins = (
-        grid[0],
-        grid[1],
-        grid[2],
-        grid[3],
-        grid[4],
-        grid[5],
-        grid[6],
-        grid[7],
-        grid[8],
-    )
+    `table`), in integers with Python's floor division (`_lattice_rows_into`)."""
     m = len(ints)
     poses = np.empty((m, 4), dtype=np.int64)
+    poses[:, 1:] = ints
     bins = np.empty(m, dtype=np.int64)
     ranks = np.empty(m, dtype=np.int64)
-    span_x, span_y = xbins * b10, ybins * b10
-    size = table.size
-    for r in range(m):
-        x10, y10, a10 = ints[r, 0] * step, ints[r, 1] * step, ints[r, 2] * astep
-        poses[r, 0], poses[r, 1], poses[r, 2], poses[r, 3] = colour, x10, y10, a10
-        rx, ry = x10 - x0, y10 - y0
-        xb = min(max(rx // b10, 0), xbins - 1)
-        yb = min(max(ry // b10, 0), ybins - 1)
-        bins[r] = ((colour * abins + a10 // ab10) * xbins + xb) * ybins + yb
-        inside = table[(a10 % ab10) // astep, (rx % b10) // step, (ry % b10) // step]
-        beyond = max(0, -rx, rx - (span_x - step), -ry, ry - (span_y - step))
-        ranks[r] = inside + size * (-(-beyond // step))
+    _lattice_rows_into(colour, poses, bins, ranks, 0, m, grid, table)
     return poses, bins, ranks
+
+
+@numba.njit(cache=True)
+def _lattice_rows_into(  # noqa: PLR0917 - the rows, their colour, the squares
+    colour: int, poses: npt.NDArray[np.int64], bins: npt.NDArray[np.int64],
+    ranks: npt.NDArray[np.int64], lo: int, hi: int, grid: npt.NDArray[np.int64],
+    table: npt.NDArray[np.int64],
+) -> None:  # fmt: skip
+    """Rows lo to hi - 1 of `lattice_rows`' arrays, from the lattice indices (x, y, angle) in
+    columns 1-3 of `poses`. `grid`: the search's steps and the squares (step10, astep10, x0,
+    y0, bin10, abin10, x bins, y bins, angle bins), the squares' corner and sides multiples
+    of the steps (ids.py), so every quantity is counted in lattice steps: a bin is `per`
+    steps, and the rows of a pair, in lattice order (angle, x, y), update the y bin and the
+    place in it by counting up a column, without an integer division a row (the divisions
+    were three quarters of the rows' cost); any other order is divided afresh."""
+    step, astep, b10, ab10 = grid[0], grid[1], grid[4], grid[5]
+    xbins, ybins, abins = grid[6], grid[7], grid[8]
+    per, per_a = b10 // step, ab10 // astep
+    kx0, ky0 = grid[2] // step, grid[3] // step
+    xlast, ylast = xbins * per - 1, ybins * per - 1
+    size = table.size
+    ia_at = ix_at = iy_at = -(1 << 62)
+    ab = ai = xb = xi = x_out = yq = yi = 0
+    for r in range(lo, hi):
+        ix, iy, ia = poses[r, 1], poses[r, 2], poses[r, 3]
+        if ia != ia_at:
+            ab, ai = ia // per_a, ia % per_a
+        if ix != ix_at or ia != ia_at:
+            kx = ix - kx0
+            xb = min(max(kx // per, 0), xbins - 1)
+            xi = kx % per
+            x_out = max(0, -kx, kx - xlast)
+            iy_at = -(1 << 62)
+        ky = iy - ky0
+        if 0 <= iy - iy_at <= 4 * per:  # up the column: count on
+            yi += iy - iy_at
+            while yi >= per:
+                yi -= per
+                yq += 1
+        else:
+            yq, yi = ky // per, ky % per
+        ia_at, ix_at, iy_at = ia, ix, iy
+        poses[r, 0], poses[r, 1], poses[r, 2], poses[r, 3] = (
+            colour,
+            ix * step,
+            iy * step,
+            ia * astep,
+        )
+        yb = min(max(yq, 0), ybins - 1)
+        bins[r] = ((colour * abins + ab) * xbins + xb) * ybins + yb
+        ranks[r] = table[ai, xi, yi] + size * max(x_out, -ky, ky - ylast)
 
 
 @numba.njit(cache=True)
@@ -1042,7 +1071,9 @@ def _rest_by_ends(  # noqa: PLR0917 - a pose, a support, where their bands cross
 ) -> int:
     """`_rest_past_box` once `_crossing`'s answer `ends` is known (or fewer of its bits: 0 when
     |sin| < 0.1, where the crossing is not tried): 3 accepts; within one length only, the
-    other's band area decides where sure; else the band areas refuse where sure."""
+    other's band area decides where sure; else the band areas refuse where sure, and accept
+    where their sum less the bands' parallelogram is sure (it bounds the overlap from below:
+    the clip it saves is some 60% of those the new pairs made)."""
     if ends == 3:
         return 1  # the overlap is the whole parallelogram: both band areas hold it
     dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
@@ -1070,6 +1101,11 @@ def _rest_by_ends(  # noqa: PLR0917 - a pose, a support, where their bands cross
         sup_in = _band_area(dn, sin, cos, k)
     if sup_in < rest - _SURE:
         return -1
+    # both parts lie in the bands' parallelogram ((2 W)² / |sin|) and meet in the overlap, so
+    # the overlap is at least their sum less the parallelogram (exact where the ends of the
+    # two sticks cut off parts of it apart; no bound within `_FLAT` of parallel or square)
+    if sup_in < np.inf and pose_in + sup_in - 4 * _W * _W / abs(sin) >= rest + _SURE:
+        return 1
     return 0
 
 
@@ -1282,24 +1318,106 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
     half-length h that `ids` keeps for two supports (rows of `sup`: cx, cy, ux, uy, half;
     footprints `squads`): whose centre may stand (`may_stand`), that touch none of the sticks
     `rows` of the layout (`touching_rows`) and rest at least `rest` mm² on both (clipped only
-    where both footprints shrunk by `inset` still meet: `search.REST_INSET`).
+    where both footprints shrunk by `inset` still meet: `search.REST_INSET`): `_keep_into`
+    into arrays of its own. Returns their (x index, y index, angle index) and (x, y, ux, uy),
+    in lattice order."""
+    scratch = keep_scratch(len(lay))
+    cols = _columns(lay)
+    cap = 256
+    while True:
+        ints = np.empty((cap, 4), dtype=np.int64)
+        flts = np.empty((cap, 4))
+        m = _keep_into(sup, squads, h, cos, sin, step, rows, lay, cols, quads, lreach, margin,
+                       tol, deep, rest, inset, ints, flts, 0, scratch)  # fmt: skip
+        if m >= 0:
+            return ints[:m, 1:], flts[:m]
+        cap *= 4
+
+
+@numba.njit(cache=True)
+def keep_scratch(
+    n: int,
+) -> tuple[
+    Array, Array, npt.NDArray[np.int64], Array, npt.NDArray[np.int64], Array, Array, Array,
+    Array, Array, npt.NDArray[np.int64],
+]:  # fmt: skip
+    """`_keep_into`'s scratch for a layout of n sticks, made once for every pair of a call."""
+    return (np.empty((4, 2)), np.empty(WORK), np.empty(n, dtype=np.int64), np.empty((2, 4, 3)),
+            np.empty(n, dtype=np.int64), np.empty((2, 8)), np.empty(4), np.empty((n, 4, 4)),
+            np.empty((n, 4)), np.empty((1, 4)), np.empty(n, dtype=np.int64))  # fmt: skip
+
+
+@numba.njit(cache=True)
+def _apart(sup: Array, squads: Array) -> float:
+    """The distance between the two supports' footprints (rows of `sup`: cx, cy, ux, uy,
+    half; corners `squads`), 0 where they meet: where some axis of the separating-axis test
+    parts them, the least distance from a corner of one to a side of the other."""
+    parted = False
+    for a in range(4):
+        s = a // 2
+        ax, ay = (sup[s, 2], sup[s, 3]) if a % 2 == 0 else (-sup[s, 3], sup[s, 2])
+        gap = abs(ax * (sup[1, 0] - sup[0, 0]) + ay * (sup[1, 1] - sup[0, 1]))
+        for t in range(2):
+            gap -= sup[t, 4] * abs(sup[t, 2] * ax + sup[t, 3] * ay) + _W * abs(
+                sup[t, 2] * ay - sup[t, 3] * ax
+            )
+        if gap > 0.0:
+            parted = True
+    if not parted:
+        return 0.0
+    out = np.inf
+    for s in range(2):
+        for c in range(4):
+            px, py = squads[s, c, 0], squads[s, c, 1]
+            for e in range(4):
+                ax, ay = squads[1 - s, e, 0], squads[1 - s, e, 1]
+                bx, by = squads[1 - s, (e + 1) % 4, 0] - ax, squads[1 - s, (e + 1) % 4, 1] - ay
+                t = min(max(((px - ax) * bx + (py - ay) * by) / (bx * bx + by * by), 0.0), 1.0)
+                dx, dy = px - ax - t * bx, py - ay - t * by
+                out = min(out, dx * dx + dy * dy)
+    return out**0.5
+
+
+@numba.njit(cache=True)
+def _too_far(sup: Array, squads: Array, h: float, rest: float) -> bool:
+    """Whether no stick of half-length h can rest `rest` mm² on both supports (rows of `sup`,
+    footprints `squads`): its overlap with each lies within its 2 W of width, so spans
+    rest / 2 W along its axis at least, and two such spans within its length 2 h lie at most
+    2 h - rest / W apart along it and 2 W across; supports farther apart (`_apart`, with
+    1e-6 mm of room) hold no such pose."""
+    along = max(2 * h - rest / _W, 0.0)
+    return _apart(sup, squads) > (along * along + 4 * _W * _W) ** 0.5 + 1e-6
+
+
+@numba.njit(cache=True)
+def _keep_into(  # noqa: PLR0917 - a pair, its colour, the sticks, where to write, scratch
+    sup: Array, squads: Array, h: float, cos: Array, sin: Array, step: float,
+    rows: npt.NDArray[np.int64], lay: Array, cols: tuple[Array, Array, Array, Array, Array],
+    quads: Array, lreach: Array, margin: float, tol: float, deep: float, rest: float,
+    inset: float, ints: npt.NDArray[np.int64], flts: Array, m0: int,
+    scratch: tuple[
+        Array, Array, npt.NDArray[np.int64], Array, npt.NDArray[np.int64], Array, Array,
+        Array, Array, Array, npt.NDArray[np.int64],
+    ],
+) -> int:  # fmt: skip
+    """`pair_keep`'s poses written from row m0 on, (x index, y index, angle index) into
+    columns 1-3 of `ints` and (x, y, ux, uy) into `flts` (a pool's own rows: `new_pairs`);
+    returns the row after the last, or -1 when the arrays have no room for them.
     The poses tried are those within the slabs every pose resting on both supports lies in
     (`_slabs`: per angle, the columns of their box, `_slab_box`, and per column the run of y
     within them, `_overlap_span`), a few of `search.pair_poses`'s; the crossings (`_ends`)
     and the touches (`_touches_column`) are read from offsets linear along a column, each
     sure answer `_ROOM` or `_SURE` from its threshold, so the poses kept are those the full
-    walk keeps (tests/games/stack_back/test_sb_mask_pairs.py).
-    Returns their (x10, y10, a10 index) and (x, y, ux, uy), in lattice order."""
-    cap = 256
-    ints = np.empty((cap, 3), dtype=np.int64)
-    flts = np.empty((cap, 4))
-    m = 0
-    q = np.empty((4, 2))
-    work = np.empty(WORK)
+    walk keeps (tests/games/stack_back/test_sb_mask_pairs.py). `cols`: the layout's columns
+    (`_columns`); `scratch`: `keep_scratch`."""
+    cap = len(ints)
+    m = m0
+    if _too_far(sup, squads, h, rest):
+        return m  # most pairs that keep none, whatever the other sticks: no angle tried
+    q, work, near, slabs, box_rows, frame, box, tf, base, hot_base, unsure = scratch
     reach_p = (h * h + _W * _W) ** 0.5
     # a pose meets both supports, so a stick farther from either than the pose's circle can
     # reach across (2 reach_p) and beyond both circles' radii touches none of the pair's poses
-    near = np.empty(len(rows), dtype=np.int64)
     nn = 0
     for n in range(len(rows)):
         r = rows[n]
@@ -1314,15 +1432,7 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
             near[nn] = r
             nn += 1
     rows = near[:nn]
-    lx, ly, lux, luy, lh = _columns(lay)
-    slabs = np.empty((2, 4, 3))
-    box_rows = np.empty(nn, dtype=np.int64)
-    frame = np.empty((2, 8))
-    box = np.empty(4)
-    tf = np.empty((nn, 4, 4))
-    base = np.empty((nn, 4))
-    hot_base = np.empty((1, 4))
-    unsure = np.empty(nn, dtype=np.int64)
+    lx, ly, lux, luy, lh = cols
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
         shrunk_meet = _slabs(cu, su, h, sup, inset, rest, slabs)
@@ -1396,16 +1506,17 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                         hot, hot_at = touched - 1, False
                     continue
                 if touched < 0:  # the unsure sticks that may overlap it by more than `tol`
-                    left = 0
+                    # each decided by `_overlaps` (the clipped area, or `_rest_sure`'s bounds
+                    # where sure): `touches_any`'s verdict, which clipped every such stick
+                    hit = False
                     for t in range(-touched):
                         r = unsure[t]
-                        if _overlap_bound(x, y, cu, su, h, lx[r], ly[r], lux[r], luy[r],
-                                          lh[r]) > tol - _SURE:  # fmt: skip
-                            unsure[left] = r
-                            left += 1
-                    if left and touches_any(x, y, cu, su, h, reach_p, unsure[:left], lx, ly, lux,
-                                            luy, lh, quads, lreach, deep, tol, q,
-                                            work):  # fmt: skip
+                        most = _overlap_bound(x, y, cu, su, h, lx[r], ly[r], lux[r], luy[r], lh[r])
+                        if most > tol - _SURE and _overlaps(x, y, cu, su, h, lay, r, quads, tol,
+                                                            q, work):  # fmt: skip
+                            hit = True
+                            break
+                    if hit:
                         continue
                 if sure0 == 0 or sure1 == 0:
                     quad(x, y, cu, su, h, _W, q)
@@ -1414,46 +1525,43 @@ def pair_keep(  # noqa: PLR0917 - a pair, its colour, the sticks
                     if sure1 == 0 and not clip(q, squads[1], work)[0] >= rest:
                         continue
                 if m == cap:
-                    cap *= 2
-                    ints2 = np.empty((cap, 3), dtype=np.int64)
-                    flts2 = np.empty((cap, 4))
-                    ints2[:m] = ints[:m]
-                    flts2[:m] = flts[:m]
-                    ints, flts = ints2, flts2
-                ints[m, 0], ints[m, 1], ints[m, 2] = ix, iy, a
+                    return -1
+                ints[m, 1], ints[m, 2], ints[m, 3] = ix, iy, a
                 flts[m, 0], flts[m, 1], flts[m, 2], flts[m, 3] = x, y, cu, su
                 m += 1
-    return ints[:m], flts[:m]
+    return m
 
 
 @numba.njit(cache=True)
-def new_pairs(  # noqa: PLR0917 - the new pairs, the sticks, the lattice, the filters
+def new_pairs(  # noqa: PLR0917 - the new pairs, the sticks, the lattice, the filters, the pool
     keys: npt.NDArray[np.int64], levels: npt.NDArray[np.int64], lay: Array, quads: Array,
     lreach: Array, halves: Array, cos: Array, sin: Array, step: float, margin: float,
     tol: float, deep: float, rest: float, inset: float, grid: npt.NDArray[np.int64],
     table: npt.NDArray[np.int64],
-) -> tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.int64], Array, npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-]:  # fmt: skip
+    key: npt.NDArray[np.int64], span: npt.NDArray[np.int64], count: npt.NDArray[np.int64],
+    created: npt.NDArray[np.int64], stamp: npt.NDArray[np.int64], box: Array,
+    index: npt.NDArray[np.int64], p0: int, poses: npt.NDArray[np.int64], frame: Array,
+    bins: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8],
+    r0: int,
+) -> tuple[int, int]:  # fmt: skip
     """Pairs met for the first time (rows of `keys`: colour, level, i, j), in one call (a
     call from Python per pair cost about a third as much again as its poses): each pair's
-    `pair_keep` against every other stick of its level or above, as `lattice_rows`. Returns
-    each pair's row count and their rows one after the other: poses (colour, x10, y10, a10),
-    frames (x, y, ux, uy), bins and snap ranks."""
+    `pair_keep` against every other stick of its level or above, written straight into a
+    pool's arrays (id_pool.Pool: `add`'s writes, the pairs from id p0 on, met at
+    len(levels) sticks, their rows from row r0 on, as `lattice_rows`; `taken` is ALIVE there
+    already). Returned arrays were copied twice more (into one array per call, then into the
+    pool), some 15% of the call. Returns (the pairs written, the row after their rows): fewer
+    than `keys` when the row arrays have no room for the next pair's rows (the caller grows
+    them and calls again with the rest)."""
     k, n = len(keys), len(levels)
-    sizes = np.zeros(k, dtype=np.int64)
-    cap = 1024
-    poses = np.empty((cap, 4), dtype=np.int64)
-    frame = np.empty((cap, 4))
-    bins = np.empty(cap, dtype=np.int64)
-    ranks = np.empty(cap, dtype=np.int64)
     others = np.empty(n, dtype=np.int64)
     sup = np.empty((2, 5))
     squads = np.empty((2, 4, 2))
-    m = 0
-    for p in range(k):
-        c, lev, i, j = keys[p, 0], keys[p, 1], keys[p, 2], keys[p, 3]
+    scratch = keep_scratch(n)
+    cols = _columns(lay)
+    r = r0
+    for e in range(k):
+        c, lev, i, j = keys[e, 0], keys[e, 1], keys[e, 2], keys[e, 3]
         no = 0
         for t in range(n):
             if levels[t] >= lev and t not in (i, j):
@@ -1461,26 +1569,22 @@ def new_pairs(  # noqa: PLR0917 - the new pairs, the sticks, the lattice, the fi
                 no += 1
         sup[0], sup[1] = lay[i], lay[j]
         squads[0], squads[1] = quads[i], quads[j]
-        ints, fr = pair_keep(sup, squads, halves[c], cos, sin, step, others[:no], lay, quads,
-                             lreach, margin, tol, deep, rest, inset)  # fmt: skip
-        got = len(ints)
-        sizes[p] = got
-        if got == 0:
-            continue
-        ps, bs, rs = lattice_rows(c, ints, grid, table)
-        if m + got > cap:
-            cap = max(2 * cap, m + got)
-            poses2, frame2 = np.empty((cap, 4), dtype=np.int64), np.empty((cap, 4))
-            bins2, ranks2 = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
-            poses2[:m], frame2[:m] = poses[:m], frame[:m]
-            bins2[:m], ranks2[:m] = bins[:m], ranks[:m]
-            poses, frame, bins, ranks = poses2, frame2, bins2, ranks2
-        poses[m : m + got] = ps
-        frame[m : m + got] = fr
-        bins[m : m + got] = bs
-        ranks[m : m + got] = rs
-        m += got
-    return sizes, poses[:m], frame[:m], bins[:m], ranks[:m]
+        end = _keep_into(sup, squads, halves[c], cos, sin, step, others[:no], lay, cols, quads,
+                         lreach, margin, tol, deep, rest, inset, poses, frame, r,
+                         scratch)  # fmt: skip
+        if end < 0:
+            return e, r
+        _lattice_rows_into(c, poses, bins, ranks, r, end, grid, table)  # as ids keeps them
+        verdict[r:end] = 0
+        p = p0 + e
+        key[p, 0], key[p, 1], key[p, 2], key[p, 3] = c, lev, i, j
+        span[p, 0], span[p, 1] = r, end
+        count[p] = created[p] = n
+        stamp[p] = -1
+        box[p, 0] = box[p, 1] = box[p, 2] = box[p, 3] = np.nan
+        index[i, j, c] = p
+        r = end
+    return k, r
 
 
 @numba.njit(cache=True)

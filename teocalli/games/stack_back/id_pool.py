@@ -96,6 +96,19 @@ class Pool:
                 self.dead[i, j, c] = True
             self.dead_of = dead
 
+    def reserve(self, pairs: int, rows: int) -> None:
+        """Room for `pairs` more pairs and `rows` more rows: the arrays grow, doubling."""
+        p0, r0 = self.pairs, self.rows
+        if p0 + pairs > len(self.key):
+            for name in ("key", "span", "count", "created", "stamp", "box"):
+                setattr(self, name, _grown(getattr(self, name), p0, p0 + pairs))
+        if r0 + rows > len(self.poses):
+            for name in ("poses", "frame", "bins", "ranks", "verdict"):
+                setattr(self, name, _grown(getattr(self, name), r0, r0 + rows))
+            taken = np.full(len(self.poses), ALIVE, dtype=np.int64)
+            taken[:r0] = self.taken[:r0]
+            self.taken = taken
+
     def add(  # noqa: PLR0917 - the new pairs and their rows
         self, keys: Ints, sizes: Ints, poses: Ints, frame: Array, bins: Ints, ranks: Ints,
         count: int,
@@ -103,18 +116,11 @@ class Pool:
         """Append pairs (rows of `keys`: colour, level, i, j; `sizes[k]` rows each, in order)
         met at `count` sticks; returns their ids. Written in place by one compiled call
         (`id_kernels.append`: NumPy's fixed costs over its dozen assignments cost as much as
-        the copying); the arrays grow here, doubling."""
+        the copying). The mask's new pairs are written straight into the arrays instead
+        (`id_kernels.new_pairs`, ids._new_pairs)."""
         k, m = len(keys), len(poses)
         p0, r0 = self.pairs, self.rows
-        if p0 + k > len(self.key):
-            for name in ("key", "span", "count", "created", "stamp", "box"):
-                setattr(self, name, _grown(getattr(self, name), p0, p0 + k))
-        if r0 + m > len(self.poses):
-            for name in ("poses", "frame", "bins", "ranks", "verdict"):
-                setattr(self, name, _grown(getattr(self, name), r0, r0 + m))
-            taken = np.full(len(self.poses), ALIVE, dtype=np.int64)
-            taken[:r0] = self.taken[:r0]
-            self.taken = taken
+        self.reserve(k, m)
         append(self.key, self.span, self.count, self.created, self.stamp, self.index, p0,
                keys, sizes, count, self.poses, self.frame, self.bins, self.ranks,
                self.verdict, r0, poses, frame, bins, ranks)  # fmt: skip

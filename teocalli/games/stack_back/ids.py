@@ -380,13 +380,24 @@ def _new_pairs(
 ) -> npt.NDArray[np.int64]:
     """Pairs met for the first time (rows of `keys`: colour, level, i, j): their lattice poses
     through the three per-pose filters (`id_kernels.pair_keep`, every new pair in one call:
-    `id_kernels.new_pairs`), added to the pool; returns their ids."""
+    `id_kernels.new_pairs`), written into the pool; returns their ids."""
     rows, quads_, reach = sticks
-    sizes, poses, frame, bins, ranks = id_kernels.new_pairs(
-        keys, levels, rows, quads_, reach, _HALF, _COS, _SIN, float(search.STEP), _MARGIN, TOL,
-        search.DEEP, REST, search.REST_INSET, _GRID, _rank_table(),
-    )  # fmt: skip
-    return memo.pool.add(keys, sizes, poses, frame, bins, ranks, len(levels))
+    pool = memo.pool
+    k, first = len(keys), pool.pairs
+    pool.reserve(k, 0)
+    done = 0
+    while True:
+        got, end = id_kernels.new_pairs(
+            keys[done:], levels, rows, quads_, reach, _HALF, _COS, _SIN, float(search.STEP),
+            _MARGIN, TOL, search.DEEP, REST, search.REST_INSET, _GRID, _rank_table(), pool.key,
+            pool.span, pool.count, pool.created, pool.stamp, pool.box, pool.index, pool.pairs,
+            pool.poses, pool.frame, pool.bins, pool.ranks, pool.verdict, pool.rows,
+        )  # fmt: skip
+        done += got
+        pool.pairs, pool.rows = pool.pairs + got, end
+        if done == k:
+            return np.arange(first, first + k, dtype=np.int64)
+        pool.reserve(0, len(pool.poses) - pool.rows + 1)  # no room for the next pair's: double
 
 
 _GRID = np.array([_STEP10, _ASTEP10, _X010, _Y010, _BIN10, _ABIN10, X_BINS, Y_BINS, A_BINS],

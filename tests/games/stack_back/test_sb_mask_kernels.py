@@ -2,7 +2,8 @@
 
 `_rest_sure` decides whether a pose rests at least `REST` mm² on a support without clipping
 where it is sure (a sure refusal by the overlap's bounding box, a sure acceptance where the two
-bands cross wholly within both lengths): where it answers, the answer must be the clipped area's
+bands cross wholly within both lengths, or where the band areas bound the overlap from below):
+where it answers, the answer must be the clipped area's
 verdict (`geom_kernels.clip` on the footprints as the layout and `pair_keep` build them).
 `catch_up` must take exactly the rows `touching_rows` finds, pair by pair.
 """
@@ -56,7 +57,46 @@ def test_rest_sure_agrees_with_the_clipped_area(seed: int) -> None:
         y = 50.0 + along * math.sin(a) + rng.uniform(-8, 8)
         pose = (x, y, math.cos(b), math.sin(b), h)
         _check_rest_sure(pose, sup, counts)
-    assert min(counts.values()) > 200, counts
+    assert counts[-1] > 200 and counts[1] > 200 and counts[0] > 100, counts
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_bands_parallelogram_bounds_the_rest_from_below(seed: int) -> None:
+    """`_rest_by_ends`' last acceptance: each footprint's part within the other's band
+    (`_band_area`) lies in the bands' parallelogram, (2 W)² / |sin|, and the two parts meet in
+    the overlap, so the overlap is at least their sum less the parallelogram. Random poses
+    crossing a support near both sticks' ends (where the bands cross within neither length):
+    the bound never exceeds the clipped area, it is exact where the ends cut off parts of the
+    parallelogram apart, and `_rest_sure` accepts wherever it reaches `REST` with room, as
+    the clipped area does."""
+    rng = np.random.default_rng(seed + 10)
+    decided = exact = 0
+    for _ in range(4000):
+        a = rng.uniform(0, math.pi)
+        k = float(rng.choice(np.array(HALF_LENGTHS)))
+        sup = np.array([100.0, 50.0, math.cos(a), math.sin(a), k])
+        b = a + rng.uniform(0.06, math.pi - 0.06)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        along = (k - rng.uniform(-3, 6)) * rng.choice(np.array([-1.0, 1.0]))
+        cu, su = math.cos(b), math.sin(b)
+        back = (h - rng.uniform(-3, 6)) * rng.choice(np.array([-1.0, 1.0]))
+        x = 100.0 + along * math.cos(a) - back * cu + rng.uniform(-1, 1)
+        y = 50.0 + along * math.sin(a) - back * su + rng.uniform(-1, 1)
+        dx, dy, vx, vy = sup[0] - x, sup[1] - y, sup[2], sup[3]
+        cos, sin = cu * vx + su * vy, cu * vy - su * vx
+        pose_in = id_kernels._band_area(-(dy * vx - dx * vy), -sin, cos, h)
+        sup_in = id_kernels._band_area(dy * cu - dx * su, sin, cos, k)
+        if pose_in == math.inf:
+            continue
+        low = pose_in + sup_in - 4 * HALF_WIDTH**2 / abs(sin)
+        area = _clipped((x, y, cu, su, h), sup)
+        assert low <= area + 1e-9, (x, y, cu, su, h, sup, low, area)
+        exact += abs(low - area) < 1e-9 and area > 0
+        if low >= REST + id_kernels._SURE:
+            decided += 1
+            assert area >= REST
+            assert id_kernels._rest_sure(x, y, cu, su, h, sup, REST) == 1
+    assert decided > 300 and exact > 300, (decided, exact)
 
 
 def test_band_area_is_the_clipped_area_of_the_footprint_within_the_band() -> None:

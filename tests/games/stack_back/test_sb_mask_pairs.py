@@ -84,3 +84,25 @@ def test_pair_keep_keeps_what_the_full_walk_keeps(seeds: tuple[int, int]) -> Non
             kept += len(want)
             empty += not want
     assert pairs > 10_000 and 5_000 < empty < pairs - 2_000 and kept > 100_000
+
+
+@pytest.mark.parametrize("seeds", [(2, 7), (21, 23)])
+def test_supports_too_far_apart_hold_no_pose(seeds: tuple[int, int]) -> None:
+    """`pair_keep` refuses a pair whole, before any angle, when its supports lie too far apart
+    for a stick of the colour to rest on both (`id_kernels._too_far`): every pair it refuses,
+    at every third position of two random games, keeps no pose in the full walk even with no
+    other stick on the table; and it refuses many (most of the pairs that keep none)."""
+    refused = 0
+    none = np.zeros(0, dtype=np.int64)
+    for state in random_positions(seeds, 3, lambda state: len(state.sticks) > 2):
+        lay = state.layout
+        rows, quads_, _ = ids._sticks(state)
+        levels = np.asarray(lay.levels, dtype=np.int64)
+        reaching = id_kernels.reaching(
+            lay.cx, lay.cy, np.hypot(lay.half, HALF_WIDTH), levels, 0, ids._PILE_REACH_A
+        )
+        for colour, _, i, j in reaching.tolist():
+            if id_kernels._too_far(rows[[i, j]], quads_[[i, j]], HALF_LENGTHS[colour], REST):
+                refused += 1
+                assert _full_walk(state, colour, i, j, none) == [], (colour, i, j)
+    assert refused > 2_000, refused

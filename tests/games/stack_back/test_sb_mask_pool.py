@@ -169,3 +169,42 @@ def test_kept_tables_are_tables_from_nothing(seed: int) -> None:
             compared += _both(old)
             _step(old, rng)
     assert compared > 20_000, compared
+
+
+def test_new_pairs_written_into_a_pool_that_grows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """New pairs are written straight into the pool's arrays (`id_kernels.new_pairs`); when
+    the rows run out mid-call the kernel stops before the pair that does not fit, and
+    `ids._new_pairs` grows the arrays and goes on. Along a seeded game whose pool starts with
+    room for one pair and 8 rows (growing some dozen times), the pool's pairs and rows, and
+    the tables, equal those of a pool sized for a whole game."""
+
+    def play(pool: type[id_pool.Pool] | None) -> tuple[list[list[int]], id_pool.Pool]:
+        if pool is not None:
+            monkeypatch.setattr(ids, "Pool", pool)
+        state = teocalli.load("stack-back").new_state(6)
+        assert isinstance(state, StackBackState)
+        rng, masks = Rng(5), []
+        for _ in range(24):
+            masks.append(_step(state, rng).ids.tolist())
+        assert state._id_table is not None
+        return masks, state._id_table.memo.pool
+
+    want, big = play(None)
+    grown = [0]
+
+    class Small(id_pool.Pool):
+        def __init__(self) -> None:
+            super().__init__(sticks=4, pairs=1, rows=8)
+
+        def reserve(self, pairs: int, rows: int) -> None:
+            grown[0] += self.rows + rows > len(self.poses)
+            super().reserve(pairs, rows)
+
+    got, small = play(Small)
+    assert got == want and grown[0] > 5, grown
+    assert (small.pairs, small.rows) == (big.pairs, big.rows)
+    rows, pairs = slice(0, big.rows), slice(0, big.pairs)
+    for name in ("poses", "frame", "bins", "ranks", "taken"):
+        assert np.array_equal(getattr(small, name)[rows], getattr(big, name)[rows]), name
+    for name in ("key", "span", "count", "created"):
+        assert np.array_equal(getattr(small, name)[pairs], getattr(big, name)[pairs]), name
