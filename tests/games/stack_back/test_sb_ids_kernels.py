@@ -218,7 +218,7 @@ def _plain_judge(  # noqa: PLR0917 - a pose, its supports, the balance model
         meets = gk.sat_eps(cx, cy, ux, uy, half, *sticks[s].tolist(), gk.W)
         if s in (i, j):
             area, gx, gy = gk.clip(q, quads_[s], work)
-            if not meets or area < rest + delta:
+            if not meets or area < rest:
                 return id_kernels.UNSURE
             g[s] = (gx - cx, gy - cy)
         elif meets and gk.clip(q, quads_[s], work)[0] > tol - delta:
@@ -276,7 +276,8 @@ def test_judge_piles_is_the_plain_judge(delta: float) -> None:
                 seen += np.bincount(got, minlength=4)
         actions = state.legal_actions(player)
         state.apply(actions[rng.randrange(len(actions))], player)
-    assert seen.min() > 20, seen
+    # UNSURE is rare with the kernel's own band (the rest has none), common with a wide one
+    assert seen[1:].min() > 20 and seen[0] > (20 if delta > 0.01 else 0), seen
 
 
 def test_the_judges_bounds_hold_the_hulls_depth() -> None:
