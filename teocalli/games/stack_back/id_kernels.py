@@ -410,28 +410,6 @@ def _depth4(pts: Array, p0: int, p1: int, p2: int, p3: int, cx: float, cy: float
 
 
 @numba.njit(cache=True)
-def _bin_order(bins: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The indices of `bins` (bin numbers below 2**14) in ascending order of their bins: a
-    two-pass counting sort, 7 bits a pass (about a quarter of `np.argsort`'s cost on the walk's
-    few hundred bins)."""
-    n = len(bins)
-    order = np.arange(n)
-    out = np.empty(n, dtype=np.int64)
-    for shift in (0, 7):
-        counts = np.zeros(129, dtype=np.int64)
-        for t in range(n):
-            counts[((bins[t] >> shift) & 127) + 1] += 1
-        for d in range(128):
-            counts[d + 1] += counts[d]
-        for i in order:
-            slot = (bins[i] >> shift) & 127
-            out[counts[slot]] = i
-            counts[slot] += 1
-        order, out = out, order
-    return order
-
-
-@numba.njit(cache=True)
 def alive(live: npt.NDArray[np.int64], first: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """The bins of `live` (ascending) whose `first` still holds a wood pose: a memo's `live`
     brought up to its `first` (sticks only take wood away, so no other bin gains one)."""
@@ -445,48 +423,25 @@ def alive(live: npt.NDArray[np.int64], first: npt.NDArray[np.int64]) -> npt.NDAr
 
 
 @numba.njit(cache=True)
-def _merged(
+def _marks(
     live: npt.NDArray[np.int64], supply: npt.NDArray[np.int64], per_colour: int,
     candidates: npt.NDArray[np.int64], piles: npt.NDArray[np.int64],
-) -> npt.NDArray[np.int64]:  # fmt: skip
-    """The ids, ascending: the bins of `live` (holding a wood pose, ascending, kept along the
-    game by `alive`: some 1,500 on average of the 14,040) in a colour of `supply`, merged with
-    the candidates' bins (ascending) and the pile bins `piles` (in any order: sorted here, few),
-    the three disjoint but for wood bins of a candidate."""
-    order = _bin_order(piles)
-    k = len(piles)
-    extra = np.empty(len(candidates) + k, dtype=np.int64)
-    i = j = 0
-    for e in range(len(extra)):
-        if j >= k or (i < len(candidates) and candidates[i] < piles[order[j]]):
-            extra[e] = candidates[i]
-            i += 1
-        else:
-            extra[e] = piles[order[j]]
-            j += 1
-    ids = np.empty(len(live) + len(extra), dtype=np.int64)
-    ends = np.searchsorted(live, np.arange(1, len(supply) + 1) * per_colour)
-    m = e = w = 0
+) -> npt.NDArray[np.int8]:  # fmt: skip
+    """The mask, a byte per id (`pass` last, 0): the bins of `live` (holding a wood pose,
+    ascending, kept along the game by `alive`: some 1,500 on average of the 14,040) in a colour
+    of `supply`, the candidates' bins and the pile bins `piles`. A byte array, not a list of
+    ids: the adapters' masks copy it whole, and listing the ids in order cost a merge."""
+    out = np.zeros(per_colour * len(supply) + 1, dtype=np.int8)
+    ends = np.searchsorted(live, np.arange(len(supply) + 1) * per_colour)
     for c in range(len(supply)):
-        if supply[c] <= 0:
-            w = ends[c]
-            continue
-        for t in range(w, ends[c]):
-            b = live[t]
-            while e < len(extra) and extra[e] < b:
-                ids[m] = extra[e]
-                m += 1
-                e += 1
-            if e < len(extra) and extra[e] == b:
-                e += 1
-            ids[m] = b
-            m += 1
-        w = ends[c]
-    while e < len(extra):
-        ids[m] = extra[e]
-        m += 1
-        e += 1
-    return ids[:m]
+        if supply[c] > 0:
+            for t in range(ends[c], ends[c + 1]):
+                out[live[t]] = 1
+    for b in candidates:
+        out[b] = 1
+    for b in piles:
+        out[b] = 1
+    return out
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -500,7 +455,7 @@ def exist(  # noqa: PLR0917 - the pool, the wood, the candidates, marks, the bal
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
     tol: float, rest: float, margin: float, delta: float,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:  # fmt: skip
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], int]:  # fmt: skip
     """A step's mask in one call: the bins holding a wood pose (`first`: per bin its first
     wood pose no stick touches; in a colour of `supply`), a candidate (`candidates`: their
     bins, ascending) or a legal pile pose: a row of the pairs `met` that no stick takes and
@@ -512,10 +467,11 @@ def exist(  # noqa: PLR0917 - the pool, the wood, the candidates, marks, the bal
     is played. The rows' poses (colour, x10, y10, a10) are built as the rules build them
     (x10 / 10, `axes[a10]`; `halves`, `weights` per colour).
 
-    Returns (ids, unsure, judged): when rows of bins still undecided at the end were ones
-    `_judge_pose` is unsure of, no ids and those rows (the caller judges them by the rules,
-    writes their verdicts into `verdict` and calls again); else the ids (ascending) and no
-    unsure row. `judged`: the rows judged. `mark` (zeros, a slot per bin) is left zero."""
+    Returns (marks, unsure, judged): when rows of bins still undecided at the end were ones
+    `_judge_pose` is unsure of, no marks and those rows (the caller judges them by the rules,
+    writes their verdicts into `verdict` and calls again); else the mask (`_marks`: a byte per
+    id) and no unsure row. `judged`: the rows judged. `mark` (zeros, a slot per bin) is left
+    zero."""
     per_colour = len(first) // len(supply)
     for b in candidates:
         mark[b] = 1
@@ -579,8 +535,8 @@ def exist(  # noqa: PLR0917 - the pool, the wood, the candidates, marks, the bal
     for t in range(nf):
         mark[found[t]] = 0
     if m:
-        return np.empty(0, dtype=np.int64), unsure[:m], judged
-    return _merged(live, supply, per_colour, candidates, found[:nf]), unsure[:0], judged
+        return np.empty(0, dtype=np.int8), unsure[:m], judged
+    return _marks(live, supply, per_colour, candidates, found[:nf]), unsure[:0], judged
 
 
 @numba.njit(cache=True, error_model="numpy")

@@ -598,7 +598,8 @@ class Table:
 
     step: int
     player: int
-    ids: npt.NDArray[np.int64]
+    marks: npt.NDArray[np.int8]
+    """The mask: a byte per id, 1 where the id may be played (`ids` lists them)."""
     held: npt.NDArray[np.int64]
     """The bins holding a candidate (ascending; `PASS_ID` for a lone pass)."""
     firsts: npt.NDArray[np.int64]
@@ -612,6 +613,11 @@ class Table:
     """The pool's pairs the step met (`_met_pairs`): where a bin's pile snap is sought."""
     memo: _Memo
 
+    @property
+    def ids(self) -> npt.NDArray[np.int64]:
+        """The ids the mask holds, ascending."""
+        return np.flatnonzero(self.marks)
+
     def snap_of(self, state: StackBackState, index: int) -> Action | None:
         """The pose id `index` plays (None: not in the mask), `state` being this table's
         position (`table(state, player)` returns a table whose memo heads its pool, as the
@@ -619,7 +625,7 @@ class Table:
         k = _find(self.held, index)
         if k is not None or not 0 <= index < PASS_ID:
             return None if k is None else self.candidates[int(self.firsts[k])]
-        if _find(self.ids, index) is None:
+        if not self.marks[index]:
             return None
         w, first = wood(), int(self.memo.first[index])
         has_wood = first >= 0 and self.supply[int(w.colour[first])] > 0
@@ -735,7 +741,7 @@ def _table(
     candidates = cast("list[Action]", state.legal_actions(player))  # the engine's own
     supply = tuple(state.supply[player])
     if candidates == [PASS]:
-        return Table(step, player, _PASS_ONLY, _PASS_ONLY, _FIRST, (PASS,), (0,) * NUM_COLOURS,
+        return Table(step, player, _PASS_MARKS, _PASS_ONLY, _FIRST, (PASS,), (0,) * NUM_COLOURS,
                      _NONE, memo)  # fmt: skip
     if arrays is None:
         arrays = _sticks(state)
@@ -745,7 +751,7 @@ def _table(
     supplies = np.array(supply, dtype=np.int64)
     model = _model(state, memo, arrays[0])
     while True:  # compiled, but for the poses the kernel leaves to the rules
-        ids, unsure, _ = id_kernels.exist(
+        marks, unsure, _ = id_kernels.exist(
             met, pool.key, pool.span, pool.taken, pool.bins, pool.verdict, pool.poses,
             memo.first, memo.live, supplies, taken, _MARKS, *model,
         )  # fmt: skip
@@ -754,12 +760,15 @@ def _table(
         lattices: list[Lattice] = [(c, x, y, a) for c, x, y, a in pool.poses[unsure].tolist()]
         ok = _judge(state, player, lattices)
         pool.verdict[unsure] = np.where(np.array(ok, dtype=bool), 1, 2)
-    return Table(step, player, ids, taken, firsts, tuple(candidates), supply, met, memo)
+    marks.flags.writeable = False  # tables are shared: by clones, by the adapters' masks
+    return Table(step, player, marks, taken, firsts, tuple(candidates), supply, met, memo)
 
 
 _NONE = np.zeros(0, dtype=np.int64)
 _PASS_ONLY, _FIRST = np.array([PASS_ID]), np.zeros(1, dtype=np.int64)
-"""A lone pass's mask, and its candidate's place in the list (`Table`)."""
+_PASS_MARKS = (np.arange(NUM_IDS) == PASS_ID).astype(np.int8)
+_PASS_MARKS.flags.writeable = False
+"""A lone pass's bin, its candidate's place in the list, its mask (`Table`)."""
 
 
 def legal_ids(state: StackBackState, player: int) -> list[int]:

@@ -138,10 +138,9 @@ class StackBackEncoder(Encoder):
             mv[self.f_fumbles.start + p] = scaled(state.fumbles[p], 30)
 
     def mark_legal(self, state: Any, player: int, marks: bytearray) -> None:
-        """`Encoder.mark_legal` from the id table's own array (`ids.table`: the same ids as
-        `State.legal_ids`): a mask holds some thousand ids, whose list NumPy would convert back
-        to an array."""
-        np.frombuffer(marks, np.int8)[ids.table(state, player).ids] = 1
+        """`Encoder.mark_legal` from the id table's own mask (`ids.table`: the same ids as
+        `State.legal_ids`, a byte each), copied whole: a mask holds some thousand ids."""
+        marks[:] = ids.table(state, player).marks.data
 
     def _slot(self, mv: FloatView, i: int, stick: Stick) -> None:
         """Write stick slot i as `_encode` does, clipped to the fields' bounds as `encode`
