@@ -1247,8 +1247,9 @@ def _touch_frame(  # noqa: PLR0917 - a pose's axis and half-length, the sticks, 
     the sticks that some pose centred in `box` (x lo, x hi, y lo, y hi) may meet are kept
     (into `kept`, their count returned): an offset's range over the box is its range over
     the box's corners. A `box` of 8 also holds the range of the centres along the pose's axis
-    and across it (u0, u1, n0, n1: the slabs' rectangle, tighter than its box at a slant),
-    whose corners bound the offsets as well."""
+    and across it (u0, u1, n0, n1: the slabs' rectangle, `_pose_rect`, tighter than its box
+    at a slant), which bounds the offsets along those two axes as well (2.6 sticks kept a
+    touch test along 12 deals instead of 3.4)."""
     hd, wd = h - deep, _W - deep
     rect = len(box) >= 8
     m = 0
@@ -1271,12 +1272,8 @@ def _touch_frame(  # noqa: PLR0917 - a pose's axis and half-length, the sticks, 
             # the offset (s - p) . axis over the box: p . axis from its corners
             lo = ax * (box[0] if ax > 0 else box[1]) + ay * (box[2] if ay > 0 else box[3])
             hi = ax * (box[1] if ax > 0 else box[0]) + ay * (box[3] if ay > 0 else box[2])
-            if rect:  # p . axis = u (axis . (cu, su)) + n (axis . (-su, cu)) over the corners
-                au, an = ax * cu + ay * su, ay * cu - ax * su
-                lo = max(lo, au * (box[4] if au > 0 else box[5])
-                         + an * (box[6] if an > 0 else box[7]))  # fmt: skip
-                hi = min(hi, au * (box[5] if au > 0 else box[4])
-                         + an * (box[7] if an > 0 else box[6]))  # fmt: skip
+            if rect and t < 2:  # p . axis is u along the pose's axis, n across it
+                lo, hi = max(lo, box[4 + 2 * t]), min(hi, box[5 + 2 * t])
             at = sx * ax + sy * ay
             if at - lo <= -(bu + _ROOM) or at - hi >= bu + _ROOM:
                 apart = True
