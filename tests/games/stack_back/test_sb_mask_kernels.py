@@ -461,3 +461,54 @@ def test_overlap_bound_holds_the_clipped_overlap() -> None:
         assert area <= bound + 1e-9, (x, y, b, h, stick, area, bound)
         grazing += area > 0 and bound <= TOL - 1e-6
     assert grazing > 100, grazing
+
+
+def test_touch_frame_drops_only_sticks_the_rectangle_misses() -> None:
+    """`_touch_frame` given the slabs' rectangle as well as its box (`pair_keep` passes both,
+    `_pose_rect`): a stick it leaves out touches no pose centred in the rectangle (random
+    centres, and its corners, at random angles among random sticks), and the rectangle leaves
+    out sticks the box alone keeps."""
+    from teocalli.games.stack_back.geom_kernels import touches_any
+    from teocalli.games.stack_back.search import DEEP
+
+    rng = np.random.default_rng(14)
+    n = 8
+    tf = np.empty((n, 4, 4))
+    q, work = np.empty((4, 2)), np.empty(WORK)
+    tried = fewer = 0
+    for _ in range(400):
+        ang = rng.uniform(0, math.pi, n)
+        lay = np.stack((rng.uniform(50, 150, n), rng.uniform(0, 100, n), np.cos(ang),
+                        np.sin(ang), rng.choice(np.array(HALF_LENGTHS), n)), axis=1)  # fmt: skip
+        cols = tuple(lay[:, c].copy() for c in range(5))
+        feet = quads(*cols)
+        reach = np.hypot(lay[:, 4], HALF_WIDTH)
+        rows = np.arange(n, dtype=np.int64)
+        b = rng.uniform(0, math.pi)
+        cu, su = math.cos(b), math.sin(b)
+        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        uc = 100 * cu + 50 * su + rng.uniform(-20, 20)  # a rectangle in the pose's frame
+        nc = 50 * cu - 100 * su + rng.uniform(-20, 20)
+        u0, n0 = uc - rng.uniform(0, 15), nc - rng.uniform(0, 6)
+        u1, n1 = uc + rng.uniform(0, 15), nc + rng.uniform(0, 6)
+        corners = [(u * cu - v * su, u * su + v * cu) for u in (u0, u1) for v in (n0, n1)]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        box = np.array([min(xs), max(xs), min(ys), max(ys), u0, u1, n0, n1])
+        kept = np.empty(n, dtype=np.int64)
+        m = id_kernels._touch_frame(cu, su, h, rows, lay, DEEP, box, tf, kept)
+        m_box = id_kernels._touch_frame(cu, su, h, rows, lay, DEEP, box[:4].copy(), tf, kept)
+        fewer += m < m_box
+        m = id_kernels._touch_frame(cu, su, h, rows, lay, DEEP, box, tf, kept)
+        left = np.setdiff1d(rows, kept[:m])
+        if not len(left):
+            continue
+        uv = rng.uniform(0, 1, (40, 2))
+        centres = corners + [(u * cu - v * su, u * su + v * cu)
+                             for u, v in zip(u0 + (u1 - u0) * uv[:, 0], n0 + (n1 - n0) * uv[:, 1],
+                                             strict=True)]  # fmt: skip
+        for x, y in centres:
+            tried += 1
+            hit = touches_any(x, y, cu, su, h, math.hypot(h, HALF_WIDTH), left, *cols, feet,
+                              reach, DEEP, TOL, q, work)  # fmt: skip
+            assert not hit, (x, y, cu, su, h, lay, box)
+    assert tried > 3000 and fewer > 20, (tried, fewer)
