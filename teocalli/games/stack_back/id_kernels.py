@@ -690,37 +690,6 @@ ALIVE = np.iinfo(np.int64).max
 
 
 @numba.njit(cache=True)
-def append(  # noqa: PLR0917 - the pool's pair arrays, the new pairs, its row arrays, their rows
-    key: npt.NDArray[np.int64], span: npt.NDArray[np.int64], count: npt.NDArray[np.int64],
-    created: npt.NDArray[np.int64], stamp: npt.NDArray[np.int64], index: npt.NDArray[np.int64],
-    p0: int, keys: npt.NDArray[np.int64], sizes: npt.NDArray[np.int64], sticks: int,
-    poses: npt.NDArray[np.int64], frame: Array, bins: npt.NDArray[np.int64],
-    ranks: npt.NDArray[np.int64], verdict: npt.NDArray[np.int8], r0: int,
-    new_poses: npt.NDArray[np.int64], new_frame: Array, new_bins: npt.NDArray[np.int64],
-    new_ranks: npt.NDArray[np.int64],
-) -> None:  # fmt: skip
-    """`id_pool.Pool.add`'s writes (the arrays have room): the pairs `keys` from id p0 on, met
-    at `sticks` sticks, `sizes[k]` rows each from row r0 on (`new_*`, one pair after
-    another); `taken` is ALIVE from r0 on already."""
-    end = r0
-    for k in range(len(keys)):
-        p = p0 + k
-        key[p] = keys[k]
-        span[p, 0] = end
-        end += sizes[k]
-        span[p, 1] = end
-        count[p] = created[p] = sticks
-        stamp[p] = -1
-        index[keys[k, 2], keys[k, 3], keys[k, 0]] = p
-    for r in range(len(new_poses)):
-        poses[r0 + r] = new_poses[r]
-        frame[r0 + r] = new_frame[r]
-        bins[r0 + r] = new_bins[r]
-        ranks[r0 + r] = new_ranks[r]
-        verdict[r0 + r] = 0
-
-
-@numba.njit(cache=True)
 def cones(stamps: npt.NDArray[np.int64], sup: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """Per stick, the newest of its stamp (`stamps`) and those of every stick beneath it (its
     supports `sup`, -1: none, lie before it)."""
@@ -1588,12 +1557,12 @@ def new_pairs(  # noqa: PLR0917 - the new pairs, the sticks, the lattice, the fi
     """Pairs met for the first time (rows of `keys`: colour, level, i, j), in one call (a
     call from Python per pair cost about a third as much again as its poses): each pair's
     `pair_keep` against every other stick of its level or above, written straight into a
-    pool's arrays (id_pool.Pool: `add`'s writes, the pairs from id p0 on, met at
-    len(levels) sticks, their rows from row r0 on, as `lattice_rows`; `taken` is ALIVE there
-    already). Returned arrays were copied twice more (into one array per call, then into the
-    pool), some 15% of the call. Returns (the pairs written, the row after their rows): fewer
-    than `keys` when the row arrays have no room for the next pair's rows (the caller grows
-    them and calls again with the rest)."""
+    pool's arrays (id_pool.Pool: per pair its key, span, counts at len(levels) sticks, stamp
+    -1 and index entry, from id p0 on; their rows from row r0 on, as `lattice_rows`, verdicts
+    0; `taken` is ALIVE there already). Returned arrays were copied twice more (into one
+    array per call, then into the pool), some 15% of the call. Returns (the pairs written,
+    the row after their rows): fewer than `keys` when the row arrays have no room for the
+    next pair's rows (the caller grows them and calls again with the rest)."""
     k, n = len(keys), len(levels)
     others = np.empty(n, dtype=np.int64)
     sup = np.empty((2, 5))

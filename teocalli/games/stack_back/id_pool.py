@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from .components import NUM_COLOURS
 from .geometry import Array
-from .id_kernels import ALIVE, append
+from .id_kernels import ALIVE
 
 Ints = npt.NDArray[np.int64]
 
@@ -108,25 +108,6 @@ class Pool:
             taken = np.full(len(self.poses), ALIVE, dtype=np.int64)
             taken[:r0] = self.taken[:r0]
             self.taken = taken
-
-    def add(  # noqa: PLR0917 - the new pairs and their rows
-        self, keys: Ints, sizes: Ints, poses: Ints, frame: Array, bins: Ints, ranks: Ints,
-        count: int,
-    ) -> Ints:  # fmt: skip
-        """Append pairs (rows of `keys`: colour, level, i, j; `sizes[k]` rows each, in order)
-        met at `count` sticks; returns their ids. Written in place by one compiled call
-        (`id_kernels.append`: NumPy's fixed costs over its dozen assignments cost as much as
-        the copying). The mask's new pairs are written straight into the arrays instead
-        (`id_kernels.new_pairs`, ids._new_pairs)."""
-        k, m = len(keys), len(poses)
-        p0, r0 = self.pairs, self.rows
-        self.reserve(k, m)
-        append(self.key, self.span, self.count, self.created, self.stamp, self.index, p0,
-               keys, sizes, count, self.poses, self.frame, self.bins, self.ranks,
-               self.verdict, r0, poses, frame, bins, ranks)  # fmt: skip
-        self.box[p0 : p0 + k] = np.nan
-        self.pairs, self.rows = p0 + k, r0 + m
-        return np.arange(p0, p0 + k, dtype=np.int64)
 
     def fork(self, sticks: int) -> Pool:
         """A copy of this pool for a line of play that shares only its first `sticks` sticks:

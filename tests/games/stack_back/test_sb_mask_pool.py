@@ -67,27 +67,37 @@ def test_clones_that_part_fork_the_pool() -> None:
     assert len(state.sticks) > 16
 
 
+def _add(pool: id_pool.Pool, key: tuple[int, int, int, int], rows: int, sticks: int) -> int:
+    """A pair `key` (colour, level, i, j) met at `sticks` sticks with `rows` blank rows,
+    written as `id_kernels.new_pairs` writes one (the pool grown by `reserve`); its id."""
+    pool.reserve(1, rows)
+    p, r0 = pool.pairs, pool.rows
+    pool.key[p], pool.span[p] = key, (r0, r0 + rows)
+    pool.count[p] = pool.created[p] = sticks
+    pool.stamp[p], pool.box[p] = -1, np.nan
+    pool.index[key[2], key[3], key[0]] = p
+    pool.pairs, pool.rows = p + 1, r0 + rows
+    return p
+
+
 def test_a_fork_gives_back_what_later_sticks_took() -> None:
     """`Pool.fork` at 5 sticks: a row taken by stick 6 is given back, one taken by stick 2 stays
     taken; a pair met at 7 sticks is forgotten (its key unmet again), one met at 4 is kept, its
     rows tested against 5 sticks only; the original is untouched. `fit` keeps the pairs when
     the index grows and copies the state's dead pairs."""
     pool = id_pool.Pool(sticks=4, pairs=1, rows=2)
-    zeros = np.zeros((2, 4))
-    early = pool.add(np.array([[0, 0, 1, 3]]), np.array([2]), np.zeros((2, 4), np.int64), zeros,
-                     np.array([7, 8]), np.array([0, 1]), 4)  # fmt: skip
+    early = _add(pool, (0, 0, 1, 3), 2, 4)
     pool.fit(9, frozenset({(2, 5, 1)}))
-    late = pool.add(np.array([[1, 0, 2, 8]]), np.array([1]), np.zeros((1, 4), np.int64),
-                    zeros[:1], np.array([9]), np.array([0]), 7)  # fmt: skip
-    assert pool.index[1, 3, 0] == early[0] and pool.index[2, 8, 1] == late[0]
+    late = _add(pool, (1, 0, 2, 8), 1, 7)
+    assert pool.index[1, 3, 0] == early and pool.index[2, 8, 1] == late
     assert pool.dead[2, 5, 1] and pool.dead.sum() == 1
     pool.taken[:2] = (6, 2)
     pool.count[: pool.pairs] = 9
     fork = pool.fork(5)
     assert fork.taken[:3].tolist() == [id_kernels.ALIVE, 2, id_kernels.ALIVE]
-    assert fork.index[1, 3, 0] == early[0] and fork.index[2, 8, 1] == -1
+    assert fork.index[1, 3, 0] == early and fork.index[2, 8, 1] == -1
     assert fork.count[: fork.pairs].tolist() == [5, 5]
-    assert pool.taken[:2].tolist() == [6, 2] and pool.index[2, 8, 1] == late[0]
+    assert pool.taken[:2].tolist() == [6, 2] and pool.index[2, 8, 1] == late
     assert pool.count[: pool.pairs].tolist() == [9, 9]
 
 
