@@ -230,10 +230,15 @@ class Wood:
     bins: npt.NDArray[np.int64]
     ranks: npt.NDArray[np.int64]
     rows: Array
-    """Per pose, its footprint as a row (cx, cy, ux, uy, half): what `id_kernels.wood_first`
-    reads of a pose in one cache line (as five columns, five)."""
+    """Per pose, its footprint as a row (cx, cy, ux, uy, half)."""
     start: npt.NDArray[np.int64]
     """Per bin b, where its poses start (they run to start[b + 1])."""
+    code: npt.NDArray[np.uint8]
+    """Per pose, its lattice point in its bin, angle * 9 + x step * 3 + y step (each 0-2): what
+    `id_kernels.wood_first` reads of a pose, one byte (126 KB for all, kept in the cache from
+    step to step; the rows are 5 MB), its footprint rebuilt from the bin with `dirs`."""
+    dirs: Array
+    """Per angle bin and lattice angle in it, the axis (`geometry.axis`, as `rows` holds it)."""
 
 
 @cache
@@ -257,7 +262,11 @@ def wood() -> Wood:
     half = np.array([HALF_LENGTHS[int(c)] for c in colour.tolist()])
     start = np.searchsorted(bins[order], np.arange(NUM_PLACES + 1)).astype(np.int64)
     rows = np.stack((x10 / 10, y10 / 10, dirs[:, 0], dirs[:, 1], half), axis=1)
-    return Wood(colour, x10, y10, a10, bins[order], ranks[order], rows, start)
+    code = ((a10 % _ABIN10) // _ASTEP10 * _PER_X * _PER_X + (x10 - _X010) % _BIN10 // _STEP10
+            * _PER_X + (y10 - _Y010) % _BIN10 // _STEP10).astype(np.uint8)  # fmt: skip
+    lattice = np.array([axis(ab * _ABIN10 + j * _ASTEP10) for ab in range(A_BINS)
+                        for j in range(_PER_A)]).reshape(A_BINS, _PER_A, 2)  # fmt: skip
+    return Wood(colour, x10, y10, a10, bins[order], ranks[order], rows, start, code, lattice)
 
 
 _RADII = np.hypot(np.array(HALF_LENGTHS), HALF_WIDTH)
@@ -332,8 +341,8 @@ class _Memo:
         w = wood()
         first = self.first.copy()
         rows, quads_, reach = _sticks(state) if arrays is None else arrays
-        id_kernels.wood_first(first, w.rows, w.start, _RADII, rows, quads_, self.count, TOL,
-                              search.DEEP)  # fmt: skip
+        id_kernels.wood_first(first, w.code, w.dirs, _HALF, w.start, _RADII, rows, quads_,
+                              self.count, TOL, search.DEEP)  # fmt: skip
         lay = state.layout
         st = lay.statics  # what never changes of the sticks, the engine's arrays: no copies
         reaching = id_kernels.reaching(lay.cx, lay.cy, reach, st.level, self.count, _PILE_REACH_A)

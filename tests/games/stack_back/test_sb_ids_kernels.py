@@ -168,8 +168,8 @@ def test_wood_first_is_the_first_wood_pose_no_stick_touches() -> None:
     for steps in ((8,), (1, 2, 3, 4, 5, 6, 7, 8), (3, 8)):
         first, done = fresh.copy(), 0
         for upto in steps:
-            id_kernels.wood_first(first, w.rows, w.start, ids._RADII, rows[:upto],
-                                  layout.quads[:upto], done, TOL, 1.0)  # fmt: skip
+            id_kernels.wood_first(first, w.code, w.dirs, ids._HALF, w.start, ids._RADII,
+                                  rows[:upto], layout.quads[:upto], done, TOL, 1.0)  # fmt: skip
             done = upto
         assert np.array_equal(first, want)
     assert np.count_nonzero(want != fresh) > 500

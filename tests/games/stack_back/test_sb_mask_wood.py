@@ -21,6 +21,7 @@ from teocalli.core import Rng
 from teocalli.games.stack_back import StackBackState, id_kernels, ids, search
 from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH
 from teocalli.games.stack_back.geom_kernels import meet, meets_all
+from teocalli.games.stack_back.geometry import clip, quads
 from teocalli.games.stack_back.rules import TOL
 
 
@@ -41,6 +42,54 @@ def test_wood_poses_lie_on_their_bins_lattice_points() -> None:
     gap = np.abs(ux - w.rows[:, 2:3]) + np.abs(uy - w.rows[:, 3:4])
     assert (gap.min(axis=1) < 1e-12).all()
     assert search.STEP == id_kernels._STEP
+
+
+def test_wood_codes_rebuild_the_rows_bit_for_bit() -> None:
+    """`wood_first` reads a pose as one byte, its lattice point in its bin (`ids.Wood.code`),
+    and rebuilds its footprint: x10 / 10 from the bin's corner and the code's steps, the axis
+    from `dirs`, the half-length from the colour. Every wood pose's row, bit for bit."""
+    w = ids.wood()
+    assert (id_kernels._X010, id_kernels._Y010) == (ids._X010, ids._Y010)
+    assert (id_kernels._BIN10, id_kernels._STEP10) == (ids._BIN10, ids._STEP10)
+    rest = w.bins % (ids.X_BINS * ids.Y_BINS)
+    ab = (w.bins // (ids.X_BINS * ids.Y_BINS)) % id_kernels._AB
+    c = w.code.astype(np.int64)
+    assert c.max() < 27
+    x10 = id_kernels._X010 + ((rest // ids.Y_BINS) * 3 + (c // 3) % 3) * id_kernels._STEP10
+    y10 = id_kernels._Y010 + ((rest % ids.Y_BINS) * 3 + c % 3) * id_kernels._STEP10
+    assert np.array_equal(x10 / 10, w.rows[:, 0])
+    assert np.array_equal(y10 / 10, w.rows[:, 1])
+    assert np.array_equal(w.dirs[ab, c // 9], w.rows[:, 2:4])
+    assert np.array_equal(ids._HALF[w.colour], w.rows[:, 4])
+
+
+def test_sliver_proves_only_overlaps_above_the_tolerance() -> None:
+    """Where `_sliver` says the footprints' overlap holds its thin rectangle, the clipped area
+    (`geometry.clip`, the rules' arithmetic) is at least that rectangle's, above the touch
+    tolerance. Pairs drawn mostly near-parallel, offset across by about a width, so that it
+    says yes and no often and many areas lie near the tolerance (with a rectangle of 1.6 x 0.35
+    mm it says yes to an overlap of 2.3 mm²)."""
+    rng = np.random.default_rng(11)
+    m = 6000
+    h, k = rng.choice(np.array(HALF_LENGTHS), m), rng.choice(np.array(HALF_LENGTHS), m)
+    a = rng.uniform(0, math.pi, m)
+    b = a + np.where(rng.random(m) < 0.7, rng.normal(0, 0.05, m), rng.uniform(0, math.pi, m))
+    ends = h + k - rng.uniform(0, 8, m)  # half the pairs overlapping near their ends
+    along = np.where(rng.random(m) < 0.5, rng.uniform(-1, 1, m) * (h + k), ends)
+    along *= rng.choice([-1.0, 1.0], m)
+    across = rng.uniform(4.5, 6.1, m) * rng.choice([-1.0, 1.0], m)
+    ux, uy, vx, vy = np.cos(a), np.sin(a), np.cos(b), np.sin(b)
+    dx, dy = along * ux - across * uy, along * uy + across * ux
+    zero = np.zeros(m)
+    area, _ = clip(quads(zero, zero, ux, uy, h), quads(dx, dy, vx, vy, k))
+    said = [id_kernels._sliver(0.0, 0.0, ux[i], uy[i], h[i], dx[i], dy[i], vx[i], vy[i], k[i])
+            for i in range(m)]  # fmt: skip
+    yes = np.array(said, dtype=bool)
+    assert (area[yes] > id_kernels._SLIVER - 1e-5).all()
+    assert id_kernels._SLIVER - 1e-3 > TOL
+    assert yes.sum() > 1000
+    assert ((area > TOL) & ~yes).sum() > 300  # left to the clip
+    assert ((area > TOL) & (area < 2 * id_kernels._SLIVER) & yes).sum() > 50  # near it
 
 
 def test_meets_all_holds_at_every_centre_of_its_box() -> None:
@@ -106,14 +155,14 @@ def test_wood_first_follows_a_game_stick_by_stick(seed: int) -> None:
     fresh = ids._Memo.empty().first
     first = fresh.copy()
     for upto in range(1, n + 1):
-        id_kernels.wood_first(first, w.rows, w.start, ids._RADII, rows[:upto], quads_[:upto],
-                              upto - 1, TOL, search.DEEP)  # fmt: skip
+        id_kernels.wood_first(first, w.code, w.dirs, ids._HALF, w.start, ids._RADII, rows[:upto],
+                              quads_[:upto], upto - 1, TOL, search.DEEP)  # fmt: skip
         if upto % 8 == 0 or upto == n:
             assert np.array_equal(first, _reference_first(rows[:upto], quads_[:upto])), upto
     leaps = fresh.copy()
     for lo, hi in ((0, n // 2), (n // 2, n)):
-        id_kernels.wood_first(leaps, w.rows, w.start, ids._RADII, rows[:hi], quads_[:hi], lo,
-                              TOL, search.DEEP)  # fmt: skip
+        id_kernels.wood_first(leaps, w.code, w.dirs, ids._HALF, w.start, ids._RADII, rows[:hi],
+                              quads_[:hi], lo, TOL, search.DEEP)  # fmt: skip
     assert np.array_equal(leaps, first)
     assert np.count_nonzero(first == -1) > np.count_nonzero(fresh == -1) + 500
     assert np.count_nonzero((first != fresh) & (first >= 0)) > 50
