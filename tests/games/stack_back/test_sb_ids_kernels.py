@@ -311,3 +311,34 @@ def test_the_judges_bounds_hold_the_hulls_depth() -> None:
         short += above < SPEC.margin
         deep += below > SPEC.margin
     assert short > 100 and deep > 100, (short, deep)
+
+
+def test_bands_crossing_wholly_give_the_clippers_contact() -> None:
+    """`_bands_cross` (a pose's contact with a support when their bands cross wholly, found
+    without clipping) gives the clipper's points, as a set, and centroid to rounding, and an
+    area of 36 mm² or more; where the bands do not cross wholly it declines (the judge clips)."""
+    rng = np.random.default_rng(5)
+    taken = declined = 0
+    for _ in range(4000):
+        cx, cy = rng.uniform(0, 40, 2)
+        a, b = rng.uniform(0, math.pi, 2)
+        h, k = rng.choice([18.0, 27.0, 36.0], 2)
+        dx, dy = cx + rng.uniform(-20, 20), cy + rng.uniform(-20, 20)
+        ux, uy, vx, vy = math.cos(a), math.sin(a), math.cos(b), math.sin(b)
+        pts = np.zeros((2 * gk.MOST, 2))
+        end = id_kernels._bands_cross(cx, cy, ux, uy, h, dx, dy, vx, vy, k, pts, 0)
+        q, win = np.empty((4, 2)), np.empty((4, 2))
+        gk.quad(cx, cy, ux, uy, h, gk.W, q)
+        gk.quad(dx, dy, vx, vy, k, gk.W, win)
+        ref = np.zeros((2 * gk.MOST, 2))
+        m, area, gx, gy = gk.clip_both(q, win, ref, 0, np.empty((5, gk.MOST)), np.empty(gk.WORK))
+        if end == 0:
+            declined += 1
+            continue
+        taken += 1
+        assert end == 4 and area >= 36.0 - 1e-9
+        mine = sorted(map(tuple, np.round(pts[:4], 9).tolist()))
+        theirs = sorted(set(map(tuple, np.round(ref[:m], 9).tolist())))
+        assert mine == theirs
+        assert abs(pts[4, 0] - gx) < 1e-9 and abs(pts[4, 1] - gy) < 1e-9
+    assert taken > 500 and declined > 500, (taken, declined)
