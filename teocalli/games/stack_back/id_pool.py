@@ -32,10 +32,11 @@ def _grown(
     arr: npt.NDArray[np.generic], used: int, need: int, *, fresh: bool = False
 ) -> npt.NDArray[np.generic]:
     """`arr` with room for `need` rows (doubling), its first `used` rows kept; with `fresh`, a
-    new array even when `arr` has room (a copy of the rows in use only, the rest zeros)."""
+    new array even when `arr` has room (a copy of the rows in use only, the rest unset: rows
+    are written when added, `Pool`)."""
     if need <= len(arr) and not fresh:
         return arr
-    out = np.zeros((max(need, 2 * len(arr)) if need > len(arr) else len(arr), *arr.shape[1:]),
+    out = np.empty((max(need, 2 * len(arr)) if need > len(arr) else len(arr), *arr.shape[1:]),
                    dtype=arr.dtype)  # fmt: skip
     out[:used] = arr[:used]
     return out
@@ -60,25 +61,28 @@ class Pool:
 
     def __init__(self, sticks: int = 64, pairs: int = 512, rows: int = 32768) -> None:
         """Room for a whole game as random games play it (some 400 pairs, 20,000-32,000 rows):
-        growing copies every array, some megabytes (np.zeros takes pages untouched)."""
+        growing copies every array, some megabytes. A pair's fields and a row's are written
+        when it is added (`id_kernels.new_pairs`) and nothing reads past `pairs` and `rows`,
+        so those arrays start unset (zeroing them, some 3 MB, cost some 0.3 ms a game, 2% of
+        a random game's masks); `taken` (ALIVE) and `index` (-1) are read before written."""
         self.head: object = None
         self.index: Ints = np.full((sticks, sticks, NUM_COLOURS), -1, dtype=np.int64)
         self.dead = np.zeros((sticks, sticks, NUM_COLOURS), dtype=np.bool_)
         self.dead_of: frozenset[tuple[int, int, int]] = frozenset()
         self.pairs = 0
-        self.key: Ints = np.zeros((pairs, 4), dtype=np.int64)
-        self.span: Ints = np.zeros((pairs, 2), dtype=np.int64)
-        self.count: Ints = np.zeros(pairs, dtype=np.int64)
-        self.created: Ints = np.zeros(pairs, dtype=np.int64)
-        self.stamp: Ints = np.full(pairs, -1, dtype=np.int64)
-        self.box: Array = np.full((pairs, 4), np.nan)
+        self.key: Ints = np.empty((pairs, 4), dtype=np.int64)
+        self.span: Ints = np.empty((pairs, 2), dtype=np.int64)
+        self.count: Ints = np.empty(pairs, dtype=np.int64)
+        self.created: Ints = np.empty(pairs, dtype=np.int64)
+        self.stamp: Ints = np.empty(pairs, dtype=np.int64)
+        self.box: Array = np.empty((pairs, 4))
         self.rows = 0
-        self.poses: Ints = np.zeros((rows, 4), dtype=np.int64)
-        self.frame: Array = np.zeros((rows, 4))
-        self.bins: Ints = np.zeros(rows, dtype=np.int64)
-        self.ranks: Ints = np.zeros(rows, dtype=np.int64)
+        self.poses: Ints = np.empty((rows, 4), dtype=np.int64)
+        self.frame: Array = np.empty((rows, 4))
+        self.bins: Ints = np.empty(rows, dtype=np.int64)
+        self.ranks: Ints = np.empty(rows, dtype=np.int64)
         self.taken: Ints = np.full(rows, ALIVE, dtype=np.int64)
-        self.verdict = np.zeros(rows, dtype=np.int8)
+        self.verdict = np.empty(rows, dtype=np.int8)
 
     def fit(self, sticks: int, dead: frozenset[tuple[int, int, int]]) -> None:
         """Room for `sticks` sticks in `index`, and `dead` (the state's dead pairs) in place."""

@@ -218,3 +218,32 @@ def test_new_pairs_written_into_a_pool_that_grows(monkeypatch: pytest.MonkeyPatc
         assert np.array_equal(getattr(small, name)[rows], getattr(big, name)[rows]), name
     for name in ("key", "span", "count", "created"):
         assert np.array_equal(getattr(small, name)[pairs], getattr(big, name)[pairs]), name
+
+
+def test_a_pools_unset_rows_are_never_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool's pair and row arrays start unset (`Pool.__init__`, `_grown`): filled with
+    garbage instead, beyond what was written, a seeded game's tables (masks and snaps) are the
+    same as with a pool of zeros."""
+
+    def play(fill: int | None) -> list[str]:
+        class Filled(id_pool.Pool):
+            def __init__(self) -> None:
+                super().__init__()
+                if fill is not None:
+                    for name in ("key", "span", "count", "created", "stamp", "box", "poses",
+                                 "frame", "bins", "ranks", "verdict"):  # fmt: skip
+                        getattr(self, name).view(np.uint8)[:] = fill
+
+        monkeypatch.setattr(ids, "Pool", Filled)
+        state = teocalli.load("stack-back").new_state(4)
+        assert isinstance(state, StackBackState)
+        rng, out = Rng(4), []
+        for _ in range(30):
+            player = state.current_player()
+            table = ids.table(state, player)
+            out.append(";".join(f"{i}:{table.snap_of(state, i)}" for i in table.ids.tolist()))
+            state.apply(int(table.ids[rng.randrange(len(table.ids))]), player)
+        return out
+
+    clean = play(0)
+    assert play(0x7F) == clean and play(0x01) == clean
