@@ -22,6 +22,19 @@ from teocalli.games.stack_back.geometry import quads
 from teocalli.games.stack_back.rules import REST, TOL
 
 
+def _random_sticks(
+    rng: np.random.Generator, n: int, xs: tuple[float, float], ys: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...], np.ndarray, np.ndarray, np.ndarray]:
+    """n sticks of random colours and angles centred in the box xs x ys: their angles, rows
+    (cx, cy, ux, uy, half), the rows' columns, footprints, circumscribed radii and indices."""
+    ang = rng.uniform(0, math.pi, n)
+    lay = np.stack((rng.uniform(*xs, n), rng.uniform(*ys, n), np.cos(ang), np.sin(ang),
+                    rng.choice(np.array(HALF_LENGTHS), n)), axis=1)  # fmt: skip
+    cols = tuple(lay[:, c].copy() for c in range(5))
+    rows = np.arange(n, dtype=np.int64)
+    return ang, lay, cols, quads(*cols), np.hypot(lay[:, 4], HALF_WIDTH), rows
+
+
 def _clipped(pose: tuple[float, ...], sup: np.ndarray) -> float:
     """The overlap area as `pair_keep` clips it."""
     q = np.empty((4, 2))
@@ -302,13 +315,7 @@ def test_touches_column_is_touches_any_where_it_answers() -> None:
     q, work = np.empty((4, 2)), np.empty(WORK)
     for _ in range(300):
         n = 6
-        ang = rng.uniform(0, math.pi, n)
-        lay = np.stack((rng.uniform(60, 140, n), rng.uniform(10, 90, n), np.cos(ang),
-                        np.sin(ang), rng.choice(np.array(HALF_LENGTHS), n)), axis=1)  # fmt: skip
-        cols = tuple(lay[:, c].copy() for c in range(5))
-        feet = quads(*cols)
-        reach = np.hypot(lay[:, 4], HALF_WIDTH)
-        rows = np.arange(n, dtype=np.int64)
+        ang, lay, cols, feet, reach, rows = _random_sticks(rng, n, (60, 140), (10, 90))
         b = ang[0] if rng.random() < 0.5 else rng.uniform(0, math.pi)  # half along a stick
         cu, su = math.cos(b), math.sin(b)
         h = float(rng.choice(np.array(HALF_LENGTHS)))
@@ -477,13 +484,7 @@ def test_touch_frame_drops_only_sticks_the_rectangle_misses() -> None:
     q, work = np.empty((4, 2)), np.empty(WORK)
     tried = fewer = 0
     for _ in range(400):
-        ang = rng.uniform(0, math.pi, n)
-        lay = np.stack((rng.uniform(50, 150, n), rng.uniform(0, 100, n), np.cos(ang),
-                        np.sin(ang), rng.choice(np.array(HALF_LENGTHS), n)), axis=1)  # fmt: skip
-        cols = tuple(lay[:, c].copy() for c in range(5))
-        feet = quads(*cols)
-        reach = np.hypot(lay[:, 4], HALF_WIDTH)
-        rows = np.arange(n, dtype=np.int64)
+        _, lay, cols, feet, reach, rows = _random_sticks(rng, n, (50, 150), (0, 100))
         b = rng.uniform(0, math.pi)
         cu, su = math.cos(b), math.sin(b)
         h = float(rng.choice(np.array(HALF_LENGTHS)))
