@@ -35,6 +35,19 @@ def _random_sticks(
     return ang, lay, cols, quads(*cols), np.hypot(lay[:, 4], HALF_WIDTH), rows
 
 
+def _support_and_pose(
+    rng: np.random.Generator, slant: float
+) -> tuple[float, float, np.ndarray, float, float]:
+    """A support of random colour and angle a centred at (100, 50): a, its half-length k, its
+    row (cx, cy, ux, uy, half); and a pose's angle b at least `slant` off the support's either
+    way, and its half-length h."""
+    a = rng.uniform(0, math.pi)
+    k = float(rng.choice(np.array(HALF_LENGTHS)))
+    sup = np.array([100.0, 50.0, math.cos(a), math.sin(a), k])
+    b = a + rng.uniform(slant, math.pi - slant)
+    return a, k, sup, b, float(rng.choice(np.array(HALF_LENGTHS)))
+
+
 def _clipped(pose: tuple[float, ...], sup: np.ndarray) -> float:
     """The overlap area as `pair_keep` clips it."""
     q = np.empty((4, 2))
@@ -60,11 +73,7 @@ def test_rest_sure_agrees_with_the_clipped_area(seed: int) -> None:
     rng = np.random.default_rng(seed)
     counts = {-1: 0, 0: 0, 1: 0}
     for _ in range(4000):
-        a = rng.uniform(0, math.pi)
-        k = float(rng.choice(np.array(HALF_LENGTHS)))
-        sup = np.array([100.0, 50.0, math.cos(a), math.sin(a), k])
-        b = a + rng.uniform(0.05, math.pi - 0.05)
-        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        a, k, sup, b, h = _support_and_pose(rng, 0.05)
         along = rng.uniform(-k - 4, k + 4)
         x = 100.0 + along * math.cos(a) + rng.uniform(-8, 8)
         y = 50.0 + along * math.sin(a) + rng.uniform(-8, 8)
@@ -85,11 +94,7 @@ def test_the_bands_parallelogram_bounds_the_rest_from_below(seed: int) -> None:
     rng = np.random.default_rng(seed + 10)
     decided = exact = 0
     for _ in range(4000):
-        a = rng.uniform(0, math.pi)
-        k = float(rng.choice(np.array(HALF_LENGTHS)))
-        sup = np.array([100.0, 50.0, math.cos(a), math.sin(a), k])
-        b = a + rng.uniform(0.06, math.pi - 0.06)
-        h = float(rng.choice(np.array(HALF_LENGTHS)))
+        a, k, sup, b, h = _support_and_pose(rng, 0.06)
         along = (k - rng.uniform(-3, 6)) * rng.choice(np.array([-1.0, 1.0]))
         cu, su = math.cos(b), math.sin(b)
         back = (h - rng.uniform(-3, 6)) * rng.choice(np.array([-1.0, 1.0]))
