@@ -279,7 +279,8 @@ def judge_piles(  # noqa: PLR0917 - the balance model
     for r in range(len(pi)):
         out[r] = _judge_pose(pose[r, 0], pose[r, 1], pose[r, 2], pose[r, 3], pose[r, 4],
                              pose[r, 5], pi[r], pj[r], sticks, quads, level, sup, cont, poly,
-                             npoly, load, tol, rest, margin, delta, scratch)  # fmt: skip
+                             npoly, load, tol, rest, margin, delta, scratch,
+                             True)  # fmt: skip
     return out
 
 
@@ -288,17 +289,20 @@ def _judge_pose(  # noqa: PLR0917 - a pose, its supports, the balance model, scr
     cx: float, cy: float, ux: float, uy: float, half: float, weight: float, i: int, j: int,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
-    tol: float, rest: float, margin: float, delta: float, scratch: Scratch,
+    tol: float, rest: float, margin: float, delta: float, scratch: Scratch, others: bool,
 ) -> int:  # fmt: skip
     """`judge_piles`' verdict on one pose (`scratch`: `balance_scratch`, made once by its
-    callers, `judge_piles` and the walk, not once a pose)."""
+    callers, `judge_piles` and the walk, not once a pose). `others`: whether the sticks of
+    its supports' level or above other than the supports are tested for a touch; a pool row
+    needs no such test (`_row_verdict`)."""
     q, work, pts, edges, clips, hulls, df, dmx, dmy, inside, sh = scratch
     lev = level[i]
     quad(cx, cy, ux, uy, half, _W, q)
     gix = giy = gjx = gjy = 0.0
     ei = ej = 0
     crossed = False
-    for s in range(len(level)):
+    for t in range(len(level) if others else 2):
+        s = t if others else i if t == 0 else j
         if level[s] < lev:
             continue
         # farther apart than half + W and the stick's, the two circumscribed circles do not
@@ -433,15 +437,19 @@ def _row_verdict(  # noqa: PLR0917 - a pool row's pose, its supports, the model,
     """The verdict on a pool row (a pose the pair filters kept: resting 6 x 6 mm on both
     supports, touching no other stick beyond the tolerance): TIPS at once when its contacts
     cannot reach the margin to an end of it (`_reach_along`, 1e-6 mm short of `_judge_pose`'s
-    own bound, so rounding cannot decide), else `_judge_pose`'s. (Three in four of the poses
-    refused by their own polygon, found without clipping. Were a third stick found touching
-    the pose to the last bit, the rules would refuse it too, and for good: a pile rests on
-    exactly two sticks, 6 x 6 mm on each, and sticks stay.)"""
+    own bound, so rounding cannot decide), else `_judge_pose`'s on the supports alone: the
+    pool's filters (`new_pairs`, then `catch_up` for each stick since) found no other stick
+    of their level or above overlapping the pose by more than the tolerance, on the rules'
+    own footprints (the lattice's axes are `geometry.axis`'s to the bit) and clipped areas,
+    so testing those sticks again (a separating-axis test for each, a clip for those that
+    meet it: a tenth of the mask's judging) would change no verdict. (Three in four of the
+    poses refused by their own polygon are found without clipping.)"""
     cx, cy, ux, uy, half = x10 / 10, y10 / 10, axes[a10, 0], axes[a10, 1], halves[c]
     if _reach_along(quads, i, j, cx, cy, ux, uy, half) < margin - 1e-9 - delta - 1e-6:
         return TIPS
     return _judge_pose(cx, cy, ux, uy, half, weights[c], i, j, sticks, quads, level, sup, cont,
-                       poly, npoly, load, tol, rest, margin, delta, scratch)  # fmt: skip
+                       poly, npoly, load, tol, rest, margin, delta, scratch,
+                       False)  # fmt: skip
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
