@@ -27,13 +27,18 @@ policy everywhere (teocalli's `Rng.randrange` over the legal actions, seeded by 
   cost alone; `openspiel` cannot beat it.
 
 and the slowdown raw / adapter for each (the target is at most 2). Figures compare within one
-run only. `--clock cpu` times every loop by this process's CPU time instead of the wall clock.
+run only. With `--episodes`, also each adapter's median (and quartiles) over the deals of its
+time on a deal over the raw engine's on the same deal: the pooled ratio weighs deals by their
+raw cost, which a few deals can carry (Stack Back: a proof that a player is blocked can cost
+seconds, a hundred times a usual deal's steps), the median shows the usual deal. `--clock cpu`
+times every loop by this process's CPU time instead of the wall clock.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -64,6 +69,8 @@ class _Loop:
         self.clock = clock
         self.episodes = self.steps = 0
         self.elapsed = 0.0
+        self.per_deal: list[float] = []
+        """`once`'s time of each deal, in order (`--episodes`: the per-deal ratios)."""
 
     def once(self, episode: int) -> None:
         """Play one given episode, timed (after collecting the garbage the other loops left, so
@@ -72,7 +79,9 @@ class _Loop:
         start = self.clock()
         self.steps += self.play(episode)
         self.episodes += 1
-        self.elapsed += self.clock() - start
+        spent = self.clock() - start
+        self.elapsed += spent
+        self.per_deal.append(spent)
 
     def run(self, seconds: float) -> None:
         """Play whole episodes (the next deals) for at least `seconds` of the loop's clock."""
@@ -272,13 +281,17 @@ def measure(
     clock: str = "wall",
     *,
     episodes: int = 0,
+    per_deal: dict[str, list[float]] | None = None,
 ) -> dict[str, float]:
     """Steps per second of the raw engine and of each adapter (those the game has).
 
     With `episodes`, every loop plays exactly the deals 0 to episodes-1, the loops taking turns
     deal by deal, instead of `seconds`: the same positions for every loop, which a game whose
     positions differ widely in cost (Stack Back: a blocked player's search) needs for a steady
-    ratio.
+    ratio. `per_deal` (with `episodes`) gets, per adapter, each deal's time over the raw
+    engine's on the same deal: a ratio of rates pools the deals, so a few deals whose raw
+    steps cost hundreds of times the usual (Stack Back's proofs that a player is blocked) can
+    carry it, and the median per deal shows the usual game.
 
     The loops take turns, `turns` slices of `seconds / turns` each (at least one episode), so
     that all see the same machine load: on a shared machine only such interleaved figures give
@@ -301,6 +314,11 @@ def measure(
         for k in range(episodes):
             for loop in loops.values():
                 loop.once(k)
+        if per_deal is not None:
+            base = loops["raw"].per_deal
+            for label, loop in loops.items():
+                if label != "raw":
+                    per_deal[label] = [t / r for t, r in zip(loop.per_deal, base, strict=True)]
         return {label: loop.rate for label, loop in loops.items()}
     for _ in range(turns):
         for loop in loops.values():
@@ -349,10 +367,16 @@ def main(argv: list[str] | None = None) -> int:
         header += f" {adapter + ' steps/s':>18} {'ratio':>6}"
     print(header)
     misses: list[str] = []
+    spreads: list[str] = []
     for name in names:
+        per_deal: dict[str, list[float]] = {}
         rates = measure(
-            name, args.seconds, args.turns, args.adapters, args.clock, episodes=args.episodes
-        )
+            name, args.seconds, args.turns, args.adapters, args.clock, episodes=args.episodes,
+            per_deal=per_deal,
+        )  # fmt: skip
+        for adapter, ratios in per_deal.items():
+            q1, median, q3 = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
+            spreads.append(f"{name} {adapter}: {median:.2f} ({q1:.2f}-{q3:.2f})")
         row = f"{name:<16} {rates['raw']:>12.0f}"
         for adapter in ADAPTERS:
             if adapter in rates:
@@ -365,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
         ]
         if slow:
             misses.append(f"{name}: {', '.join(slow)}")
+    if spreads:
+        print("per deal, time / raw time: median (quartiles): " + "; ".join(spreads))
     print(f"slower than {TARGET:g}x the raw engine: " + ("; ".join(misses) or "none"))
     return 0
 
