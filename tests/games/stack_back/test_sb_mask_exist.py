@@ -20,6 +20,8 @@ from teocalli.core import Rng
 from teocalli.games.stack_back import StackBackState, id_kernels, ids
 from teocalli.games.stack_back.components import SPEC
 
+from .sampled import random_positions
+
 Ints = np.ndarray
 
 
@@ -208,6 +210,11 @@ def test_live_wood_bins_follow_the_wood() -> None:
     assert sizes[0] == len(ids._wood_bins()) and sizes[-1] < sizes[0] - 500, sizes
 
 
+def _may_pile(state: StackBackState) -> bool:
+    """A position whose mover has a stick down and does not just pass: the pool has rows."""
+    return bool(state.sticks) and state.legal_actions() != [ids.PASS]
+
+
 def test_a_rows_verdict_is_the_judges_with_the_early_refusal() -> None:
     """`_row_verdict` (what `exist` and `snap_row` judge a row with) gives `judge_piles`'
     verdict on every row of every pair met along a seeded game, but where the judge left the
@@ -217,37 +224,31 @@ def test_a_rows_verdict_is_the_judges_with_the_early_refusal() -> None:
     nearly the tolerance; the rules then agree. The early refusal decides many poses."""
     from teocalli.games.stack_back.cand_kernels import balance_scratch
 
-    state = teocalli.load("stack-back").new_state(9)
-    assert isinstance(state, StackBackState)
-    rng = Rng(9)
     early = compared = 0
-    while not state.is_terminal():
+    for state in random_positions((9,), 3, _may_pile):
         player = state.current_player()
-        candidates = state.legal_actions(player)
-        if len(state.history) % 3 == 0 and candidates != [ids.PASS] and state.sticks:
-            memo, _, _, met, model = _position(state, player)
-            pool = memo.pool
-            scratch = balance_scratch(len(state.sticks))
-            rows, held = [], []
-            for p in met.tolist():
-                lo, hi = pool.span[p].tolist()
-                rows += [r for r in range(lo, hi) if pool.taken[r] == id_kernels.ALIVE]
-                held += [tuple(pool.key[p, 2:].tolist())] * (len(rows) - len(held))
-            for r, (i, j) in zip(rows, held, strict=True):
-                c, x10, y10, a10 = pool.poses[r].tolist()
-                got = id_kernels._row_verdict(x10, y10, a10, c, i, j, *model, scratch)
-                pose = np.array([[x10 / 10, y10 / 10, *ids._axes()[a10], ids._HALF[c],
-                                  ids._WEIGHT[c]]])  # fmt: skip
-                want = int(id_kernels.judge_piles(pose, np.array([i]), np.array([j]),
-                                                  *model[3:])[0])  # fmt: skip
-                ux, uy = ids._axes()[a10]
-                reach = id_kernels._reach_along(model[4], i, j, x10 / 10, y10 / 10, ux, uy,
-                                                ids._HALF[c])  # fmt: skip
-                early += reach < SPEC.margin - 1e-9 - ids._DELTA - 1e-6
-                if got != want:  # the judge left the pose to the rules, which agree
-                    assert want == id_kernels.UNSURE and got != id_kernels.UNSURE
-                    legal = ids._judge(state, player, [(c, x10, y10, a10)])
-                    assert legal == [got == id_kernels.LEGAL], (got, legal)
-                compared += 1
-        state.apply(candidates[rng.randrange(len(candidates))], player)
+        memo, _, _, met, model = _position(state, player)
+        pool = memo.pool
+        scratch = balance_scratch(len(state.sticks))
+        rows, held = [], []
+        for p in met.tolist():
+            lo, hi = pool.span[p].tolist()
+            rows += [r for r in range(lo, hi) if pool.taken[r] == id_kernels.ALIVE]
+            held += [tuple(pool.key[p, 2:].tolist())] * (len(rows) - len(held))
+        for r, (i, j) in zip(rows, held, strict=True):
+            c, x10, y10, a10 = pool.poses[r].tolist()
+            got = id_kernels._row_verdict(x10, y10, a10, c, i, j, *model, scratch)
+            pose = np.array([[x10 / 10, y10 / 10, *ids._axes()[a10], ids._HALF[c],
+                              ids._WEIGHT[c]]])  # fmt: skip
+            want = int(id_kernels.judge_piles(pose, np.array([i]), np.array([j]),
+                                              *model[3:])[0])  # fmt: skip
+            ux, uy = ids._axes()[a10]
+            reach = id_kernels._reach_along(model[4], i, j, x10 / 10, y10 / 10, ux, uy,
+                                            ids._HALF[c])  # fmt: skip
+            early += reach < SPEC.margin - 1e-9 - ids._DELTA - 1e-6
+            if got != want:  # the judge left the pose to the rules, which agree
+                assert want == id_kernels.UNSURE and got != id_kernels.UNSURE
+                legal = ids._judge(state, player, [(c, x10, y10, a10)])
+                assert legal == [got == id_kernels.LEGAL], (got, legal)
+            compared += 1
     assert compared > 2000 and early > 300, (compared, early)
