@@ -275,87 +275,134 @@ def judge_piles(  # noqa: PLR0917 - the balance model
     `sup` (-1: none), contact centroids `cont` (2 x (x, y), relative to the centre), support
     polygon edges `poly` (nx, ny, c; `npoly` of them), loads `load` (force, moment x, y)."""
     out = np.zeros(len(pi), dtype=np.int8)
-    scratch = balance_scratch(len(level))
-    for r in range(len(pi)):
-        out[r] = _judge_pose(pose[r, 0], pose[r, 1], pose[r, 2], pose[r, 3], pose[r, 4],
-                             pose[r, 5], pi[r], pj[r], sticks, quads, level, sup, cont, poly,
-                             npoly, load, tol, rest, margin, delta, scratch,
-                             True)  # fmt: skip
+    _judge(pose, pi, pj, np.full(len(pi), -1, dtype=np.int64), np.zeros(0, dtype=np.int8),
+           False, True, sticks, quads, level, sup, cont, poly, npoly, load, tol, rest, margin,
+           delta, balance_scratch(len(level)), out)  # fmt: skip
     return out
 
 
-@numba.njit(cache=True, error_model="numpy", inline="always")
-def _judge_pose(  # noqa: PLR0917 - a pose, its supports, the balance model, scratch
-    cx: float, cy: float, ux: float, uy: float, half: float, weight: float, i: int, j: int,
+SKIPPED = -1
+"""`_judge`'s answer for a pose it did not judge: its bin was marked already."""
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _judge(  # noqa: PLR0917 - poses, the balance model, scratch, answers
+    pose: Array, pi: npt.NDArray[np.int64], pj: npt.NDArray[np.int64],
+    bins: npt.NDArray[np.int64], mark: npt.NDArray[np.int8], rows: bool, others: bool,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
     cont: Array, poly: Array, npoly: npt.NDArray[np.int64], load: Array,
-    tol: float, rest: float, margin: float, delta: float, scratch: Scratch, others: bool,
-) -> int:  # fmt: skip
-    """`judge_piles`' verdict on one pose (`scratch`: `balance_scratch`, made once by its
-    callers, `judge_piles` and the walk, not once a pose). `others`: whether the sticks of
-    its supports' level or above other than the supports are tested for a touch; a pool row
-    needs no such test (`_row_verdict`)."""
+    tol: float, rest: float, margin: float, delta: float, scratch: Scratch,
+    out: npt.NDArray[np.int8],
+) -> None:  # fmt: skip
+    """`judge_piles`' verdicts on poses (rows of `pose`: cx, cy, ux, uy, half, weight) on the
+    supports pi, pj, into `out`, in order; a pose whose bin (`bins`, -1: none) `mark` holds
+    already is SKIPPED, and a LEGAL pose marks its bin (2), so a walk judges a bin's rows
+    only until one is legal (`exist`). `rows`: the poses are pool rows (`_row_poses`: poses the
+    pair filters kept, resting 6 x 6 mm on both supports and touching no other stick beyond
+    the tolerance), TIPS at once when their contacts cannot reach the margin to an end of
+    them (`_reach_along`, 1e-6 mm short of the hull's own bound, so rounding cannot decide;
+    three in four of the rows their own polygon refuses). `others`: whether the sticks of the
+    supports' level or above other than the supports are tested for a touch; a pool row
+    needs none: the pool's filters (`new_pairs`, then `catch_up` for each stick since) found
+    no other stick of their level or above overlapping it by more than the tolerance, on the
+    rules' own footprints (the lattice's axes are `geometry.axis`'s to the bit) and clipped
+    areas, so testing them again (a tenth of the mask's judging) would change no verdict.
+
+    One loop holds the whole judgement: judged by a helper inlined once a pose, the 20
+    arrays it took (the model, the scratch) were each given an atomic reference count
+    and its release per pose, two fifths of a legal pose's judgement (of a refused one,
+    more); here they are the loop's own."""
     q, work, pts, edges, clips, hulls, df, dmx, dmy, inside, sh = scratch
-    lev = level[i]
-    quad(cx, cy, ux, uy, half, _W, q)
-    gix = giy = gjx = gjy = 0.0
-    ei = ej = 0
-    crossed = False
-    for t in range(len(level) if others else 2):
-        s = t if others else i if t == 0 else j
-        if level[s] < lev:
+    for r in range(len(pi)):
+        b = bins[r]
+        if b >= 0 and mark[b] != 0:
+            out[r] = SKIPPED
             continue
-        # farther apart than half + W and the stick's, the two circumscribed circles do not
-        # meet: nor do the footprints (`sat_eps` would say so)
-        dx, dy, far = sticks[s, 0] - cx, sticks[s, 1] - cy, half + sticks[s, 4] + 2 * _W
-        meets = dx * dx + dy * dy < far * far and sat_eps(
-            cx, cy, ux, uy, half, sticks[s, 0], sticks[s, 1], sticks[s, 2], sticks[s, 3],
-            sticks[s, 4], _W,
-        )  # fmt: skip
-        if s in (i, j):
-            if not meets:
-                return UNSURE
-            # a support clipped once, for its area and its part of the support polygon (i's
-            # vertices at pts[0:], j's at pts[MOST:] until both are known)
-            at = 0 if s == i else MOST
-            end = _bands_cross(cx, cy, ux, uy, half, sticks[s, 0], sticks[s, 1], sticks[s, 2],
-                               sticks[s, 3], sticks[s, 4], pts, at)  # fmt: skip
-            if end > at:  # the bands cross wholly: 36 mm² or more, the rest holds
-                gx, gy = pts[end, 0], pts[end, 1]
-                crossed = True
-            else:
-                end, area, gx, gy = clip_both(q, quads[s], pts, at, clips, work)
-                if area < rest:  # the rules' own area to the bit (`clip_both`): no band needed
-                    return UNSURE
-            if s == i:
-                ei, gix, giy = end, gx - cx, gy - cy
-            else:
-                ej, gjx, gjy = end, gx - cx, gy - cy
-        elif meets and clip(q, quads[s], work)[0] > tol - delta:
-            return UNSURE
-    # the new stick's support polygon: the hull of its two contact areas
-    for k in range(ej - MOST):
-        pts[ei + k, 0], pts[ei + k, 1] = pts[MOST + k, 0], pts[MOST + k, 1]
-    m = ei + ej - MOST
-    if _short_of(pts, m, cx, cy, ux, uy) < margin - 1e-9 - delta - 1e-7:
-        return TIPS
-    if not _deep_in(pts, ei, m, cx, cy, ux, uy) > margin - 1e-9 + delta + 1e-7:
-        if crossed:  # the hull from the clipper's own points: its chain is built on their bits
-            ei = clip_both(q, quads[i], pts, 0, clips, work)[0]
-            ej = clip_both(q, quads[j], pts, MOST, clips, work)[0]
+        cx, cy, ux, uy, half, weight = (pose[r, 0], pose[r, 1], pose[r, 2], pose[r, 3],
+                                        pose[r, 4], pose[r, 5])  # fmt: skip
+        i, j = pi[r], pj[r]
+        v = LEGAL
+        while True:  # one pass: each `break` is a verdict
+            if rows and _reach_along(quads, i, j, cx, cy, ux, uy, half) < (
+                margin - 1e-9 - delta - 1e-6
+            ):
+                v = TIPS
+                break
+            lev = level[i]
+            quad(cx, cy, ux, uy, half, _W, q)
+            gix = giy = gjx = gjy = 0.0
+            ei = ej = 0
+            crossed = decided = False
+            for t in range(len(level) if others else 2):
+                s = t if others else i if t == 0 else j
+                if level[s] < lev:
+                    continue
+                # farther apart than half + W and the stick's, the two circumscribed circles
+                # do not meet: nor do the footprints (`sat_eps` would say so)
+                dx, dy, far = sticks[s, 0] - cx, sticks[s, 1] - cy, half + sticks[s, 4] + 2 * _W
+                meets = dx * dx + dy * dy < far * far and sat_eps(
+                    cx, cy, ux, uy, half, sticks[s, 0], sticks[s, 1], sticks[s, 2],
+                    sticks[s, 3], sticks[s, 4], _W,
+                )  # fmt: skip
+                if s in (i, j):
+                    if not meets:
+                        v, decided = UNSURE, True
+                        break
+                    # a support clipped once, for its area and its part of the support
+                    # polygon (i's vertices at pts[0:], j's at pts[MOST:] until both are known)
+                    at = 0 if s == i else MOST
+                    end = _bands_cross(cx, cy, ux, uy, half, sticks[s, 0], sticks[s, 1],
+                                       sticks[s, 2], sticks[s, 3], sticks[s, 4], pts,
+                                       at)  # fmt: skip
+                    if end > at:  # the bands cross wholly: 36 mm² or more, the rest holds
+                        gx, gy = pts[end, 0], pts[end, 1]
+                        crossed = True
+                    else:
+                        end, area, gx, gy = clip_both(q, quads[s], pts, at, clips, work)
+                        if area < rest:  # the rules' own area to the bit: no band needed
+                            v, decided = UNSURE, True
+                            break
+                    if s == i:
+                        ei, gix, giy = end, gx - cx, gy - cy
+                    else:
+                        ej, gjx, gjy = end, gx - cx, gy - cy
+                elif meets and clip(q, quads[s], work)[0] > tol - delta:
+                    v, decided = UNSURE, True
+                    break
+            if decided:
+                break
+            # the new stick's support polygon: the hull of its two contact areas
             for k in range(ej - MOST):
                 pts[ei + k, 0], pts[ei + k, 1] = pts[MOST + k, 0], pts[MOST + k, 1]
             m = ei + ej - MOST
-        d = depth(edges, hull_edges(pts, m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
-        if abs(d - (margin - 1e-9)) < delta:
-            return UNSURE
-        if d < margin - 1e-9:
-            return TIPS
-    # its weight passed down (balance.try_add), each stick beneath checked
-    first_loads(i, j, cx, cy, weight, gix, giy, gjx, gjy, sticks, df, dmx, dmy, inside, sh)
-    falls = pass_down(lev + 1, sticks, level, sup, cont, poly, npoly, load, margin - 1e-9,
-                      delta, df, dmx, dmy, inside, sh)  # fmt: skip
-    return LEGAL if falls == -1 else UNSURE if falls == -2 else REFUSED
+            if _short_of(pts, m, cx, cy, ux, uy) < margin - 1e-9 - delta - 1e-7:
+                v = TIPS
+                break
+            if not _deep_in(pts, ei, m, cx, cy, ux, uy) > margin - 1e-9 + delta + 1e-7:
+                if crossed:  # the hull from the clipper's own points: its chain is built on
+                    # their bits
+                    ei = clip_both(q, quads[i], pts, 0, clips, work)[0]
+                    ej = clip_both(q, quads[j], pts, MOST, clips, work)[0]
+                    for k in range(ej - MOST):
+                        pts[ei + k, 0], pts[ei + k, 1] = pts[MOST + k, 0], pts[MOST + k, 1]
+                    m = ei + ej - MOST
+                d = depth(edges, hull_edges(pts, m, cx, cy, 0.5, edges, hulls), 0.0, 0.0)
+                if abs(d - (margin - 1e-9)) < delta:
+                    v = UNSURE
+                    break
+                if d < margin - 1e-9:
+                    v = TIPS
+                    break
+            # its weight passed down (balance.try_add), each stick beneath checked
+            first_loads(i, j, cx, cy, weight, gix, giy, gjx, gjy, sticks, df, dmx, dmy, inside,
+                        sh)  # fmt: skip
+            falls = pass_down(lev + 1, sticks, level, sup, cont, poly, npoly, load,
+                              margin - 1e-9, delta, df, dmx, dmy, inside, sh)  # fmt: skip
+            v = LEGAL if falls == -1 else UNSURE if falls == -2 else REFUSED
+            break
+        out[r] = v
+        if v == LEGAL and b >= 0:
+            mark[b] = 2
 
 
 _CROSS_SIN = 0.05
@@ -427,29 +474,28 @@ def _reach_along(  # noqa: PLR0917 - the supports, the pose
     return min(hi, half, -max(lo, -half))
 
 
-@numba.njit(cache=True, error_model="numpy", inline="always")
-def _row_verdict(  # noqa: PLR0917 - a pool row's pose, its supports, the model, scratch
-    x10: int, y10: int, a10: int, c: int, i: int, j: int, axes: Array, halves: Array,
-    weights: Array, sticks: Array, quads: Array, level: npt.NDArray[np.int64],
-    sup: npt.NDArray[np.int64], cont: Array, poly: Array, npoly: npt.NDArray[np.int64],
-    load: Array, tol: float, rest: float, margin: float, delta: float, scratch: Scratch,
-) -> int:  # fmt: skip
-    """The verdict on a pool row (a pose the pair filters kept: resting 6 x 6 mm on both
-    supports, touching no other stick beyond the tolerance): TIPS at once when its contacts
-    cannot reach the margin to an end of it (`_reach_along`, 1e-6 mm short of `_judge_pose`'s
-    own bound, so rounding cannot decide), else `_judge_pose`'s on the supports alone: the
-    pool's filters (`new_pairs`, then `catch_up` for each stick since) found no other stick
-    of their level or above overlapping the pose by more than the tolerance, on the rules'
-    own footprints (the lattice's axes are `geometry.axis`'s to the bit) and clipped areas,
-    so testing those sticks again (a separating-axis test for each, a clip for those that
-    meet it: a tenth of the mask's judging) would change no verdict. (Three in four of the
-    poses refused by their own polygon are found without clipping.)"""
-    cx, cy, ux, uy, half = x10 / 10, y10 / 10, axes[a10, 0], axes[a10, 1], halves[c]
-    if _reach_along(quads, i, j, cx, cy, ux, uy, half) < margin - 1e-9 - delta - 1e-6:
-        return TIPS
-    return _judge_pose(cx, cy, ux, uy, half, weights[c], i, j, sticks, quads, level, sup, cont,
-                       poly, npoly, load, tol, rest, margin, delta, scratch,
-                       False)  # fmt: skip
+@numba.njit(cache=True, error_model="numpy")
+def _row_poses(  # noqa: PLR0917 - pool rows, their pairs, the poses' axes, halves, weights
+    rows: npt.NDArray[np.int64], pairs: npt.NDArray[np.int64], key: npt.NDArray[np.int64],
+    poses: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], axes: Array, halves: Array,
+    weights: Array,
+) -> tuple[Array, npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
+    """Pool rows (their pairs `pairs`) as `_judge` reads poses: (cx, cy, ux, uy, half,
+    weight) built as the rules build them (x10 / 10, `axes[a10]`), their supports, their
+    bins."""
+    n = len(rows)
+    pose = np.empty((n, 6))
+    pi = np.empty(n, dtype=np.int64)
+    pj = np.empty(n, dtype=np.int64)
+    pb = np.empty(n, dtype=np.int64)
+    for t in range(n):
+        r, p = rows[t], pairs[t]
+        c, a10 = poses[r, 0], poses[r, 3]
+        pose[t, 0], pose[t, 1] = poses[r, 1] / 10, poses[r, 2] / 10
+        pose[t, 2], pose[t, 3] = axes[a10, 0], axes[a10, 1]
+        pose[t, 4], pose[t, 5] = halves[c], weights[c]
+        pi[t], pj[t], pb[t] = key[p, 2], key[p, 3], bins[r]
+    return pose, pi, pj, pb
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
@@ -458,7 +504,7 @@ def _short_of(pts: Array, m: int, cx: float, cy: float, ux: float, uy: float) ->
     the hull lies within the points' extents along (ux, uy) and across it, so a centre inside
     it lies no deeper than its room to each end of those (outside, it lies at no depth). When
     this is short of the margin by more than `judge_piles`' delta and some rounding, the rules
-    refuse the pose whatever the hull's edges are to the last bit: `_judge_pose` refuses it
+    refuse the pose whatever the hull's edges are to the last bit: `_judge` refuses it
     without building the hull (most poses it refuses)."""
     lo_u = lo_v = np.inf
     hi_u = hi_v = -np.inf
@@ -478,7 +524,7 @@ def _deep_in(pts: Array, ei: int, m: int, cx: float, cy: float, ux: float, uy: f
     counter-clockwise, the centre's depth in it is its least distance to its four edges. When
     this exceeds the margin by more than `judge_piles`' delta and some rounding, the rules'
     support polygon holds the centre that deep whatever its edges are to the last bit:
-    `_judge_pose` passes the weight down without building the hull."""
+    `_judge` passes the weight down without building the hull."""
     if ei in (0, m):
         return -np.inf
     alo = ahi = blo = bhi = 0
@@ -566,7 +612,7 @@ def exist(  # noqa: PLR0917 - the pool, the wood, the candidates, marks, the bal
     """A step's mask in one call: the bins holding a wood pose (`first`: per bin its first
     wood pose no stick touches; in a colour of `supply`), a candidate (`candidates`: their
     bins, ascending) or a legal pile pose: a row of the pairs `met` that no stick takes and
-    that is legal (`verdict[row]` 1, or judged so now: `_judge_pose`, the verdict written into
+    that is legal (`verdict[row]` 1, or judged so now: `_judge`, the verdict written into
     `verdict`). Only whether such a row exists is sought, and only in the bins holding neither
     a candidate nor a wood pose (elsewhere the bin is in the mask anyway): the known-legal rows
     first (one pass over the rows, most bins keep theirs from step to step), then the
@@ -575,7 +621,7 @@ def exist(  # noqa: PLR0917 - the pool, the wood, the candidates, marks, the bal
     (x10 / 10, `axes[a10]`; `halves`, `weights` per colour).
 
     Returns (marks, unsure, judged): when rows of bins still undecided at the end were ones
-    `_judge_pose` is unsure of, no marks and those rows (the caller judges them by the rules,
+    `_judge` is unsure of, no marks and those rows (the caller judges them by the rules,
     writes their verdicts into `verdict` and calls again); else the mask (`_marks`: a byte per
     id) and no unsure row. `judged`: the rows judged. `mark` (zeros, a slot per bin) is left
     zero."""
@@ -611,17 +657,18 @@ def exist(  # noqa: PLR0917 - the pool, the wood, the candidates, marks, the bal
                 npend += 1
     unsure = np.empty(npend, dtype=np.int64)
     nu = judged = 0
-    if npend:
-        scratch = balance_scratch(len(level))
+    if npend:  # in order, each bin's rows until one is legal (`_judge` marks its bin)
+        pose, pi, pj, pb = _row_poses(pend[:npend], pend_pair[:npend], key, poses, bins, axes,
+                                      halves, weights)  # fmt: skip
+        got = np.empty(npend, dtype=np.int8)
+        _judge(pose, pi, pj, pb, mark, True, False, sticks, quads, level, sup, cont, poly,
+               npoly, load, tol, rest, margin, delta, balance_scratch(len(level)),
+               got)  # fmt: skip
         for t in range(npend):
-            r = pend[t]
-            b = bins[r]
-            if mark[b] != 0:
+            v = got[t]
+            if v == SKIPPED:
                 continue
-            p = pend_pair[t]
-            v = _row_verdict(poses[r, 1], poses[r, 2], poses[r, 3], poses[r, 0], key[p, 2],
-                             key[p, 3], axes, halves, weights, sticks, quads, level, sup, cont,
-                             poly, npoly, load, tol, rest, margin, delta, scratch)  # fmt: skip
+            r = pend[t]
             if v == UNSURE:
                 unsure[nu] = r
                 nu += 1
@@ -629,8 +676,7 @@ def exist(  # noqa: PLR0917 - the pool, the wood, the candidates, marks, the bal
             verdict[r] = v
             judged += 1
             if v == LEGAL:
-                mark[b] = 2
-                found[nf] = b
+                found[nf] = bins[r]
                 nf += 1
     m = 0
     for t in range(nu):  # an unsure row matters only in a bin left undecided
@@ -659,8 +705,8 @@ def snap_row(  # noqa: PLR0917 - a bin, the pool, the balance model
     """Bin b's pile snap: its first legal row in snap order (rank, then the order met: the
     pairs `met` in the search's order (colour, level, i, j), each pair's rows in order) among
     the rows no stick takes ranked below `limit` (the rank of the bin's wood pose, or no
-    bound), unjudged rows judged on the way (`_judge_pose`, verdicts written into `verdict`).
-    Returns (row, -1), row -1 when the bin holds none; or (-1, row) when `_judge_pose` is
+    bound), unjudged rows judged on the way (`_judge`, verdicts written into `verdict`).
+    Returns (row, -1), row -1 when the bin holds none; or (-1, row) when `_judge` is
     unsure of the row next in line (the caller judges it by the rules and calls again)."""
     order = np.empty(len(met), dtype=np.int64)
     total = 0
@@ -678,6 +724,8 @@ def snap_row(  # noqa: PLR0917 - a bin, the pool, the balance model
                 rows[n], pairs[n] = r, p
                 n += 1
     scratch = balance_scratch(len(level))
+    one = np.empty(1, dtype=np.int64)
+    none, nomark, got = np.full(1, -1, np.int64), np.zeros(0, np.int8), np.empty(1, np.int8)
     while True:
         best, best_k = -1, limit
         for t in range(n):
@@ -689,9 +737,12 @@ def snap_row(  # noqa: PLR0917 - a bin, the pool, the balance model
         r, p = rows[best], pairs[best]
         v = verdict[r]
         if v == 0:
-            v = _row_verdict(poses[r, 1], poses[r, 2], poses[r, 3], poses[r, 0], key[p, 2],
-                             key[p, 3], axes, halves, weights, sticks, quads, level, sup, cont,
-                             poly, npoly, load, tol, rest, margin, delta, scratch)  # fmt: skip
+            one[0] = r
+            pose, pi, pj, _ = _row_poses(one, pairs[best : best + 1], key, poses, bins, axes,
+                                         halves, weights)  # fmt: skip
+            _judge(pose, pi, pj, none, nomark, True, False, sticks, quads, level, sup, cont, poly,
+                   npoly, load, tol, rest, margin, delta, scratch, got)  # fmt: skip
+            v = got[0]
             if v == UNSURE:
                 return -1, r
             verdict[r] = v

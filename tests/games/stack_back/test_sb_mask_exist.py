@@ -216,7 +216,7 @@ def _may_pile(state: StackBackState) -> bool:
 
 
 def test_a_rows_verdict_is_the_judges_with_the_early_refusal() -> None:
-    """`_row_verdict` (what `exist` and `snap_row` judge a row with) gives `judge_piles`'
+    """`_judge` on pool rows (what `exist` and `snap_row` judge a row with) gives `judge_piles`'
     verdict on every row of every pair met along a seeded game, but where the judge left the
     pose to the rules: its early refusal (the contacts' reach along the pose, found without
     clipping) may refuse it, and it tests no stick but the supports for a touch (the pool's
@@ -230,17 +230,23 @@ def test_a_rows_verdict_is_the_judges_with_the_early_refusal() -> None:
         memo, _, _, met, model = _position(state, player)
         pool = memo.pool
         scratch = balance_scratch(len(state.sticks))
-        rows, held = [], []
+        rows, pairs = [], []
         for p in met.tolist():
             lo, hi = pool.span[p].tolist()
             rows += [r for r in range(lo, hi) if pool.taken[r] == id_kernels.ALIVE]
-            held += [tuple(pool.key[p, 2:].tolist())] * (len(rows) - len(held))
-        for r, (i, j) in zip(rows, held, strict=True):
+            pairs += [p] * (len(rows) - len(pairs))
+        pose, pi, pj, _ = id_kernels._row_poses(
+            np.array(rows, dtype=np.int64), np.array(pairs, dtype=np.int64), pool.key,
+            pool.poses, pool.bins, *model[:3],
+        )  # fmt: skip
+        verdicts = np.empty(len(rows), dtype=np.int8)
+        id_kernels._judge(pose, pi, pj, np.full(len(rows), -1, dtype=np.int64),
+                          np.zeros(0, dtype=np.int8), True, False, *model[3:], scratch,
+                          verdicts)  # fmt: skip
+        for t, r in enumerate(rows):
+            i, j, got = int(pi[t]), int(pj[t]), int(verdicts[t])
             c, x10, y10, a10 = pool.poses[r].tolist()
-            got = id_kernels._row_verdict(x10, y10, a10, c, i, j, *model, scratch)
-            pose = np.array([[x10 / 10, y10 / 10, *ids._axes()[a10], ids._HALF[c],
-                              ids._WEIGHT[c]]])  # fmt: skip
-            want = int(id_kernels.judge_piles(pose, np.array([i]), np.array([j]),
+            want = int(id_kernels.judge_piles(pose[t : t + 1], pi[t : t + 1], pj[t : t + 1],
                                               *model[3:])[0])  # fmt: skip
             ux, uy = ids._axes()[a10]
             reach = id_kernels._reach_along(model[4], i, j, x10 / 10, y10 / 10, ux, uy,
