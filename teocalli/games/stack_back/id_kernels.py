@@ -275,18 +275,18 @@ def judge_piles(  # noqa: PLR0917 - the balance model
     `sup` (-1: none), contact centroids `cont` (2 x (x, y), relative to the centre), support
     polygon edges `poly` (nx, ny, c; `npoly` of them), loads `load` (force, moment x, y)."""
     out = np.zeros(len(pi), dtype=np.int8)
-    _judge(pose, pi, pj, np.full(len(pi), -1, dtype=np.int64), np.zeros(0, dtype=np.int8),
-           False, True, sticks, quads, level, sup, cont, poly, npoly, load, tol, rest, margin,
-           delta, balance_scratch(len(level)), out)  # fmt: skip
+    _verdicts(pose, pi, pj, np.full(len(pi), -1, dtype=np.int64), np.zeros(0, dtype=np.int8),
+              False, True, sticks, quads, level, sup, cont, poly, npoly, load, tol, rest, margin,
+              delta, balance_scratch(len(level)), out)  # fmt: skip
     return out
 
 
 SKIPPED = -1
-"""`_judge`'s answer for a pose it did not judge: its bin was marked already."""
+"""`_verdicts`'s answer for a pose it did not judge: its bin was marked already."""
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _judge(  # noqa: PLR0917 - poses, the balance model, scratch, answers
+def _verdicts(  # noqa: PLR0917 - poses, the balance model, scratch, answers
     pose: Array, pi: npt.NDArray[np.int64], pj: npt.NDArray[np.int64],
     bins: npt.NDArray[np.int64], mark: npt.NDArray[np.int8], rows: bool, others: bool,
     sticks: Array, quads: Array, level: npt.NDArray[np.int64], sup: npt.NDArray[np.int64],
@@ -480,7 +480,7 @@ def _row_poses(  # noqa: PLR0917 - pool rows, their pairs, the poses' axes, halv
     poses: npt.NDArray[np.int64], bins: npt.NDArray[np.int64], axes: Array, halves: Array,
     weights: Array,
 ) -> tuple[Array, npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
-    """Pool rows (their pairs `pairs`) as `_judge` reads poses: (cx, cy, ux, uy, half,
+    """Pool rows (their pairs `pairs`) as `_verdicts` reads poses: (cx, cy, ux, uy, half,
     weight) built as the rules build them (x10 / 10, `axes[a10]`), their supports, their
     bins."""
     n = len(rows)
@@ -504,7 +504,7 @@ def _short_of(pts: Array, m: int, cx: float, cy: float, ux: float, uy: float) ->
     the hull lies within the points' extents along (ux, uy) and across it, so a centre inside
     it lies no deeper than its room to each end of those (outside, it lies at no depth). When
     this is short of the margin by more than `judge_piles`' delta and some rounding, the rules
-    refuse the pose whatever the hull's edges are to the last bit: `_judge` refuses it
+    refuse the pose whatever the hull's edges are to the last bit: `_verdicts` refuses it
     without building the hull (most poses it refuses)."""
     lo_u = lo_v = np.inf
     hi_u = hi_v = -np.inf
@@ -524,7 +524,7 @@ def _deep_in(pts: Array, ei: int, m: int, cx: float, cy: float, ux: float, uy: f
     counter-clockwise, the centre's depth in it is its least distance to its four edges. When
     this exceeds the margin by more than `judge_piles`' delta and some rounding, the rules'
     support polygon holds the centre that deep whatever its edges are to the last bit:
-    `_judge` passes the weight down without building the hull."""
+    `_verdicts` passes the weight down without building the hull."""
     if ei in (0, m):
         return -np.inf
     alo = ahi = blo = bhi = 0
@@ -612,7 +612,7 @@ def exist(  # noqa: PLR0917 - the pool, the wood, the candidates, marks, the bal
     """A step's mask in one call: the bins holding a wood pose (`first`: per bin its first
     wood pose no stick touches; in a colour of `supply`), a candidate (`candidates`: their
     bins, ascending) or a legal pile pose: a row of the pairs `met` that no stick takes and
-    that is legal (`verdict[row]` 1, or judged so now: `_judge`, the verdict written into
+    that is legal (`verdict[row]` 1, or judged so now: `_verdicts`, the verdict written into
     `verdict`). Only whether such a row exists is sought, and only in the bins holding neither
     a candidate nor a wood pose (elsewhere the bin is in the mask anyway): the known-legal rows
     first (one pass over the rows, most bins keep theirs from step to step), then the
@@ -621,7 +621,7 @@ def exist(  # noqa: PLR0917 - the pool, the wood, the candidates, marks, the bal
     (x10 / 10, `axes[a10]`; `halves`, `weights` per colour).
 
     Returns (marks, unsure, judged): when rows of bins still undecided at the end were ones
-    `_judge` is unsure of, no marks and those rows (the caller judges them by the rules,
+    `_verdicts` is unsure of, no marks and those rows (the caller judges them by the rules,
     writes their verdicts into `verdict` and calls again); else the mask (`_marks`: a byte per
     id) and no unsure row. `judged`: the rows judged. `mark` (zeros, a slot per bin) is left
     zero."""
@@ -657,13 +657,13 @@ def exist(  # noqa: PLR0917 - the pool, the wood, the candidates, marks, the bal
                 npend += 1
     unsure = np.empty(npend, dtype=np.int64)
     nu = judged = 0
-    if npend:  # in order, each bin's rows until one is legal (`_judge` marks its bin)
+    if npend:  # in order, each bin's rows until one is legal (`_verdicts` marks its bin)
         pose, pi, pj, pb = _row_poses(pend[:npend], pend_pair[:npend], key, poses, bins, axes,
                                       halves, weights)  # fmt: skip
         got = np.empty(npend, dtype=np.int8)
-        _judge(pose, pi, pj, pb, mark, True, False, sticks, quads, level, sup, cont, poly,
-               npoly, load, tol, rest, margin, delta, balance_scratch(len(level)),
-               got)  # fmt: skip
+        _verdicts(pose, pi, pj, pb, mark, True, False, sticks, quads, level, sup, cont, poly,
+                  npoly, load, tol, rest, margin, delta, balance_scratch(len(level)),
+                  got)  # fmt: skip
         for t in range(npend):
             v = got[t]
             if v == SKIPPED:
@@ -705,8 +705,8 @@ def snap_row(  # noqa: PLR0917 - a bin, the pool, the balance model
     """Bin b's pile snap: its first legal row in snap order (rank, then the order met: the
     pairs `met` in the search's order (colour, level, i, j), each pair's rows in order) among
     the rows no stick takes ranked below `limit` (the rank of the bin's wood pose, or no
-    bound), unjudged rows judged on the way (`_judge`, verdicts written into `verdict`).
-    Returns (row, -1), row -1 when the bin holds none; or (-1, row) when `_judge` is
+    bound), unjudged rows judged on the way (`_verdicts`, verdicts written into `verdict`).
+    Returns (row, -1), row -1 when the bin holds none; or (-1, row) when `_verdicts` is
     unsure of the row next in line (the caller judges it by the rules and calls again)."""
     order = np.empty(len(met), dtype=np.int64)
     total = 0
@@ -740,8 +740,8 @@ def snap_row(  # noqa: PLR0917 - a bin, the pool, the balance model
             one[0] = r
             pose, pi, pj, _ = _row_poses(one, pairs[best : best + 1], key, poses, bins, axes,
                                          halves, weights)  # fmt: skip
-            _judge(pose, pi, pj, none, nomark, True, False, sticks, quads, level, sup, cont, poly,
-                   npoly, load, tol, rest, margin, delta, scratch, got)  # fmt: skip
+            _verdicts(pose, pi, pj, none, nomark, True, False, sticks, quads, level, sup, cont,
+                      poly, npoly, load, tol, rest, margin, delta, scratch, got)  # fmt: skip
             v = got[0]
             if v == UNSURE:
                 return -1, r

@@ -216,7 +216,7 @@ def _may_pile(state: StackBackState) -> bool:
 
 
 def test_a_rows_verdict_is_the_judges_with_the_early_refusal() -> None:
-    """`_judge` on pool rows (what `exist` and `snap_row` judge a row with) gives `judge_piles`'
+    """`_verdicts` on pool rows (what `exist` and `snap_row` judge a row with) gives `judge_piles`'
     verdict on every row of every pair met along a seeded game, but where the judge left the
     pose to the rules: its early refusal (the contacts' reach along the pose, found without
     clipping) may refuse it, and it tests no stick but the supports for a touch (the pool's
@@ -240,7 +240,7 @@ def test_a_rows_verdict_is_the_judges_with_the_early_refusal() -> None:
             pool.poses, pool.bins, *model[:3],
         )  # fmt: skip
         verdicts = np.empty(len(rows), dtype=np.int8)
-        id_kernels._judge(pose, pi, pj, np.full(len(rows), -1, dtype=np.int64),
+        id_kernels._verdicts(pose, pi, pj, np.full(len(rows), -1, dtype=np.int64),
                           np.zeros(0, dtype=np.int8), True, False, *model[3:], scratch,
                           verdicts)  # fmt: skip
         for t, r in enumerate(rows):
