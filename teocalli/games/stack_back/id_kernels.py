@@ -24,11 +24,13 @@ import numpy.typing as npt
 
 from .cand_kernels import Scratch, balance_scratch, depth, first_loads, pass_down
 from .geom_kernels import (
+    CAP,
     MOST,
     WORK,
     W,
+    _clip_loop,
+    _moments,
     clip,
-    clip_both,
     hull_edges,
     meet,
     meets_all,
@@ -357,8 +359,14 @@ def _verdicts(  # noqa: PLR0917 - poses, the balance model, scratch, answers
                     if end > at:  # the bands cross wholly: 36 mm² or more, the rest holds
                         gx, gy = pts[end, 0], pts[end, 1]
                         crossed = True
-                    else:
-                        end, area, gx, gy = clip_both(q, quads[s], pts, at, clips, work)
+                    else:  # `clip_both`'s steps, called from here: the helper itself, calling
+                        # them, took a reference count of its five arrays at each call
+                        mm, most = _clip_loop(q, quads[s], clips)
+                        end = _put(clips, mm, pts, at)
+                        if most > CAP:
+                            area, gx, gy = clip(q, quads[s], work)
+                        else:
+                            area, gx, gy = _moments(clips, mm, work)
                         if area < rest:  # the rules' own area to the bit: no band needed
                             v, decided = UNSURE, True
                             break
@@ -381,8 +389,8 @@ def _verdicts(  # noqa: PLR0917 - poses, the balance model, scratch, answers
             if not _deep_in(pts, ei, m, cx, cy, ux, uy) > margin - 1e-9 + delta + 1e-7:
                 if crossed:  # the hull from the clipper's own points: its chain is built on
                     # their bits
-                    ei = clip_both(q, quads[i], pts, 0, clips, work)[0]
-                    ej = clip_both(q, quads[j], pts, MOST, clips, work)[0]
+                    ei = _put(clips, _clip_loop(q, quads[i], clips)[0], pts, 0)
+                    ej = _put(clips, _clip_loop(q, quads[j], clips)[0], pts, MOST)
                     for k in range(ej - MOST):
                         pts[ei + k, 0], pts[ei + k, 1] = pts[MOST + k, 0], pts[MOST + k, 1]
                     m = ei + ej - MOST
@@ -472,6 +480,15 @@ def _reach_along(  # noqa: PLR0917 - the supports, the pose
                 hi, lo = max(hi, u), min(lo, u)
             au, av = bu, bv
     return min(hi, half, -max(lo, -half))
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _put(clips: Array, m: int, pts: Array, at: int) -> int:
+    """The m vertices `_clip_loop` left in clips[0:2, :m] written as points from pts[at] on
+    (as `clip_both` writes them); returns at + m."""
+    for k in range(m):
+        pts[at + k, 0], pts[at + k, 1] = clips[0, k], clips[1, k]
+    return at + m
 
 
 @numba.njit(cache=True, error_model="numpy")
