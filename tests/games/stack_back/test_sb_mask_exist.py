@@ -258,3 +258,49 @@ def test_a_rows_verdict_is_the_judges_with_the_early_refusal() -> None:
                 assert legal == [got == id_kernels.LEGAL], (got, legal)
             compared += 1
     assert compared > 2000 and early > 300, (compared, early)
+
+
+def test_verdicts_stop_at_a_bins_first_legal_row() -> None:
+    """`id_kernels._verdicts` as `exist` walks it: in a bin, the rows after its first legal one
+    are SKIPPED (not judged) and the bin is marked; with no bins given, every row is judged, and
+    the skipped rows' verdicts are then the judge's (a skipped row may be legal or not: skipping
+    is about the mark, not the row). Along a seeded game, at positions with bins holding several
+    alive rows of the pairs met."""
+    from teocalli.games.stack_back.cand_kernels import balance_scratch
+
+    skipped = marked = 0
+    for state in random_positions((4,), 4, _may_pile):
+        player = state.current_player()
+        memo, _, _, met, model = _position(state, player)
+        pool = memo.pool
+        rows, pairs = [], []
+        for p in met.tolist():
+            lo, hi = pool.span[p].tolist()
+            rows += [r for r in range(lo, hi) if pool.taken[r] == id_kernels.ALIVE]
+            pairs += [p] * (len(rows) - len(pairs))
+        if not rows:
+            continue
+        order = np.argsort(pool.bins[rows], kind="stable")  # each bin's rows together
+        rows_a, pairs_a = np.array(rows)[order], np.array(pairs)[order]
+        pose, pi, pj, pb = id_kernels._row_poses(rows_a, pairs_a, pool.key, pool.poses,
+                                                 pool.bins, *model[:3])  # fmt: skip
+        walked, alone = np.empty(len(rows_a), np.int8), np.empty(len(rows_a), np.int8)
+        mark = np.zeros(len(memo.first), dtype=np.int8)
+        id_kernels._verdicts(pose, pi, pj, pb, mark, True, False, *model[3:],
+                             balance_scratch(len(state.sticks)), walked)  # fmt: skip
+        id_kernels._verdicts(pose, pi, pj, np.full(len(rows_a), -1, dtype=np.int64),
+                             np.zeros(0, np.int8), True, False, *model[3:],
+                             balance_scratch(len(state.sticks)), alone)  # fmt: skip
+        for b in np.unique(pb).tolist():
+            at = np.flatnonzero(pb == b)
+            legal = at[alone[at] == id_kernels.LEGAL]
+            assert mark[b] == (2 if len(legal) else 0), b
+            stop = legal[0] if len(legal) else at[-1] + 1
+            for t in at.tolist():  # judged up to the first legal row, skipped after it
+                if t <= stop:
+                    assert walked[t] == alone[t], (b, t)
+                else:
+                    assert walked[t] == id_kernels.SKIPPED, (b, t)
+                    skipped += 1
+            marked += bool(len(legal))
+    assert skipped > 20_000 and marked > 3_000, (skipped, marked)
