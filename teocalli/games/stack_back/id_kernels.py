@@ -57,8 +57,9 @@ def _touch_sure(  # noqa: PLR0917 - a pose, a stick, their reach
     shrunk by `deep`, they still meet (a shared disc: most poses a stick touches lie under it,
     so this comes first), 0 when their centres lie `reach` apart or more (their circumscribed
     circles are apart) or they do not meet by `geometry.sat_hits`, -1 when their overlap's area
-    decides (`_overlaps`). Scalars only: a kernel passing arrays to a helper in its loop pays
-    for counting their references at each call (some 4 atomic pairs), more than these tests."""
+    decides (`_rest_sure`, then `_clips_over`). Scalars only: a kernel passing arrays to a
+    helper in its loop pays for counting their references at each call (some 4 atomic pairs),
+    more than these tests."""
     ex, ey = cx - dx, cy - dy
     if not ex * ex + ey * ey < reach * reach:
         return 0
@@ -102,16 +103,15 @@ def _sliver(  # noqa: PLR0917 - a pose, a stick
 
 
 @numba.njit(cache=True)
-def _overlaps(  # noqa: PLR0917 - a pose, a stick, scratch
-    cx: float, cy: float, ux: float, uy: float, h: float, sticks: Array, s: int,
-    squads: Array, tol: float, q: Array, work: Array,
+def _clips_over(  # noqa: PLR0917 - a pose, a stick's footprint, scratch
+    cx: float, cy: float, ux: float, uy: float, h: float, squads: Array, s: int, tol: float,
+    q: Array, work: Array,
 ) -> bool:  # fmt: skip
-    """Whether the pose overlaps stick s (a row of `sticks`, footprint `squads[s]`) by more than
-    `tol`: `_rest_sure`'s answer where it is sure (`_SURE` from `tol`: the clipped area's),
-    else the clipped area (a sure answer costs a fifth of the clipping)."""
-    sure = _rest_sure(cx, cy, ux, uy, h, sticks[s], tol)
-    if sure:
-        return sure > 0
+    """Whether the pose overlaps stick s (footprint `squads[s]`) by more than `tol`, by the
+    clipped area. Asked only where `_rest_sure` (the stick's row as numbers, `_SURE` from `tol`:
+    the clipped area's) is not sure, at each of the touch tests near the tolerance (a sure
+    answer costs a fifth of the clipping): a call taking arrays and calling others counts each
+    array at each call, so the sure answers make no such call."""
     quad(cx, cy, ux, uy, h, _W, q)
     return bool(clip(q, squads[s], work)[0] > tol)
 
@@ -148,7 +148,7 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
     without a test each, and a bin whose every angle is taken so ends at once. Each test is on
     scalars (`_touch_sure`): the touch test inlined with its arrays counted their references at
     every pose and stick. An overlap it leaves open is proven by `_sliver` where it can, else
-    clipped (`_overlaps`)."""
+    clipped (`_clips_over`)."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
     axes = np.empty((_AB, 3, 2))  # per angle bin, its three lattice angles' axes
@@ -215,11 +215,16 @@ def wood_first(  # noqa: PLR0917 - the wood poses, the sticks
                                               sticks[t, 2], sticks[t, 3], sticks[t, 4],
                                               own[t] + rc, deep)  # fmt: skip
                             if got < 0:  # near the tolerance: a sliver, else the overlap
-                                got = int((thin and _sliver(px, py, pux, puy, ph, sticks[t, 0],
-                                                            sticks[t, 1], sticks[t, 2],
-                                                            sticks[t, 3], sticks[t, 4]))
-                                          or _overlaps(px, py, pux, puy, ph, sticks, t, squads,
-                                                       tol, q, work))  # fmt: skip
+                                got = int(thin and _sliver(px, py, pux, puy, ph, sticks[t, 0],
+                                                           sticks[t, 1], sticks[t, 2],
+                                                           sticks[t, 3], sticks[t, 4]))  # fmt: skip
+                                if not got:
+                                    sure = _rest_sure(px, py, pux, puy, ph, sticks[t, 0],
+                                                      sticks[t, 1], sticks[t, 2], sticks[t, 3],
+                                                      sticks[t, 4], tol)  # fmt: skip
+                                    got = int(sure > 0 or (sure == 0 and _clips_over(
+                                        px, py, pux, puy, ph, squads, t, tol, q,
+                                        work)))  # fmt: skip
                             if not got and u < 0 and cover < 0:
                                 break  # the bin's first pose is not the new stick's: no change
                             if not got and nn < 0:  # the other sticks whose circles reach the bin
@@ -942,10 +947,10 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
     across, beyond both circles, touches none of the pair's poses: skipped; so is a stick whose
     bounding box misses the box of the pair's rows left (`box[p]`, kept here: found from the
     rows when NaN, found again whenever the rows are tried; empty when none is left). Each row
-    is tried as `wood_first` tries a pose (`_touch_sure`, then `_overlaps`), on scalars: the
-    compiled `touches_any` inlined here counted references to its nine arrays at every row and
-    stick (3.4 times as slow). Then a pair whose supports' cone stamp (`cones`: max over i, j)
-    changed forgets its verdicts."""
+    is tried as `wood_first` tries a pose (`_touch_sure`, `_rest_sure`, `_clips_over`), on
+    scalars: the compiled `touches_any` inlined here counted references to its nine arrays at
+    every row and stick (3.4 times as slow). Then a pair whose supports' cone stamp (`cones`:
+    max over i, j) changed forgets its verdicts."""
     q = np.empty((4, 2))
     work = np.empty(WORK)
     n = len(levels)
@@ -989,8 +994,12 @@ def catch_up(  # noqa: PLR0917 - the pool's pairs and rows, the sticks, the stam
                     far = reach_p + lreach[k] + 1e-6
                     got = _touch_sure(x, y, ux, uy, h, lay[k, 0], lay[k, 1], lay[k, 2],
                                       lay[k, 3], lay[k, 4], far, deep)  # fmt: skip
-                    if got > 0 or (got < 0 and _overlaps(x, y, ux, uy, h, lay, k, quads, tol, q,
-                                                         work)):  # fmt: skip
+                    if got < 0:  # near the tolerance: sure by the bounds, else clipped
+                        sure = _rest_sure(x, y, ux, uy, h, lay[k, 0], lay[k, 1], lay[k, 2],
+                                          lay[k, 3], lay[k, 4], tol)  # fmt: skip
+                        got = int(sure > 0 or (sure == 0 and _clips_over(
+                            x, y, ux, uy, h, quads, k, tol, q, work)))  # fmt: skip
+                    if got > 0:
                         taken[r] = k
                         break
             if m:
@@ -1210,13 +1219,15 @@ def _band_area(e: float, sn: float, cs: float, k: float) -> float:
 
 @numba.njit(cache=True)
 def _box_short(  # noqa: PLR0917 - a pose, a support
-    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float
-) -> bool:
+    x: float, y: float, cu: float, su: float, h: float, sx: float, sy: float, vx: float,
+    vy: float, k: float, rest: float,
+) -> bool:  # fmt: skip
     """Whether the overlap of the pose (centre x, y, axis cu, su, half-length h) and the
     support (a row: cx, cy, ux, uy, half) has a bounding box, in either's frame, smaller than
     `rest` less `_SURE` (it cannot rest there): `_rest_sure`'s cheapest refusal, tried on both
-    supports before the costlier tests."""
-    dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
+    supports before the costlier tests. The support as numbers, not a row of an array: a call
+    taking an array counted it (an atomic add and its release) at each call."""
+    dx, dy = sx - x, sy - y
     ac, as_ = abs(cu * vx + su * vy), abs(cu * vy - su * vx)
     # the support's frame: the pose's extent along v and across it, within the support's
     pv, pn = -(dx * vx + dy * vy), -(dy * vx - dx * vy)
@@ -1229,20 +1240,22 @@ def _box_short(  # noqa: PLR0917 - a pose, a support
 
 @numba.njit(cache=True)
 def _rest_past_box(  # noqa: PLR0917 - a pose, a support
-    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float
-) -> int:
+    x: float, y: float, cu: float, su: float, h: float, sx: float, sy: float, vx: float,
+    vy: float, k: float, rest: float,
+) -> int:  # fmt: skip
     """`_rest_sure` for a pose whose overlap boxes with the support `_box_short` let through."""
-    sin = cu * sup[3] - su * sup[2]
+    sin = cu * vy - su * vx
     ends = 0
     if abs(sin) >= 0.1 and rest <= 4 * _W * _W - _SURE:
-        ends = _crossing(x, y, cu, su, h, sup, cu * sup[2] + su * sup[3], sin)
-    return _rest_by_ends(x, y, cu, su, h, sup, rest, ends)
+        ends = _crossing(x, y, cu, su, h, sx, sy, vx, vy, k, cu * vx + su * vy, sin)
+    return _rest_by_ends(x, y, cu, su, h, sx, sy, vx, vy, k, rest, ends)
 
 
 @numba.njit(cache=True)
 def _rest_by_ends(  # noqa: PLR0917 - a pose, a support, where their bands cross
-    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float, ends: int
-) -> int:
+    x: float, y: float, cu: float, su: float, h: float, sx: float, sy: float, vx: float,
+    vy: float, k: float, rest: float, ends: int,
+) -> int:  # fmt: skip
     """`_rest_past_box` once `_crossing`'s answer `ends` is known (or fewer of its bits: 0 when
     |sin| < 0.1, where the crossing is not tried): 3 accepts; within one length only, the
     other's band area decides where sure; else the band areas refuse where sure, and accept
@@ -1250,7 +1263,7 @@ def _rest_by_ends(  # noqa: PLR0917 - a pose, a support, where their bands cross
     the clip it saves is some 60% of those the new pairs made)."""
     if ends == 3:
         return 1  # the overlap is the whole parallelogram: both band areas hold it
-    dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
+    dx, dy = sx - x, sy - y
     cos = cu * vx + su * vy
     sin = cu * vy - su * vx
     dn = dy * cu - dx * su
@@ -1299,8 +1312,9 @@ def _overlap_bound(  # noqa: PLR0917 - a pose, a stick
 
 @numba.njit(cache=True)
 def _rest_sure(  # noqa: PLR0917 - a pose, a support
-    x: float, y: float, cu: float, su: float, h: float, sup: Array, rest: float
-) -> int:
+    x: float, y: float, cu: float, su: float, h: float, sx: float, sy: float, vx: float,
+    vy: float, k: float, rest: float,
+) -> int:  # fmt: skip
     """Whether the pose (centre x, y, axis cu, su, half-length h) rests at least `rest` mm² on
     the support (a row: cx, cy, ux, uy, half), decided without clipping where it is sure: 1 when
     the two bands (each 2 W wide) cross wholly within both lengths (the overlap is then their
@@ -1310,21 +1324,22 @@ def _rest_sure(  # noqa: PLR0917 - a pose, a support
     either footprint's part within the other's band (`_band_area`), is smaller than `rest`
     less `_SURE`, 0 otherwise (clip it). `pair_keep` tries the boxes of both supports first,
     then `_rest_past_box` for each."""
-    if _box_short(x, y, cu, su, h, sup, rest):
+    if _box_short(x, y, cu, su, h, sx, sy, vx, vy, k, rest):
         return -1
-    return _rest_past_box(x, y, cu, su, h, sup, rest)
+    return _rest_past_box(x, y, cu, su, h, sx, sy, vx, vy, k, rest)
 
 
 @numba.njit(cache=True)
 def _crossing(  # noqa: PLR0917 - a pose, a support, their angle
-    x: float, y: float, cu: float, su: float, h: float, sup: Array, cos: float, sin: float
-) -> int:
+    x: float, y: float, cu: float, su: float, h: float, sx: float, sy: float, vx: float,
+    vy: float, k: float, cos: float, sin: float,
+) -> int:  # fmt: skip
     """Where the two bands (each 2 W wide) cross, `_SURE` inside: 1 if wholly within the
     pose's length, 2 if within the support's, 3 both (0 neither). The crossing's corners
     X = t u + a n (n = u turned a quarter), a = +-W across the pose's axis, (X - d) . m = b =
     +-W across the support's (m = v turned a quarter): t (u . m) + a (n . m) - d . m = b, with
     u . m = -sin, n . m = cos."""
-    dx, dy, vx, vy, k = sup[0] - x, sup[1] - y, sup[2], sup[3], sup[4]
+    dx, dy = sx - x, sy - y
     dm = dy * vx - dx * vy
     out = 3
     for a in (-_W, _W):
@@ -1612,10 +1627,12 @@ def _keep_into(  # noqa: PLR0917 - a pair, its colour, the sticks, where to writ
             near[nn] = r
             nn += 1
     rows = near[:nn]
-    # the supports' rows and footprints as views made once: a view made at each call of a
-    # helper that is not inlined (`_rest_by_ends`, `clip`) costs an atomic count of its
-    # references each way (12.5% of a profile's samples of the new pairs, 5% left after)
-    sup0, sup1, quad0, quad1 = sup[0], sup[1], squads[0], squads[1]
+    # the supports' footprints as views made once, their rows as numbers: a view made at each
+    # call of a helper that is not inlined (`clip`) costs an atomic count of its references
+    # each way (12.5% of a profile's samples of the new pairs, 5% left after)
+    quad0, quad1 = squads[0], squads[1]
+    s0 = (sup[0, 0], sup[0, 1], sup[0, 2], sup[0, 3], sup[0, 4])
+    s1 = (sup[1, 0], sup[1, 1], sup[1, 2], sup[1, 3], sup[1, 4])
     lx, ly, lux, luy, lh = cols
     for a in range(len(cos)):
         cu, su = cos[a], sin[a]
@@ -1666,14 +1683,14 @@ def _keep_into(  # noqa: PLR0917 - a pair, its colour, the sticks, where to writ
                 # rests on both (clipped only where `_rest_sure` is not sure; its boxes first
                 # where the bands cross within neither length, as they are cheap; within one,
                 # one band area decides), touching none of the sticks `rows`
-                if (e0 == 0 and _box_short(x, y, cu, su, h, sup0, rest)) or (
-                    e1 == 0 and _box_short(x, y, cu, su, h, sup1, rest)
+                if (e0 == 0 and _box_short(x, y, cu, su, h, *s0, rest)) or (
+                    e1 == 0 and _box_short(x, y, cu, su, h, *s1, rest)
                 ):
                     continue
-                sure0 = 1 if c0 else _rest_by_ends(x, y, cu, su, h, sup0, rest, e0)
+                sure0 = 1 if c0 else _rest_by_ends(x, y, cu, su, h, *s0, rest, e0)
                 if sure0 < 0:
                     continue
-                sure1 = 1 if c1 else _rest_by_ends(x, y, cu, su, h, sup1, rest, e1)
+                sure1 = 1 if c1 else _rest_by_ends(x, y, cu, su, h, *s1, rest, e1)
                 if sure1 < 0:
                     continue
                 if not framed:  # the sticks whose circle reaches a pose centred in the box
@@ -1691,16 +1708,19 @@ def _keep_into(  # noqa: PLR0917 - a pair, its colour, the sticks, where to writ
                         hot, hot_at = touched - 1, False
                     continue
                 if touched < 0:  # the unsure sticks that may overlap it by more than `tol`
-                    # each decided by `_overlaps` (the clipped area, or `_rest_sure`'s bounds
-                    # where sure): `touches_any`'s verdict, which clipped every such stick
+                    # each decided by `_rest_sure`'s bounds where sure, else the clipped area
+                    # (`_clips_over`): `touches_any`'s verdict, which clipped every such stick
                     hit = False
                     for t in range(-touched):
                         r = unsure[t]
                         most = _overlap_bound(x, y, cu, su, h, lx[r], ly[r], lux[r], luy[r], lh[r])
-                        if most > tol - _SURE and _overlaps(x, y, cu, su, h, lay, r, quads, tol,
-                                                            q, work):  # fmt: skip
-                            hit = True
-                            break
+                        if most > tol - _SURE:
+                            sure = _rest_sure(x, y, cu, su, h, lx[r], ly[r], lux[r], luy[r],
+                                              lh[r], tol)  # fmt: skip
+                            if sure > 0 or (sure == 0 and _clips_over(x, y, cu, su, h, quads, r,
+                                                                      tol, q, work)):  # fmt: skip
+                                hit = True
+                                break
                     if hit:
                         continue
                 if sure0 == 0 or sure1 == 0:

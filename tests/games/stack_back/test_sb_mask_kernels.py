@@ -59,7 +59,7 @@ def _clipped(pose: tuple[float, ...], sup: np.ndarray) -> float:
 
 def _check_rest_sure(pose: tuple[float, ...], sup: np.ndarray, counts: dict[int, int]) -> None:
     """`_rest_sure`'s answer at `pose` (counted in `counts`): when sure, the clipped rest's."""
-    sure = id_kernels._rest_sure(*pose, sup, REST)
+    sure = id_kernels._rest_sure(*pose, *sup, REST)
     counts[sure] += 1
     if sure:
         assert (sure > 0) == (_clipped(pose, sup) >= REST), (pose, sup, sure)
@@ -113,7 +113,7 @@ def test_the_bands_parallelogram_bounds_the_rest_from_below(seed: int) -> None:
         if low >= REST + id_kernels._SURE:
             decided += 1
             assert area >= REST
-            assert id_kernels._rest_sure(x, y, cu, su, h, sup, REST) == 1
+            assert id_kernels._rest_sure(x, y, cu, su, h, *sup, REST) == 1
     assert decided > 300 and exact > 300, (decided, exact)
 
 
@@ -147,11 +147,11 @@ def test_rest_sure_at_a_right_angle_crossing() -> None:
     sure to rest; slid off so that 5 mm of the green's width lies under it: sure not to."""
     green = np.array([50.0, 50.0, 1.0, 0.0, HALF_LENGTHS[2]])
     h = HALF_LENGTHS[0]
-    assert id_kernels._rest_sure(50.0, 50.0, 0.0, 1.0, h, green, REST) == 1
-    assert id_kernels._rest_sure(50.0, 50.0 + h + 2.0, 0.0, 1.0, h, green, REST) == -1
+    assert id_kernels._rest_sure(50.0, 50.0, 0.0, 1.0, h, *green, REST) == 1
+    assert id_kernels._rest_sure(50.0, 50.0 + h + 2.0, 0.0, 1.0, h, *green, REST) == -1
     edge = 50.0 + HALF_LENGTHS[2] + HALF_WIDTH - 5.0  # 5 mm of the yellow's width on the green
     assert _clipped((edge, 50.0, 0.0, 1.0, h), green) < REST
-    assert id_kernels._rest_sure(edge, 50.0, 0.0, 1.0, h, green, REST) == -1
+    assert id_kernels._rest_sure(edge, 50.0, 0.0, 1.0, h, *green, REST) == -1
 
 
 def test_catch_up_takes_the_rows_touching_rows_finds() -> None:
@@ -264,7 +264,7 @@ def test_rest_sure_where_one_end_lies_on_the_support() -> None:
         pose = (x, y, math.cos(b), math.sin(b), h)
         cos = math.cos(b) * math.cos(a) + math.sin(b) * math.sin(a)
         sin = math.cos(b) * math.sin(a) - math.sin(b) * math.cos(a)
-        if id_kernels._crossing(*pose, sup, cos, sin) == 3:
+        if id_kernels._crossing(*pose, *sup, cos, sin) == 3:
             continue
         _check_rest_sure(pose, sup, counts)
     assert min(counts.values()) > 200, counts
@@ -298,11 +298,11 @@ def test_cross_frame_is_crossing_in_closed_form() -> None:
                 if abs(sin) < 0.1:
                     assert got == 0
                     continue
-                want = id_kernels._crossing(x, y, cu, su, h, sup[s], cos, sin)
+                want = id_kernels._crossing(x, y, cu, su, h, *sup[s], cos, sin)
                 assert got & want == got, (x, y, cu, su, h, sup[s])
                 deeper = sup[s].copy()  # a little deeper inside both lengths
                 deeper[4] -= 2e-6
-                deep = id_kernels._crossing(x, y, cu, su, h - 2e-6, deeper, cos, sin)
+                deep = id_kernels._crossing(x, y, cu, su, h - 2e-6, *deeper, cos, sin)
                 assert got & deep == deep, (x, y, cu, su, h, sup[s])
     assert min(found) > 1000, found
 
