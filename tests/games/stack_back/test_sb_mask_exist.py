@@ -262,10 +262,9 @@ def test_a_rows_verdict_is_the_judges_with_the_early_refusal() -> None:
 
 def test_verdicts_stop_at_a_bins_first_legal_row() -> None:
     """`id_kernels._verdicts` as `exist` walks it: in a bin, the rows after its first legal one
-    are SKIPPED (not judged) and the bin is marked; with no bins given, every row is judged, and
-    the skipped rows' verdicts are then the judge's (a skipped row may be legal or not: skipping
-    is about the mark, not the row). Along a seeded game, at positions with bins holding several
-    alive rows of the pairs met."""
+    are SKIPPED (not judged) and the bin is marked, the rows up to it judged as they are alone;
+    with no bins given, every row is judged (the reference). Along a seeded game, at positions
+    with bins holding several alive rows of the pairs met."""
     from teocalli.games.stack_back.cand_kernels import balance_scratch
 
     skipped = marked = 0
@@ -291,6 +290,7 @@ def test_verdicts_stop_at_a_bins_first_legal_row() -> None:
         id_kernels._verdicts(pose, pi, pj, np.full(len(rows_a), -1, dtype=np.int64),
                              np.zeros(0, np.int8), True, False, *model[3:],
                              balance_scratch(len(state.sticks)), alone)  # fmt: skip
+        assert not (alone == id_kernels.SKIPPED).any()  # no bins given: every row judged
         for b in np.unique(pb).tolist():
             at = np.flatnonzero(pb == b)
             legal = at[alone[at] == id_kernels.LEGAL]
