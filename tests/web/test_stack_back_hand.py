@@ -15,6 +15,7 @@ from .play import create_table
 SCREENS = Path("/tmp/teocalli-screens")
 POSE = re.compile(r"^([YMG])(-?[\d.]+),(-?[\d.]+)@([\d.]+)$")
 HALF = {"Y": 36.0, "M": 27.0, "G": 18.0}
+WIDTH = 6.0
 
 TO_SCREEN = """([x, y]) => {
   const layer = document.querySelector('#board .boards-layer');
@@ -34,22 +35,47 @@ def _placed(page: Any) -> list[tuple[str, float, float, float]]:
     return out
 
 
+def _to_stick(spot: tuple[float, float], colour: str, x: float, y: float, angle: float) -> float:
+    """How far `spot` lies from the footprint of a stick of `colour` centred at (x, y) turned
+    `angle` degrees: from its axis segment, less its half-width."""
+    ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    along = max(-HALF[colour], min(HALF[colour], (spot[0] - x) * ux + (spot[1] - y) * uy))
+    return math.dist(spot, (x + along * ux, y + along * uy)) - WIDTH / 2
+
+
 def _free_spot(
     page: Any, colour: str, xs: tuple[float, ...] = (40, 60, 176, 196)
 ) -> tuple[float, float]:
-    """A spot on the wood where a stick of `colour` turned any way touches no stick played yet."""
-    spots = [(x, y) for x in xs for y in (30, 50, 70)]
+    """A spot on the wood where a stick of `colour` turned any way touches no stick played yet:
+    its circumscribed circle clear of every stick's footprint (the distance to the stick's
+    axis, less its half-width), not merely of the stick's own circle, which leaves no room on a
+    board a long stick crosses (a yellow stick along y in the middle of board A did)."""
     placed = _placed(page)
+    best, room = _best_spot(colour, placed, xs)
+    assert room > 4, f"no free spot left among {xs} x (30, 50, 70): {placed}"
+    return best
+
+
+def _best_spot(
+    colour: str, placed: list[tuple[str, float, float, float]], xs: tuple[float, ...]
+) -> tuple[tuple[float, float], float]:
+    """`_free_spot`'s choice among the spots (x of `xs`, y 30, 50, 70) and its room (mm)."""
+    reach = math.hypot(HALF[colour], WIDTH / 2)
 
     def room(spot: tuple[float, float]) -> float:
-        return min(
-            (math.dist(spot, (x, y)) - HALF[c] - HALF[colour] for c, x, y, _ in placed),
-            default=99.0,
-        )
+        return min((_to_stick(spot, c, x, y, a) - reach for c, x, y, a in placed), default=99.0)
 
-    best = max(spots, key=room)
-    assert room(best) > 4, f"no free spot left among {spots}: {placed}"
-    return best
+    best = max(((x, y) for x in xs for y in (30, 50, 70)), key=room)
+    return best, room(best)
+
+
+def test_a_free_spot_is_found_beside_a_long_stick() -> None:
+    """The spot finder of the tests below, on the position a run once met (the opponent's
+    yellow stick along y in the middle of board A): a green stick has room at (78, 30), whose
+    circle stays 47 mm from the yellow's axis, though the two sticks' circles overlap."""
+    spot, room = _best_spot("G", [("Y", 28.0, 56.0, 90.0)], (22, 25, 35, 45, 65, 78))
+    assert spot[0] == 78 and room > 25
+    assert _best_spot("G", [("Y", 78.0, 50.0, 90.0)], (78,))[1] < 0  # on it: no room
 
 
 def _my_turn(page: Any) -> int:
