@@ -10,12 +10,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from teocalli.games.stack_back.components import HALF_LENGTHS, HALF_WIDTH, SPEC
+
 from .play import create_table
 
 SCREENS = Path("/tmp/teocalli-screens")
 POSE = re.compile(r"^([YMG])(-?[\d.]+),(-?[\d.]+)@([\d.]+)$")
-HALF = {"Y": 36.0, "M": 27.0, "G": 18.0}
-WIDTH = 6.0
+HALF = dict(zip(SPEC.keys, HALF_LENGTHS, strict=True))
+"""Per colour letter, half a stick's length (mm)."""
 
 TO_SCREEN = """([x, y]) => {
   const layer = document.querySelector('#board .boards-layer');
@@ -40,7 +42,7 @@ def _to_stick(spot: tuple[float, float], colour: str, x: float, y: float, angle:
     `angle` degrees: from its axis segment, less its half-width."""
     ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     along = max(-HALF[colour], min(HALF[colour], (spot[0] - x) * ux + (spot[1] - y) * uy))
-    return math.dist(spot, (x + along * ux, y + along * uy)) - WIDTH / 2
+    return math.dist(spot, (x + along * ux, y + along * uy)) - HALF_WIDTH
 
 
 def _free_spot(
@@ -60,7 +62,7 @@ def _best_spot(
     colour: str, placed: list[tuple[str, float, float, float]], xs: tuple[float, ...]
 ) -> tuple[tuple[float, float], float]:
     """`_free_spot`'s choice among the spots (x of `xs`, y 30, 50, 70) and its room (mm)."""
-    reach = math.hypot(HALF[colour], WIDTH / 2)
+    reach = math.hypot(HALF[colour], HALF_WIDTH)
 
     def room(spot: tuple[float, float]) -> float:
         return min((_to_stick(spot, c, x, y, a) - reach for c, x, y, a in placed), default=99.0)
